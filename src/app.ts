@@ -1,0 +1,70 @@
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { AppContext } from './context.js';
+import { apiKeysRoutes } from './modules/api-keys/api-keys.routes.js';
+import { merchantsRoutes } from './modules/merchants/merchants.routes.js';
+import { oauthRoutes } from './modules/oauth/oauth.routes.js';
+import { operatorRoutes } from './modules/operator/operator.routes.js';
+import { systemRoutes } from './modules/system/system.routes.js';
+import { type App, createHttpServer, type HttpDeps } from './platform/http/server.js';
+
+export interface BuildAppOptions {
+  /** Extra routes (tests register probes for shared mechanisms, e.g. a slow idempotent route). */
+  configure?: (app: App) => void;
+}
+
+const API_DESCRIPTION = `Tessera payments API.
+
+Authenticate with OAuth 2.0 client credentials at \`POST /oauth2/token\` and send \`Authorization: Bearer <access_token>\`.
+Errors use one body shape (\`errors\`, \`details\`, \`statusCode\`, \`errorCode\`, \`correlationId\`, ...); every response
+carries \`x-correlation-id\`. Lists take \`page\` (0-based), \`pageSize\` (default 15, at most 100), \`orderBy\`, \`asc\`
+and \`search\` and answer \`{items, total}\`. Amounts are USD numbers with at most two decimals.`;
+
+/** The HTTP application: the kernel plus every module's routes and the OpenAPI document. Does not listen. */
+export async function buildApp(ctx: AppContext, http: HttpDeps, options: BuildAppOptions = {}): Promise<App> {
+  const app = createHttpServer(http);
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: { title: 'Tessera API', version: '1.0.0', description: API_DESCRIPTION },
+      servers: [{ url: ctx.config.publicBaseUrl }],
+      components: {
+        securitySchemes: {
+          bearer: {
+            type: 'http',
+            scheme: 'bearer',
+            bearerFormat: 'JWT',
+            description: 'Access token from POST /oauth2/token.',
+          },
+          operator: { type: 'http', scheme: 'bearer', description: 'ADMIN_TOKEN (operator API only).' },
+        },
+      },
+    },
+    transform: ({ schema, url, route }) => {
+      const auth = route.config?.auth;
+      const security = auth === 'public' ? [] : auth === 'operator' ? [{ operator: [] }] : [{ bearer: [] }];
+      return { schema: { ...schema, security } as typeof schema, url };
+    },
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list', deepLinking: true } });
+
+  // Routes are registered inside one plugin so the documentation plugins above see every one of them.
+  await app.register(async (api) => {
+    const scoped = api as unknown as App;
+    systemRoutes(scoped, ctx);
+    oauthRoutes(scoped, ctx);
+    merchantsRoutes(scoped, ctx);
+    apiKeysRoutes(scoped, ctx);
+    operatorRoutes(scoped, ctx);
+    options.configure?.(scoped);
+  });
+
+  app.get('/openapi.json', { config: { auth: 'public' }, schema: { hide: true } }, async (_request, reply) => {
+    reply.header('cache-control', 'public, max-age=60');
+    return app.swagger();
+  });
+
+  await app.ready();
+  return app;
+}

@@ -1,0 +1,174 @@
+import path from 'node:path';
+
+export type Environment = 'sandbox' | 'production';
+
+export interface Config {
+  readonly env: Environment;
+  readonly host: string;
+  readonly port: number;
+  readonly publicBaseUrl: string;
+  readonly authBaseUrl: string;
+  readonly dataDir: string;
+  /** Unset means: run the embedded PostgreSQL in `dataDir`. */
+  readonly databaseUrl: string | undefined;
+  readonly dbPoolSize: number;
+  readonly adminToken: string | undefined;
+  /** Base64 of 32 bytes. Unset in sandbox means: generate one into `dataDir`. */
+  readonly encryptionKey: string | undefined;
+  readonly accessTokenTtlSeconds: number;
+  readonly refreshTokenTtlSeconds: number;
+  readonly rateLimitPerMinute: number;
+  readonly rateLimitBurstPer10s: number;
+  readonly idempotencyRetentionMinutes: number;
+  readonly workers: number;
+  readonly logLevel: string;
+  readonly shutdownTimeoutMs: number;
+  readonly sandboxDemoData: boolean;
+  /** Trust X-Forwarded-For from a load balancer when deciding the client address (rate limits, logs). */
+  readonly trustProxy: boolean;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+/**
+ * Reads the environment into a validated, frozen configuration. Called explicitly by the composition root, never at
+ * import time, so tests can build any number of configurations side by side.
+ */
+export function loadConfig(env: Env = process.env, cwd: string = process.cwd()): Config {
+  const problems: string[] = [];
+  const read = new EnvReader(env, problems);
+
+  const tesseraEnv = read.oneOf('TESSERA_ENV', ['sandbox', 'production'], 'sandbox') as Environment;
+  const host = read.string('HOST', '127.0.0.1');
+  const port = read.integer('PORT', 8080, { min: 0, max: 65535 });
+  const defaultBase = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  const publicBaseUrl = stripTrailingSlash(read.url('PUBLIC_BASE_URL', defaultBase));
+  const authBaseUrl = stripTrailingSlash(read.url('AUTH_BASE_URL', publicBaseUrl));
+  const adminToken = read.optional('ADMIN_TOKEN');
+  const encryptionKey = read.optional('ENCRYPTION_KEY');
+
+  if (adminToken !== undefined && adminToken.length < 24) {
+    problems.push('ADMIN_TOKEN must be at least 24 characters long');
+  }
+  if (encryptionKey !== undefined && !isBase64Of32Bytes(encryptionKey)) {
+    problems.push('ENCRYPTION_KEY must be 32 bytes encoded as base64 (e.g. `openssl rand -base64 32`)');
+  }
+  if (tesseraEnv === 'production') {
+    const missing: string[] = [];
+    if (!adminToken) missing.push('ADMIN_TOKEN');
+    if (!encryptionKey) missing.push('ENCRYPTION_KEY');
+    if (!env.PUBLIC_BASE_URL) missing.push('PUBLIC_BASE_URL (an https:// URL)');
+    if (missing.length > 0) {
+      problems.push(
+        `production requires ${missing.join(', ')}; refusing to start without ${missing.length > 1 ? 'them' : 'it'}`,
+      );
+    }
+    if (env.PUBLIC_BASE_URL && !publicBaseUrl.startsWith('https://')) {
+      problems.push('PUBLIC_BASE_URL must be an https:// URL in production');
+    }
+    if (env.AUTH_BASE_URL && !authBaseUrl.startsWith('https://')) {
+      problems.push('AUTH_BASE_URL must be an https:// URL in production');
+    }
+  }
+
+  const config: Config = {
+    env: tesseraEnv,
+    host,
+    port,
+    publicBaseUrl,
+    authBaseUrl,
+    dataDir: path.resolve(cwd, read.string('DATA_DIR', './data')),
+    databaseUrl: read.optional('DATABASE_URL'),
+    dbPoolSize: read.integer('DB_POOL_SIZE', 20, { min: 2, max: 500 }),
+    adminToken,
+    encryptionKey,
+    accessTokenTtlSeconds: read.integer('ACCESS_TOKEN_TTL_SECONDS', 900, { min: 30, max: 86_400 }),
+    refreshTokenTtlSeconds: read.integer('REFRESH_TOKEN_TTL_SECONDS', 30 * 86_400, { min: 60, max: 365 * 86_400 }),
+    rateLimitPerMinute: read.integer('RATE_LIMIT_PER_MINUTE', 1200, { min: 1, max: 100_000_000 }),
+    rateLimitBurstPer10s: read.integer('RATE_LIMIT_BURST_PER_10S', 300, { min: 1, max: 100_000_000 }),
+    idempotencyRetentionMinutes: read.integer('IDEMPOTENCY_RETENTION_MINUTES', 1440, { min: 1, max: 60 * 24 * 30 }),
+    workers: read.integer('WORKERS', 4, { min: 0, max: 64 }),
+    logLevel: read.oneOf('LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'info'),
+    shutdownTimeoutMs: read.integer('SHUTDOWN_TIMEOUT_MS', 15_000, { min: 100, max: 600_000 }),
+    sandboxDemoData: read.boolean('SANDBOX_DEMO_DATA', true),
+    trustProxy: read.boolean('TRUST_PROXY', false),
+  };
+
+  if (problems.length > 0) throw new ConfigError(problems);
+  return Object.freeze(config);
+}
+
+class EnvReader {
+  constructor(
+    private readonly env: Env,
+    private readonly problems: string[],
+  ) {}
+
+  optional(name: string): string | undefined {
+    const value = this.env[name]?.trim();
+    return value === undefined || value === '' ? undefined : value;
+  }
+
+  string(name: string, fallback: string): string {
+    return this.optional(name) ?? fallback;
+  }
+
+  integer(name: string, fallback: number, range: { min: number; max: number }): number {
+    const raw = this.optional(name);
+    if (raw === undefined) return fallback;
+    const value = Number(raw);
+    if (!Number.isInteger(value) || value < range.min || value > range.max) {
+      this.problems.push(`${name} must be an integer between ${range.min} and ${range.max} (got "${raw}")`);
+      return fallback;
+    }
+    return value;
+  }
+
+  boolean(name: string, fallback: boolean): boolean {
+    const raw = this.optional(name)?.toLowerCase();
+    if (raw === undefined) return fallback;
+    if (['1', 'true', 'yes', 'on'].includes(raw)) return true;
+    if (['0', 'false', 'no', 'off'].includes(raw)) return false;
+    this.problems.push(`${name} must be true or false (got "${raw}")`);
+    return fallback;
+  }
+
+  oneOf(name: string, allowed: string[], fallback: string): string {
+    const raw = this.optional(name);
+    if (raw === undefined) return fallback;
+    if (!allowed.includes(raw)) {
+      this.problems.push(`${name} must be one of ${allowed.join(', ')} (got "${raw}")`);
+      return fallback;
+    }
+    return raw;
+  }
+
+  url(name: string, fallback: string): string {
+    const raw = this.optional(name);
+    if (raw === undefined) return fallback;
+    try {
+      const url = new URL(raw);
+      if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('scheme');
+      return raw;
+    } catch {
+      this.problems.push(`${name} must be an absolute http(s) URL (got "${raw}")`);
+      return fallback;
+    }
+  }
+}
+
+function stripTrailingSlash(url: string): string {
+  return url.replace(/\/+$/, '');
+}
+
+function isBase64Of32Bytes(value: string): boolean {
+  if (!/^[A-Za-z0-9+/_-]+={0,2}$/.test(value)) return false;
+  return Buffer.from(value, 'base64').length === 32;
+}

@@ -1,0 +1,231 @@
+import { Command, Option } from 'commander';
+import { Compile } from 'typebox/compile';
+import { type Config, ConfigError, loadConfig } from './config.js';
+import { OPERATIONS, type OperatorOperation } from './modules/operator/operations.js';
+import { bootstrapSandbox, credentialsFile } from './modules/sandbox/bootstrap.js';
+import { createNode, type Node } from './node.js';
+import { migrate } from './platform/db/migrator.js';
+import { AppError } from './platform/http/errors.js';
+import { fieldErrorsFrom } from './platform/http/validation.js';
+import { createLogger, type Logger, stderrDestination } from './platform/observability/logger.js';
+import { type Database, openDatabase } from './runtime/database.js';
+
+/** `tessera serve | worker | migrate | admin ...` */
+const program = new Command('tessera').description('Tessera payments platform').showHelpAfterError();
+
+program
+  .command('serve')
+  .description('Run the HTTP API (and background workers unless WORKERS=0)')
+  .action(() => run('serve'));
+
+program
+  .command('worker')
+  .description('Run background jobs only')
+  .action(() => run('worker'));
+
+program
+  .command('migrate')
+  .description('Apply pending database migrations and exit')
+  .action(async () => {
+    const config = configOrExit();
+    const logger = createLogger(config.logLevel);
+    const db = await openDatabase(config, logger);
+    try {
+      const report = await migrate(db.url);
+      process.stdout.write(`${JSON.stringify(report)}\n`);
+    } finally {
+      await db.stop();
+    }
+  });
+
+const admin = program
+  .command('admin')
+  .description('Operator commands (the same operations as /admin/v1, run directly against the database; JSON output)');
+const groups = new Map<string, Command>();
+for (const operation of OPERATIONS) {
+  let group = groups.get(operation.group);
+  if (!group) {
+    group = admin.command(operation.group).description(`${operation.group} operations`);
+    groups.set(operation.group, group);
+  }
+  defineAdminCommand(group, operation);
+}
+
+function defineAdminCommand(group: Command, operation: OperatorOperation) {
+  const pathParams = [...operation.path.matchAll(/:([A-Za-z]+)/g)].map((m) => m[1]!);
+  const command = group.command(operation.verb).description(operation.summary);
+  for (const name of pathParams) command.argument(`<${name}>`);
+  if (operation.group === 'clock' && operation.verb === 'advance') command.argument('<seconds>', 'seconds to advance');
+  if (operation.body)
+    command.addOption(new Option('--json <body>', 'request body as JSON (same shape as the HTTP API)'));
+  if (operation.group === 'partners' && operation.verb === 'create') command.option('--name <name>', 'partner name');
+  if (operation.group === 'merchants' && operation.verb === 'create') {
+    command.option('--company-name <name>', 'company name').option('--partner-id <id>', 'owning partner');
+  }
+  if (operation.group === 'api-keys' && operation.verb === 'create') {
+    command.option('--merchant-id <id>').option('--partner-id <id>').option('--name <name>');
+  }
+  command.action(async (...args: unknown[]) => {
+    const options = args.at(-2) as Record<string, string | undefined>;
+    const positional = args.slice(0, -2) as string[];
+    const params = Object.fromEntries(pathParams.map((name, i) => [name, positional[i]]));
+    let body: Record<string, unknown> | undefined;
+    if (operation.body) {
+      body = options.json ? (JSON.parse(options.json) as Record<string, unknown>) : {};
+      if (options.name) body.name = options.name;
+      if (options.companyName) body.companyName = options.companyName;
+      if (options.partnerId) body.partnerId = options.partnerId;
+      if (options.merchantId) body.merchantId = options.merchantId;
+      if (operation.group === 'clock') body.seconds = Number(positional[0]);
+    }
+    await runAdmin(operation, params, body);
+  });
+}
+
+async function runAdmin(operation: OperatorOperation, params: Record<string, unknown>, body: unknown) {
+  const config = configOrExit();
+  const logger = createLogger(process.env.LOG_LEVEL ?? 'warn', stderrDestination());
+  for (const [schema, value, context] of [
+    [operation.params, params, 'params'],
+    [operation.body, body, 'body'],
+  ] as const) {
+    if (!schema) continue;
+    const check = Compile(schema);
+    if (!check.Check(value)) {
+      // biome-ignore lint/suspicious/noExplicitAny: TypeBox errors carry the fields fieldErrorsFrom reads
+      fail({ errors: fieldErrorsFrom([...check.Errors(value)] as any, context), details: 'Validation failed' });
+    }
+  }
+  if (operation.sandboxOnly && config.env !== 'sandbox')
+    fail({ details: `${operation.path} is available in sandbox only` });
+  const db = await openDatabase(config, logger);
+  let node: Node | undefined;
+  try {
+    await migrate(db.url);
+    node = await createNode({ ...config, workers: 0 }, { logger, databaseUrl: db.url });
+    const result = await operation.run(node.ctx, { params, body });
+    process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+  } catch (error) {
+    if (error instanceof AppError) {
+      process.exitCode = 1;
+      process.stdout.write(
+        `${JSON.stringify({ statusCode: error.statusCode, errorCode: error.errorCode, details: error.message, errors: error.errors ?? {} }, null, 2)}\n`,
+      );
+    } else throw error;
+  } finally {
+    await node?.stop();
+    await db.stop();
+  }
+}
+
+function fail(body: Record<string, unknown>): never {
+  process.stdout.write(`${JSON.stringify({ statusCode: 400, ...body }, null, 2)}\n`);
+  process.exit(1);
+}
+
+function configOrExit(): Config {
+  try {
+    return loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`tessera: ${error.message}\n`);
+      process.exit(78); // EX_CONFIG
+    }
+    throw error;
+  }
+}
+
+async function run(mode: 'serve' | 'worker') {
+  const config = configOrExit();
+  const logger = createLogger(config.logLevel);
+  let db: Database | undefined;
+  let node: Node | undefined;
+  let shuttingDown = false;
+
+  const shutdown = async (signal: string) => {
+    if (shuttingDown) {
+      logger.warn({ signal }, 'second signal: exiting immediately');
+      process.exit(1);
+    }
+    shuttingDown = true;
+    logger.info({ signal }, 'shutting down');
+    const force = setTimeout(() => {
+      logger.error('shutdown timed out; exiting');
+      process.exit(1);
+    }, config.shutdownTimeoutMs + 10_000);
+    force.unref();
+    try {
+      await node?.stop();
+      await db?.stop();
+      logger.info('stopped');
+      process.exit(0);
+    } catch (error) {
+      logger.error({ err: error }, 'error during shutdown');
+      process.exit(1);
+    }
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+
+  try {
+    db = await openDatabase(config, logger);
+    const report = await migrate(db.url);
+    if (report.applied.length > 0) logger.info({ applied: report.applied }, 'migrations applied');
+    node = await createNode(mode === 'worker' ? { ...config, workers: Math.max(config.workers, 1) } : config, {
+      logger,
+      databaseUrl: db.url,
+      processMetrics: true,
+    });
+    if (mode === 'serve') {
+      const created = await bootstrapSandbox(node.ctx, node.generatedAdminToken);
+      if (created) printSandboxBanner(created.merchant!, credentialsFile(node.ctx), config);
+    }
+    if (shuttingDown) return;
+    await node.startWorkers();
+    if (mode === 'serve') {
+      const address = await node.listen();
+      logger.info(
+        { address, env: config.env, workers: config.workers, embeddedDatabase: db.embedded },
+        'tessera listening',
+      );
+    } else {
+      logger.info({ env: config.env, workers: Math.max(config.workers, 1) }, 'tessera worker running');
+    }
+  } catch (error) {
+    logger.fatal({ err: error }, 'failed to start');
+    await node?.stop().catch(() => {});
+    await db?.stop().catch(() => {});
+    process.exit(1);
+  }
+}
+
+/** The one place a secret is printed on purpose: the demo merchant's key, once, on the first start of a sandbox. */
+function printSandboxBanner(
+  merchant: { id: string; clientId: string; clientSecret: string },
+  file: string,
+  config: Config,
+) {
+  process.stdout.write(
+    [
+      '',
+      '  Tessera sandbox: demo data created (shown once)',
+      `    merchant id     ${merchant.id}`,
+      `    client id       ${merchant.clientId}`,
+      `    client secret   ${merchant.clientSecret}`,
+      `    token URL       ${config.authBaseUrl}/oauth2/token`,
+      `  All credentials, including the partner key and the admin token: ${file}`,
+      '',
+      '',
+    ].join('\n'),
+  );
+}
+
+export async function main(argv: string[]): Promise<void> {
+  await program.parseAsync(argv);
+}
+
+void main(process.argv).catch((error: unknown) => {
+  const logger: Logger = createLogger('error');
+  logger.fatal({ err: error }, 'tessera failed');
+  process.exit(1);
+});

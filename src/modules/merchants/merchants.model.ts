@@ -1,0 +1,107 @@
+import type { Address } from '../reference/address.js';
+
+export const MerchantStatus = { Active: 1, Suspended: 2, Closed: 3 } as const;
+export const MERCHANT_STATUS_NAMES: Record<number, string> = { 1: 'Active', 2: 'Suspended', 3: 'Closed' };
+
+export const ZeroCostProcessingOption = { None: 1, CashDiscount: 2, DualPricing: 3, Surcharge: 4 } as const;
+export const ZERO_COST_OPTION_NAMES: Record<number, string> = {
+  1: 'None',
+  2: 'CashDiscount',
+  3: 'DualPricing',
+  4: 'Surcharge',
+};
+
+/** AVS profiles decide what a mismatch does (the card issue applies them); documented in docs/sandbox.md. */
+export const AVS_PROFILES: Record<number, string> = { 1: 'Lenient', 2: 'Standard', 3: 'Strict' };
+
+export const PaymentProcessorType = { Card: 1, Ach: 2 } as const;
+
+export interface SettlementTimeSlot {
+  hours: number;
+  minutes: number;
+  timezoneName: string;
+}
+
+export interface MerchantSettings {
+  isTipsEnabled: boolean;
+  defaultTipsOptionsMpct: number[] | null;
+  zeroCostProcessingOptionId: number;
+  defaultSurchargeRateMpct: number | null;
+  defaultCashDiscountRateMpct: number | null;
+  defaultDualPricingRateMpct: number | null;
+  maxTransactionAmountCents: number | null;
+  avs: { isEnabled: boolean; profileId: number };
+  isCustomerCardSavingByTerminalEnabled: boolean;
+}
+
+export const DEFAULT_SETTINGS: MerchantSettings = {
+  isTipsEnabled: false,
+  defaultTipsOptionsMpct: null,
+  zeroCostProcessingOptionId: ZeroCostProcessingOption.None,
+  defaultSurchargeRateMpct: null,
+  defaultCashDiscountRateMpct: null,
+  defaultDualPricingRateMpct: null,
+  maxTransactionAmountCents: null,
+  avs: { isEnabled: true, profileId: 2 },
+  isCustomerCardSavingByTerminalEnabled: false,
+};
+
+export interface Merchant {
+  id: string;
+  partnerId: string | null;
+  companyName: string;
+  legalName: string | null;
+  mccCode: string | null;
+  mccCodeDescription: string | null;
+  statusId: number;
+  email: string | null;
+  phone: string | null;
+  website: string | null;
+  settings: MerchantSettings;
+  lastTransactionAt: Date | null;
+  createdAt: Date;
+  modifiedAt: Date;
+}
+
+export interface PaymentProcessor {
+  id: string;
+  merchantId: string;
+  method: 'card' | 'ach';
+  name: string;
+  typeId: number;
+  typeName: string;
+  connector: string;
+  isDefault: boolean;
+  statusId: number;
+  settlementTimeSlots: SettlementTimeSlot[];
+}
+
+export interface MerchantContact {
+  id: string;
+  addressName: string;
+  isMain: boolean;
+  isDefault: boolean;
+  address: Address;
+  email: string | null;
+  phone: string | null;
+}
+
+/** What the operator sends to create a merchant, already converted from wire units. */
+export interface MerchantDraft {
+  companyName: string;
+  partnerId: string | null;
+  legalName: string | null;
+  mccCode: string | null;
+  mccCodeDescription: string | null;
+  statusId: number;
+  email: string | null;
+  phone: string | null;
+  website: string | null;
+  address: Address | null;
+  settings: MerchantSettings;
+}
+
+/** A partial change: absent keys stay as they are; settings merge field by field. */
+export type MerchantChanges = Partial<Omit<MerchantDraft, 'settings'>> & {
+  settings?: Partial<Omit<MerchantSettings, 'avs'>> & { avs?: Partial<MerchantSettings['avs']> };
+};

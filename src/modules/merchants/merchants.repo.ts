@@ -1,0 +1,317 @@
+import type { Sql } from '../../platform/db/pool.js';
+import { likePattern, type PageRequest } from '../../platform/http/paging.js';
+import type { Address } from '../reference/address.js';
+import type { Merchant, MerchantContact, PaymentProcessor, SettlementTimeSlot } from './merchants.model.js';
+
+interface MerchantRow {
+  id: string;
+  partner_id: string | null;
+  company_name: string;
+  legal_name: string | null;
+  mcc_code: string | null;
+  mcc_code_description: string | null;
+  status_id: number;
+  email: string | null;
+  phone: string | null;
+  website: string | null;
+  is_tips_enabled: boolean;
+  default_tips_options_mpct: number[] | null;
+  zero_cost_processing_option_id: number;
+  default_surcharge_rate_mpct: number | null;
+  default_cash_discount_rate_mpct: number | null;
+  default_dual_pricing_rate_mpct: number | null;
+  max_transaction_amount_cents: number | null;
+  avs_enabled: boolean;
+  avs_profile_id: number;
+  card_saving_by_terminal_enabled: boolean;
+  last_transaction_at: Date | null;
+  created_at: Date;
+  modified_at: Date;
+}
+
+function toMerchant(row: MerchantRow): Merchant {
+  return {
+    id: row.id,
+    partnerId: row.partner_id,
+    companyName: row.company_name,
+    legalName: row.legal_name,
+    mccCode: row.mcc_code,
+    mccCodeDescription: row.mcc_code_description,
+    statusId: row.status_id,
+    email: row.email,
+    phone: row.phone,
+    website: row.website,
+    settings: {
+      isTipsEnabled: row.is_tips_enabled,
+      defaultTipsOptionsMpct: row.default_tips_options_mpct,
+      zeroCostProcessingOptionId: row.zero_cost_processing_option_id,
+      defaultSurchargeRateMpct: row.default_surcharge_rate_mpct,
+      defaultCashDiscountRateMpct: row.default_cash_discount_rate_mpct,
+      defaultDualPricingRateMpct: row.default_dual_pricing_rate_mpct,
+      maxTransactionAmountCents: row.max_transaction_amount_cents,
+      avs: { isEnabled: row.avs_enabled, profileId: row.avs_profile_id },
+      isCustomerCardSavingByTerminalEnabled: row.card_saving_by_terminal_enabled,
+    },
+    lastTransactionAt: row.last_transaction_at,
+    createdAt: row.created_at,
+    modifiedAt: row.modified_at,
+  };
+}
+
+function merchantValues(m: Merchant): unknown[] {
+  const s = m.settings;
+  return [
+    m.id,
+    m.partnerId,
+    m.companyName,
+    m.legalName,
+    m.mccCode,
+    m.mccCodeDescription,
+    m.statusId,
+    m.email,
+    m.phone,
+    m.website,
+    s.isTipsEnabled,
+    s.defaultTipsOptionsMpct,
+    s.zeroCostProcessingOptionId,
+    s.defaultSurchargeRateMpct,
+    s.defaultCashDiscountRateMpct,
+    s.defaultDualPricingRateMpct,
+    s.maxTransactionAmountCents,
+    s.avs.isEnabled,
+    s.avs.profileId,
+    s.isCustomerCardSavingByTerminalEnabled,
+    m.createdAt,
+    m.modifiedAt,
+  ];
+}
+
+export async function insertMerchant(sql: Sql, merchant: Merchant): Promise<void> {
+  await sql.query(
+    `INSERT INTO merchants (id, partner_id, company_name, legal_name, mcc_code, mcc_code_description, status_id, email,
+       phone, website, is_tips_enabled, default_tips_options_mpct, zero_cost_processing_option_id,
+       default_surcharge_rate_mpct, default_cash_discount_rate_mpct, default_dual_pricing_rate_mpct,
+       max_transaction_amount_cents, avs_enabled, avs_profile_id, card_saving_by_terminal_enabled, created_at, modified_at)
+     VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20,$21,$22)`,
+    merchantValues(merchant),
+  );
+}
+
+export async function updateMerchant(sql: Sql, merchant: Merchant): Promise<void> {
+  await sql.query(
+    `UPDATE merchants SET partner_id = $2, company_name = $3, legal_name = $4, mcc_code = $5, mcc_code_description = $6,
+       status_id = $7, email = $8, phone = $9, website = $10, is_tips_enabled = $11, default_tips_options_mpct = $12,
+       zero_cost_processing_option_id = $13, default_surcharge_rate_mpct = $14, default_cash_discount_rate_mpct = $15,
+       default_dual_pricing_rate_mpct = $16, max_transaction_amount_cents = $17, avs_enabled = $18, avs_profile_id = $19,
+       card_saving_by_terminal_enabled = $20, created_at = $21, modified_at = $22
+     WHERE id = $1`,
+    merchantValues(merchant),
+  );
+}
+
+export async function findMerchant(
+  sql: Sql,
+  id: string,
+  options: { forUpdate?: boolean } = {},
+): Promise<Merchant | undefined> {
+  const { rows } = await sql.query<MerchantRow>(
+    `SELECT * FROM merchants WHERE id = $1${options.forUpdate ? ' FOR UPDATE' : ''}`,
+    [id],
+  );
+  return rows[0] && toMerchant(rows[0]);
+}
+
+/** A merchant only if it belongs to the partner: the tenant boundary lives in the WHERE clause. */
+export async function findPartnerMerchant(sql: Sql, partnerId: string, id: string): Promise<Merchant | undefined> {
+  const { rows } = await sql.query<MerchantRow>('SELECT * FROM merchants WHERE id = $1 AND partner_id = $2', [
+    id,
+    partnerId,
+  ]);
+  return rows[0] && toMerchant(rows[0]);
+}
+
+export async function countMerchants(sql: Sql): Promise<number> {
+  const { rows } = await sql.query<{ n: number }>('SELECT count(*)::int AS n FROM merchants');
+  return rows[0]!.n;
+}
+
+export interface PartnerMerchantFilter {
+  partnerId: string;
+  mccCode?: string;
+  statusId?: number;
+  createdFrom?: Date;
+  createdTo?: Date;
+  modifiedFrom?: Date;
+  modifiedTo?: Date;
+  lastTransactionFrom?: Date;
+  lastTransactionTo?: Date;
+}
+
+export async function listPartnerMerchants(
+  sql: Sql,
+  filter: PartnerMerchantFilter,
+  page: PageRequest,
+): Promise<{ items: Merchant[]; total: number }> {
+  const where = ['partner_id = $1'];
+  const values: unknown[] = [filter.partnerId];
+  const add = (clause: string, value: unknown) => {
+    values.push(value);
+    where.push(clause.replace('?', `$${values.length}`));
+  };
+  if (filter.mccCode !== undefined) add('mcc_code = ?', filter.mccCode);
+  if (filter.statusId !== undefined) add('status_id = ?', filter.statusId);
+  if (filter.createdFrom) add('created_at >= ?', filter.createdFrom);
+  if (filter.createdTo) add('created_at <= ?', filter.createdTo);
+  if (filter.modifiedFrom) add('modified_at >= ?', filter.modifiedFrom);
+  if (filter.modifiedTo) add('modified_at <= ?', filter.modifiedTo);
+  if (filter.lastTransactionFrom) add('last_transaction_at >= ?', filter.lastTransactionFrom);
+  if (filter.lastTransactionTo) add('last_transaction_at <= ?', filter.lastTransactionTo);
+  if (page.search) {
+    values.push(likePattern(page.search));
+    const p = `$${values.length}`;
+    where.push(
+      `(company_name ILIKE ${p} OR legal_name ILIKE ${p} OR email ILIKE ${p} OR mcc_code ILIKE ${p} OR id::text ILIKE ${p})`,
+    );
+  }
+  const whereSql = where.join(' AND ');
+  const [count, list] = await Promise.all([
+    sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM merchants WHERE ${whereSql}`, values),
+    sql.query<MerchantRow>(
+      `SELECT * FROM merchants WHERE ${whereSql} ${page.orderSql} LIMIT ${page.limit} OFFSET ${page.offset}`,
+      values,
+    ),
+  ]);
+  return { items: list.rows.map(toMerchant), total: count.rows[0]!.n };
+}
+
+interface ProcessorRow {
+  id: string;
+  merchant_id: string;
+  method: 'card' | 'ach';
+  name: string;
+  type_id: number;
+  type_name: string;
+  connector: string;
+  is_default: boolean;
+  status_id: number;
+  settlement_time_slots: SettlementTimeSlot[];
+}
+
+function toProcessor(row: ProcessorRow): PaymentProcessor {
+  return {
+    id: row.id,
+    merchantId: row.merchant_id,
+    method: row.method,
+    name: row.name,
+    typeId: row.type_id,
+    typeName: row.type_name,
+    connector: row.connector,
+    isDefault: row.is_default,
+    statusId: row.status_id,
+    settlementTimeSlots: row.settlement_time_slots,
+  };
+}
+
+export async function insertProcessor(sql: Sql, processor: PaymentProcessor, now: Date): Promise<void> {
+  await sql.query(
+    `INSERT INTO payment_processors (id, merchant_id, method, name, type_id, type_name, connector, is_default, status_id,
+       settlement_time_slots, created_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+    [
+      processor.id,
+      processor.merchantId,
+      processor.method,
+      processor.name,
+      processor.typeId,
+      processor.typeName,
+      processor.connector,
+      processor.isDefault,
+      processor.statusId,
+      JSON.stringify(processor.settlementTimeSlots),
+      now,
+    ],
+  );
+}
+
+export async function listProcessors(sql: Sql, merchantId: string): Promise<PaymentProcessor[]> {
+  const { rows } = await sql.query<ProcessorRow>(
+    `SELECT * FROM payment_processors WHERE merchant_id = $1
+     ORDER BY CASE method WHEN 'card' THEN 0 ELSE 1 END, is_default DESC, created_at, id`,
+    [merchantId],
+  );
+  return rows.map(toProcessor);
+}
+
+interface ContactRow {
+  id: string;
+  address_name: string;
+  is_main: boolean;
+  is_default: boolean;
+  line1: string | null;
+  line2: string | null;
+  city: string | null;
+  state_id: number | null;
+  postal_code: string | null;
+  country_id: number;
+  email: string | null;
+  phone: string | null;
+}
+
+export async function listContacts(sql: Sql, merchantId: string): Promise<MerchantContact[]> {
+  const { rows } = await sql.query<ContactRow>(
+    'SELECT * FROM merchant_addresses WHERE merchant_id = $1 ORDER BY is_main DESC, created_at, id',
+    [merchantId],
+  );
+  return rows.map((row) => ({
+    id: row.id,
+    addressName: row.address_name,
+    isMain: row.is_main,
+    isDefault: row.is_default,
+    address: {
+      line1: row.line1,
+      line2: row.line2,
+      city: row.city,
+      postalCode: row.postal_code,
+      stateId: row.state_id,
+      countryId: row.country_id,
+    },
+    email: row.email,
+    phone: row.phone,
+  }));
+}
+
+/** Creates or replaces the merchant's main contact (its business address, email and phone). */
+export async function upsertMainContact(
+  sql: Sql,
+  contact: {
+    id: string;
+    merchantId: string;
+    address: Address | null;
+    email: string | null;
+    phone: string | null;
+    now: Date;
+  },
+): Promise<void> {
+  const a = contact.address;
+  await sql.query(
+    `INSERT INTO merchant_addresses (id, merchant_id, address_name, is_main, is_default, line1, line2, city, state_id,
+       postal_code, country_id, email, phone, created_at)
+     VALUES ($1, $2, 'Main', true, true, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+     ON CONFLICT (merchant_id) WHERE is_main DO UPDATE SET line1 = EXCLUDED.line1, line2 = EXCLUDED.line2,
+       city = EXCLUDED.city, state_id = EXCLUDED.state_id, postal_code = EXCLUDED.postal_code,
+       country_id = EXCLUDED.country_id, email = EXCLUDED.email, phone = EXCLUDED.phone`,
+    [
+      contact.id,
+      contact.merchantId,
+      a?.line1 ?? null,
+      a?.line2 ?? null,
+      a?.city ?? null,
+      a?.stateId ?? null,
+      a?.postalCode ?? null,
+      a?.countryId ?? 1,
+      contact.email,
+      contact.phone,
+      contact.now,
+    ],
+  );
+}

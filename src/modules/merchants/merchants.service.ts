@@ -1,0 +1,222 @@
+import type { Clock } from '../../platform/clock/clock.js';
+import { newId } from '../../platform/crypto/ids.js';
+import type { Pool, Sql } from '../../platform/db/pool.js';
+import { withTransaction } from '../../platform/db/tx.js';
+import { recordEvent } from '../../platform/events/outbox.js';
+import { NotFoundError } from '../../platform/http/errors.js';
+import type { PageRequest } from '../../platform/http/paging.js';
+import type { MerchantPrincipal, PartnerPrincipal } from '../../platform/http/principal.js';
+import type { PartnersService } from '../partners/partners.service.js';
+import {
+  type Merchant,
+  type MerchantChanges,
+  type MerchantContact,
+  type MerchantDraft,
+  type PaymentProcessor,
+  PaymentProcessorType,
+} from './merchants.model.js';
+import {
+  countMerchants,
+  findMerchant,
+  findPartnerMerchant,
+  insertMerchant,
+  insertProcessor,
+  listContacts,
+  listPartnerMerchants,
+  listProcessors,
+  type PartnerMerchantFilter,
+  updateMerchant,
+  upsertMainContact,
+} from './merchants.repo.js';
+
+export interface MerchantDetails {
+  merchant: Merchant;
+  processors: PaymentProcessor[];
+  contacts: MerchantContact[];
+}
+
+const NEW_YORK = 'America/New_York';
+
+/** Every new merchant can transact at once: a default sandbox card processor and a default sandbox ACH processor. */
+function defaultProcessors(merchantId: string): PaymentProcessor[] {
+  return [
+    {
+      id: newId(),
+      merchantId,
+      method: 'card',
+      name: 'Sandbox Card',
+      typeId: PaymentProcessorType.Card,
+      typeName: 'SandboxCard',
+      connector: 'sandbox-card',
+      isDefault: true,
+      statusId: 1,
+      settlementTimeSlots: [{ hours: 22, minutes: 0, timezoneName: NEW_YORK }],
+    },
+    {
+      id: newId(),
+      merchantId,
+      method: 'ach',
+      name: 'Sandbox ACH',
+      typeId: PaymentProcessorType.Ach,
+      typeName: 'SandboxAch',
+      connector: 'sandbox-ach',
+      isDefault: true,
+      statusId: 1,
+      // ACH cutoff windows: same-day 10:30 and 14:45, standard 17:00 (business days).
+      settlementTimeSlots: [
+        { hours: 10, minutes: 30, timezoneName: NEW_YORK },
+        { hours: 14, minutes: 45, timezoneName: NEW_YORK },
+        { hours: 17, minutes: 0, timezoneName: NEW_YORK },
+      ],
+    },
+  ];
+}
+
+export class MerchantsService {
+  constructor(
+    private readonly pool: Pool,
+    private readonly clock: Clock,
+    private readonly partners: PartnersService,
+  ) {}
+
+  async createMerchant(draft: MerchantDraft, sql?: Sql): Promise<MerchantDetails> {
+    const run = async (tx: Sql) => {
+      if (draft.partnerId) await this.partners.getPartner(draft.partnerId, tx);
+      const now = this.clock.now();
+      const merchant: Merchant = {
+        id: newId(),
+        partnerId: draft.partnerId,
+        companyName: draft.companyName,
+        legalName: draft.legalName,
+        mccCode: draft.mccCode,
+        mccCodeDescription: draft.mccCodeDescription,
+        statusId: draft.statusId,
+        email: draft.email,
+        phone: draft.phone,
+        website: draft.website,
+        settings: draft.settings,
+        lastTransactionAt: null,
+        createdAt: now,
+        modifiedAt: now,
+      };
+      await insertMerchant(tx, merchant);
+      await upsertMainContact(tx, {
+        id: newId(),
+        merchantId: merchant.id,
+        address: draft.address,
+        email: draft.email,
+        phone: draft.phone,
+        now,
+      });
+      for (const processor of defaultProcessors(merchant.id)) await insertProcessor(tx, processor, now);
+      await recordEvent(tx, this.clock, {
+        type: 'merchant.created',
+        merchantId: merchant.id,
+        partnerId: merchant.partnerId,
+        resourceType: 'merchant',
+        resourceId: merchant.id,
+      });
+      return this.details(tx, merchant);
+    };
+    return sql ? run(sql) : withTransaction(this.pool, run);
+  }
+
+  async updateMerchant(id: string, changes: MerchantChanges): Promise<MerchantDetails> {
+    return withTransaction(this.pool, async (tx) => {
+      const current = await findMerchant(tx, id, { forUpdate: true });
+      if (!current) throw new NotFoundError('Merchant', id);
+      if (changes.partnerId) await this.partners.getPartner(changes.partnerId, tx);
+      const { settings, address, ...rest } = changes;
+      const next: Merchant = {
+        ...current,
+        ...stripUndefined(rest),
+        settings: {
+          ...current.settings,
+          ...stripUndefined({ ...settings, avs: undefined }),
+          avs: { ...current.settings.avs, ...stripUndefined(settings?.avs ?? {}) },
+        },
+        modifiedAt: this.clock.now(),
+      };
+      await updateMerchant(tx, next);
+      if (address !== undefined || changes.email !== undefined || changes.phone !== undefined) {
+        const main = (await listContacts(tx, id)).find((c) => c.isMain);
+        await upsertMainContact(tx, {
+          id: main?.id ?? newId(),
+          merchantId: id,
+          address: address === undefined ? (main?.address ?? null) : address,
+          email: next.email,
+          phone: next.phone,
+          now: next.modifiedAt,
+        });
+      }
+      return this.details(tx, next);
+    });
+  }
+
+  async getMerchant(id: string): Promise<MerchantDetails> {
+    return this.details(this.pool, await this.getMerchantIn(this.pool, id));
+  }
+
+  /** Operator-level read (no tenant scope): only for the operator API and for services acting on its behalf. */
+  async getMerchantIn(sql: Sql, id: string): Promise<Merchant> {
+    const merchant = await findMerchant(sql, id);
+    if (!merchant) throw new NotFoundError('Merchant', id);
+    return merchant;
+  }
+
+  /**
+   * The merchant a caller may act on: itself for a merchant token, one of its own merchants for a partner token.
+   * Anything else is indistinguishable from a merchant that does not exist.
+   */
+  async merchantInScope(
+    principal: MerchantPrincipal | PartnerPrincipal,
+    merchantId: string,
+    sql: Sql = this.pool,
+  ): Promise<Merchant> {
+    const merchant =
+      principal.kind === 'merchant'
+        ? principal.merchantId === merchantId
+          ? await findMerchant(sql, merchantId)
+          : undefined
+        : await findPartnerMerchant(sql, principal.partnerId, merchantId);
+    if (!merchant) throw new NotFoundError('Merchant', merchantId);
+    return merchant;
+  }
+
+  async listForPartner(
+    filter: PartnerMerchantFilter,
+    page: PageRequest,
+  ): Promise<{ items: Merchant[]; total: number }> {
+    return listPartnerMerchants(this.pool, filter, page);
+  }
+
+  /** The merchant's own configuration (merchant token): settings, processors and identity in one read. */
+  async getConfiguration(merchantId: string): Promise<{ merchant: Merchant; processors: PaymentProcessor[] }> {
+    const [merchant, processors] = await Promise.all([
+      findMerchant(this.pool, merchantId),
+      listProcessors(this.pool, merchantId),
+    ]);
+    if (!merchant) throw new NotFoundError('Merchant', merchantId);
+    return { merchant, processors };
+  }
+
+  async getContacts(merchantId: string): Promise<MerchantContact[]> {
+    return listContacts(this.pool, merchantId);
+  }
+
+  async isEmpty(sql: Sql = this.pool): Promise<boolean> {
+    return (await countMerchants(sql)) === 0;
+  }
+
+  private async details(sql: Sql, merchant: Merchant): Promise<MerchantDetails> {
+    const [processors, contacts] = await Promise.all([
+      listProcessors(sql, merchant.id),
+      listContacts(sql, merchant.id),
+    ]);
+    return { merchant, processors, contacts };
+  }
+}
+
+function stripUndefined<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}

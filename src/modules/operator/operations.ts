@@ -1,0 +1,163 @@
+import type { Static, TSchema } from 'typebox';
+import type { AppContext } from '../../context.js';
+import { NotFoundError, ValidationError } from '../../platform/http/errors.js';
+import { adminMerchantView, merchantChanges, merchantDraft } from '../merchants/merchants.mapper.js';
+import { AdminMerchantView, CreateMerchantBody, UpdateMerchantBody } from '../merchants/merchants.schemas.js';
+import {
+  AdvanceClockBody,
+  ApiKeyCreatedView,
+  ApiKeyDeletedView,
+  ClientIdParams,
+  ClockView,
+  CreateApiKeyBody,
+  CreatePartnerBody,
+  IdParams,
+  PartnerView,
+} from './operator.schemas.js';
+
+export interface OperatorOperation {
+  /** CLI name: `tessera admin <group> <verb>`. */
+  group: string;
+  verb: string;
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+  path: string;
+  summary: string;
+  params?: TSchema;
+  body?: TSchema;
+  response: TSchema;
+  /** Answers 404 outside the sandbox, as if the route did not exist. */
+  sandboxOnly?: boolean;
+  // biome-ignore lint/suspicious/noExplicitAny: inputs are validated against the schemas above before run() is called
+  run(ctx: AppContext, input: { params: any; body: any }): Promise<unknown>;
+}
+
+/**
+ * The operator API, defined once: the HTTP routes under /admin/v1 and the `tessera admin` CLI both run these, with
+ * the same schemas and the same services, so the two can never disagree.
+ */
+export const OPERATIONS: OperatorOperation[] = [
+  {
+    group: 'partners',
+    verb: 'create',
+    method: 'POST',
+    path: '/admin/v1/partners',
+    summary: 'Create a partner',
+    body: CreatePartnerBody,
+    response: PartnerView,
+    async run(ctx, { body }: { params: unknown; body: Static<typeof CreatePartnerBody> }) {
+      const partner = await ctx.services.partners.createPartner({ name: body.name });
+      return { id: partner.id, name: partner.name, createdOn: partner.createdOn.toISOString() };
+    },
+  },
+  {
+    group: 'partners',
+    verb: 'get',
+    method: 'GET',
+    path: '/admin/v1/partners/:id',
+    summary: 'Get a partner',
+    params: IdParams,
+    response: PartnerView,
+    async run(ctx, { params }) {
+      const partner = await ctx.services.partners.getPartner(params.id);
+      return { id: partner.id, name: partner.name, createdOn: partner.createdOn.toISOString() };
+    },
+  },
+  {
+    group: 'merchants',
+    verb: 'create',
+    method: 'POST',
+    path: '/admin/v1/merchants',
+    summary: 'Create a merchant (with a default sandbox card and ACH processor)',
+    body: CreateMerchantBody,
+    response: AdminMerchantView,
+    async run(ctx, { body }) {
+      return adminMerchantView(await ctx.services.merchants.createMerchant(merchantDraft(body)));
+    },
+  },
+  {
+    group: 'merchants',
+    verb: 'get',
+    method: 'GET',
+    path: '/admin/v1/merchants/:id',
+    summary: 'Get a merchant',
+    params: IdParams,
+    response: AdminMerchantView,
+    async run(ctx, { params }) {
+      return adminMerchantView(await ctx.services.merchants.getMerchant(params.id));
+    },
+  },
+  {
+    group: 'merchants',
+    verb: 'update',
+    method: 'PATCH',
+    path: '/admin/v1/merchants/:id',
+    summary: 'Change a merchant (any of the create fields; settings merge field by field)',
+    params: IdParams,
+    body: UpdateMerchantBody,
+    response: AdminMerchantView,
+    async run(ctx, { params, body }) {
+      return adminMerchantView(await ctx.services.merchants.updateMerchant(params.id, merchantChanges(body)));
+    },
+  },
+  {
+    group: 'api-keys',
+    verb: 'create',
+    method: 'POST',
+    path: '/admin/v1/api-keys',
+    summary: 'Create an API key for a merchant or a partner',
+    body: CreateApiKeyBody,
+    response: ApiKeyCreatedView,
+    async run(ctx, { body }: { params: unknown; body: Static<typeof CreateApiKeyBody> }) {
+      if ((body.merchantId === undefined) === (body.partnerId === undefined)) {
+        throw new ValidationError({ merchantId: ['Exactly one of merchantId and partnerId is required.'] });
+      }
+      const owner = body.merchantId ? { merchantId: body.merchantId } : { partnerId: body.partnerId! };
+      const key = await ctx.services.apiKeys.createKey(owner, body.name);
+      return {
+        clientId: key.clientId,
+        clientSecret: key.clientSecret,
+        merchantId: key.merchantId,
+        partnerId: key.partnerId,
+      };
+    },
+  },
+  {
+    group: 'api-keys',
+    verb: 'delete',
+    method: 'DELETE',
+    path: '/admin/v1/api-keys/:clientId',
+    summary: 'Delete an API key (its tokens stop working within a second on every node)',
+    params: ClientIdParams,
+    response: ApiKeyDeletedView,
+    async run(ctx, { params }) {
+      const key = await ctx.services.apiKeys.deleteKey(params.clientId);
+      return { clientId: key.clientId, merchantId: key.merchantId, partnerId: key.partnerId, deleted: true };
+    },
+  },
+  {
+    group: 'clock',
+    verb: 'get',
+    method: 'GET',
+    path: '/admin/v1/clock',
+    summary: 'Current business time',
+    response: ClockView,
+    async run(ctx) {
+      return { now: ctx.clock.now().toISOString() };
+    },
+  },
+  {
+    group: 'clock',
+    verb: 'advance',
+    method: 'POST',
+    path: '/admin/v1/clock/advance',
+    summary: 'Move business time forward (sandbox only); whatever became due runs at once',
+    body: AdvanceClockBody,
+    response: ClockView,
+    sandboxOnly: true,
+    async run(ctx, { body }) {
+      if (!ctx.sharedClock) throw new NotFoundError('Route POST /admin/v1/clock/advance', null);
+      const now = await ctx.sharedClock.advance(body.seconds);
+      return { now: now.toISOString() };
+    },
+  },
+];

@@ -1,0 +1,137 @@
+import { type BuildAppOptions, buildApp } from './app.js';
+import type { Config } from './config.js';
+import type { AppContext } from './context.js';
+import { ApiKeysService } from './modules/api-keys/api-keys.service.js';
+import { MerchantsService } from './modules/merchants/merchants.service.js';
+import { AccessTokenAuthenticator } from './modules/oauth/access-token.authenticator.js';
+import { OAuthService } from './modules/oauth/oauth.service.js';
+import { SigningKeyRing } from './modules/oauth/signing-keys.js';
+import { OperatorService } from './modules/operator/operator.service.js';
+import { PartnersService } from './modules/partners/partners.service.js';
+import { maintenanceQueue } from './modules/system/maintenance.js';
+import { SharedClock, systemClock } from './platform/clock/clock.js';
+import { loadKeyEncryptionKey } from './platform/crypto/kek.js';
+import { Listener } from './platform/db/listener.js';
+import { createPool } from './platform/db/pool.js';
+import { IdempotencyStore } from './platform/http/idempotency.js';
+import { RateLimiter } from './platform/http/rate-limit.js';
+import type { App } from './platform/http/server.js';
+import { every, JobRunner } from './platform/jobs/runner.js';
+import type { Logger } from './platform/observability/logger.js';
+import { createMetrics } from './platform/observability/metrics.js';
+
+export interface Node {
+  ctx: AppContext;
+  app: App;
+  /** The operator token, only when this node just generated it (first sandbox start without ADMIN_TOKEN). */
+  generatedAdminToken: string | undefined;
+  /** Start background workers (no-op when WORKERS=0). */
+  startWorkers(): Promise<void>;
+  listen(): Promise<string>;
+  /** Graceful: stop accepting, finish in-flight requests, stop workers, flush counters, close the pool. */
+  stop(): Promise<void>;
+}
+
+export interface NodeOptions {
+  logger: Logger;
+  databaseUrl: string;
+  processMetrics?: boolean;
+  app?: BuildAppOptions;
+}
+
+/** Wires one node: every service, the HTTP app and the job runner, against one database. */
+export async function createNode(config: Config, options: NodeOptions): Promise<Node> {
+  const { logger, databaseUrl } = options;
+  const pool = createPool(databaseUrl, config.dbPoolSize);
+  const closers: Array<() => Promise<void> | void> = [() => pool.end()];
+  try {
+    const listener = new Listener(databaseUrl, (error) => logger.warn({ err: error }, 'notification listener error'));
+    await listener.start();
+    closers.unshift(() => listener.stop());
+
+    const kek = await loadKeyEncryptionKey(config, pool);
+    const sharedClock = config.env === 'sandbox' ? new SharedClock(pool) : undefined;
+    if (sharedClock) {
+      await sharedClock.start(listener);
+      closers.unshift(() => sharedClock.stop());
+    }
+    const clock = sharedClock ?? systemClock;
+    const { rows } = await pool.query<{ deployment_id: string }>('SELECT deployment_id FROM deployment');
+    const deploymentId = rows[0]!.deployment_id;
+
+    const metrics = createMetrics({ processMetrics: options.processMetrics ?? false });
+    const partners = new PartnersService(pool, clock);
+    const merchants = new MerchantsService(pool, clock, partners);
+    const apiKeys = new ApiKeysService(pool, clock, merchants, partners);
+    const keyring = new SigningKeyRing(pool, kek, config.env);
+    await keyring.load();
+    const keyReload = setInterval(() => void keyring.reload().catch(() => {}), 60_000);
+    keyReload.unref();
+    closers.unshift(() => clearInterval(keyReload));
+    const oauth = new OAuthService(pool, clock, config, keyring, apiKeys, deploymentId);
+    const operator = new OperatorService(pool, config);
+    const generatedAdminToken = await operator.initialise();
+
+    const authenticator = new AccessTokenAuthenticator(pool, clock, keyring, apiKeys, oauth.issuer, oauth.audience);
+    authenticator.listen(listener);
+    const rateLimiter = new RateLimiter(pool, clock, [
+      { name: 'minute', windowSeconds: 60, limit: config.rateLimitPerMinute },
+      { name: 'burst', windowSeconds: 10, limit: config.rateLimitBurstPer10s },
+    ]);
+    rateLimiter.start();
+    closers.unshift(() => rateLimiter.stop());
+    const idempotency = new IdempotencyStore(pool, clock, kek, config.idempotencyRetentionMinutes);
+
+    const jobs = new JobRunner(pool, clock, logger, metrics, config.workers);
+    jobs.register(maintenanceQueue(pool, clock, logger));
+    jobs.schedule({ name: 'maintenance', queue: 'platform.maintenance', next: every(600) });
+
+    const ctx: AppContext = {
+      config,
+      pool,
+      databaseUrl,
+      clock,
+      sharedClock,
+      logger,
+      metrics,
+      kek,
+      jobs,
+      services: { partners, merchants, apiKeys, oauth, operator },
+    };
+    const app = await buildApp(
+      ctx,
+      {
+        logger,
+        metrics,
+        documentationUrl: `${config.publicBaseUrl}/docs`,
+        trustProxy: config.trustProxy,
+        tokens: authenticator,
+        operator,
+        rateLimiter,
+        idempotency,
+      },
+      options.app,
+    );
+
+    let stopped = false;
+    return {
+      ctx,
+      app,
+      generatedAdminToken,
+      startWorkers: () => jobs.start(listener, sharedClock),
+      async listen() {
+        return app.listen({ host: config.host, port: config.port });
+      },
+      async stop() {
+        if (stopped) return;
+        stopped = true;
+        await app.close();
+        await jobs.stop(config.shutdownTimeoutMs);
+        for (const close of closers) await close();
+      },
+    };
+  } catch (error) {
+    for (const close of closers) await Promise.resolve(close()).catch(() => {});
+    throw error;
+  }
+}

@@ -1,0 +1,49 @@
+import pg from 'pg';
+
+export type Pool = pg.Pool;
+export type PoolClient = pg.PoolClient;
+
+/** Anything that can run a query: the pool or a client inside a transaction. */
+export interface Sql {
+  query<R extends pg.QueryResultRow = pg.QueryResultRow>(text: string, values?: unknown[]): Promise<pg.QueryResult<R>>;
+}
+
+const INT8 = 20;
+const DATE = 1082;
+
+/**
+ * Type parsers for this project, applied per pool rather than globally. Money is `bigint` cents in SQL and a plain
+ * number in code: refusing anything beyond 2^53 keeps "exact" honest instead of silently rounding.
+ */
+const types = {
+  getTypeParser(oid: number, format?: 'text' | 'binary') {
+    if (oid === INT8) return parseSafeInt8;
+    if (oid === DATE) return (value: string) => value;
+    // biome-ignore lint/suspicious/noExplicitAny: pg's overloads do not accept a union format
+    return pg.types.getTypeParser(oid, format as any);
+  },
+};
+
+function parseSafeInt8(value: string): number {
+  const parsed = Number(value);
+  if (!Number.isSafeInteger(parsed)) throw new RangeError(`int8 value ${value} exceeds the safe integer range`);
+  return parsed;
+}
+
+export function createPool(connectionString: string, max: number, applicationName = 'tessera'): Pool {
+  const pool = new pg.Pool({
+    connectionString,
+    max,
+    types,
+    application_name: applicationName,
+    idleTimeoutMillis: 30_000,
+    connectionTimeoutMillis: 10_000,
+  });
+  // An idle client losing its connection must not crash the process; the pool replaces it.
+  pool.on('error', () => {});
+  return pool;
+}
+
+export function createClient(connectionString: string, applicationName = 'tessera'): pg.Client {
+  return new pg.Client({ connectionString, types, application_name: applicationName });
+}

@@ -1,0 +1,129 @@
+import Type, { type TProperties, type TSchema } from 'typebox';
+import type { Clock } from '../clock/clock.js';
+import { ValidationError } from './errors.js';
+
+export const DEFAULT_PAGE_SIZE = 15;
+export const MAX_PAGE_SIZE = 100;
+
+export interface ListSpec {
+  /** Wire name → SQL expression. Matching is case-insensitive, so `CompanyName` and `companyName` both work. */
+  orderBy: Record<string, string>;
+  defaultOrderBy: string;
+  /** SQL expression used as the final tie-breaker so pages never overlap. */
+  tieBreaker: string;
+  defaultPageSize?: number;
+}
+
+export interface PageRequest {
+  limit: number;
+  offset: number;
+  /** A complete `ORDER BY` clause built only from the allow-list. */
+  orderSql: string;
+  search: string | undefined;
+}
+
+/** The query parameters every list shares; a list adds its own filters with `extra`. */
+export function listQuerySchema<P extends TProperties>(spec: ListSpec, extra: P) {
+  return Type.Object({
+    page: Type.Optional(Type.Integer({ minimum: 0, description: 'Zero-based page index. Default 0.' })),
+    pageSize: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: MAX_PAGE_SIZE,
+        description: `Items per page, at most ${MAX_PAGE_SIZE}. Default ${spec.defaultPageSize ?? DEFAULT_PAGE_SIZE}.`,
+      }),
+    ),
+    orderBy: Type.Optional(
+      Type.String({
+        description: `Sort field, one of: ${Object.keys(spec.orderBy).join(', ')}. Default ${spec.defaultOrderBy}.`,
+      }),
+    ),
+    asc: Type.Optional(Type.Boolean({ description: 'true sorts ascending; default false (descending).' })),
+    search: Type.Optional(Type.String({ maxLength: 200, description: 'Case-insensitive partial match.' })),
+    ...extra,
+  });
+}
+
+export function pageRequest(
+  query: { page?: number; pageSize?: number; orderBy?: string; asc?: boolean; search?: string },
+  spec: ListSpec,
+): PageRequest {
+  const pageSize = query.pageSize ?? spec.defaultPageSize ?? DEFAULT_PAGE_SIZE;
+  const page = query.page ?? 0;
+  const wanted = (query.orderBy ?? spec.defaultOrderBy).toLowerCase();
+  const column = Object.entries(spec.orderBy).find(([name]) => name.toLowerCase() === wanted)?.[1];
+  if (!column) {
+    throw ValidationError.field('orderBy', `'orderBy' must be one of: ${Object.keys(spec.orderBy).join(', ')}.`);
+  }
+  const direction = query.asc ? 'ASC' : 'DESC';
+  const search = query.search?.trim();
+  return {
+    limit: pageSize,
+    offset: page * pageSize,
+    orderSql: `ORDER BY ${column} ${direction} NULLS LAST, ${spec.tieBreaker} ${direction}`,
+    search: search ? search : undefined,
+  };
+}
+
+/** Escapes LIKE wildcards so a search for "50%" means the text "50%". */
+export function likePattern(search: string): string {
+  return `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+export function Paged<T extends TSchema>(item: T, example?: unknown) {
+  return Type.Object(
+    {
+      items: Type.Array(item, { description: 'Records of the current page.' }),
+      total: Type.Integer({ description: 'Count of all matching records, independent of the page size.' }),
+    },
+    example ? { examples: [example] } : {},
+  );
+}
+
+export interface DateRange {
+  from: Date | undefined;
+  to: Date | undefined;
+}
+
+const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
+const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?$/i;
+
+/** Query schema for an ISO 8601 date or date-time filter. */
+export function DateFilter(description: string) {
+  return Type.Optional(Type.String({ description: `${description} ISO 8601 UTC date or date-time.`, maxLength: 40 }));
+}
+
+/**
+ * Parses an inclusive from/to pair. A date without a time means the start of that day for `from` and its end for
+ * `to`; a date-time without a zone is UTC; `from` alone runs to now.
+ */
+export function dateRange(
+  fromField: string,
+  from: string | undefined,
+  toField: string,
+  to: string | undefined,
+  clock: Clock,
+): DateRange {
+  const parsedFrom = from === undefined ? undefined : parseInstant(fromField, from, 'start');
+  let parsedTo = to === undefined ? undefined : parseInstant(toField, to, 'end');
+  if (parsedFrom && !parsedTo) parsedTo = clock.now();
+  if (parsedFrom && parsedTo && parsedFrom > parsedTo) {
+    throw ValidationError.field(fromField, `'${fromField}' must not be after '${toField}'.`);
+  }
+  return { from: parsedFrom, to: parsedTo };
+}
+
+function parseInstant(field: string, value: string, edge: 'start' | 'end'): Date {
+  const text = value.trim();
+  let date: Date | undefined;
+  if (DATE_ONLY.test(text)) {
+    date = new Date(`${text}T00:00:00.000Z`);
+    if (edge === 'end' && !Number.isNaN(date.getTime())) date = new Date(date.getTime() + 86_400_000 - 1);
+  } else if (DATE_TIME.test(text)) {
+    date = new Date(/(Z|[+-]\d{2}:?\d{2})$/i.test(text) ? text : `${text}Z`);
+  }
+  if (!date || Number.isNaN(date.getTime())) {
+    throw ValidationError.field(field, `'${field}' must be an ISO 8601 date or date-time (e.g. 2026-01-31T00:00:00Z).`);
+  }
+  return date;
+}

@@ -1,0 +1,212 @@
+import { randomUUID } from 'node:crypto';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Fastify, { type FastifyInstance, type FastifyRequest, LogController } from 'fastify';
+import type { Logger } from '../observability/logger.js';
+import type { Metrics } from '../observability/metrics.js';
+import { redactUrl } from '../observability/redact.js';
+import { makeErrorHandler, makeNotFoundHandler } from './error-handler.js';
+import { ForbiddenError, RateLimitedError, UnauthorizedError, ValidationError } from './errors.js';
+import { type IdempotencyStore, requestFingerprint } from './idempotency.js';
+import {
+  type AuthPolicy,
+  MERCHANT_ONLY,
+  type OperatorAuthenticator,
+  type Principal,
+  principalKey,
+  type TokenAuthenticator,
+} from './principal.js';
+import type { RateLimiter } from './rate-limit.js';
+import { validatorCompiler } from './validation.js';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Who may call this route; default merchant token only. */
+    auth?: AuthPolicy;
+    /** Opt in to the idempotency-key header. */
+    idempotent?: boolean;
+    /** Rate-limit an unauthenticated route by client address (e.g. the token endpoint). */
+    rateLimitByClient?: boolean;
+  }
+  interface FastifyRequest {
+    principal: Principal | undefined;
+    idempotency: { principal: string; key: string } | undefined;
+  }
+}
+
+export type App = FastifyInstance<
+  import('node:http').Server,
+  import('node:http').IncomingMessage,
+  import('node:http').ServerResponse,
+  Logger,
+  TypeBoxTypeProvider
+>;
+
+export interface HttpDeps {
+  logger: Logger;
+  metrics: Metrics;
+  documentationUrl: string;
+  trustProxy: boolean;
+  tokens: TokenAuthenticator;
+  operator: OperatorAuthenticator;
+  rateLimiter: RateLimiter;
+  idempotency: IdempotencyStore;
+}
+
+const CORRELATION_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+export const BODY_LIMIT = 1024 * 1024;
+
+/**
+ * The HTTP kernel: one Fastify instance with the cross-cutting pipeline every route shares. Per request:
+ * correlation id → authentication (from the route's declared policy) → rate limit → body parse and strict
+ * validation → idempotency claim → handler → idempotency store → log line and metrics.
+ */
+export function createHttpServer(deps: HttpDeps): App {
+  const app = Fastify({
+    loggerInstance: deps.logger,
+    // Fastify's own per-request lines are off: the onResponse hook writes one redacted line per request instead.
+    logController: new LogController({ disableRequestLogging: true }),
+    bodyLimit: BODY_LIMIT,
+    trustProxy: deps.trustProxy,
+    forceCloseConnections: 'idle',
+    return503OnClosing: true,
+    requestIdHeader: false,
+    genReqId: (request) => {
+      const sent = request.headers['x-correlation-id'];
+      return typeof sent === 'string' && CORRELATION_ID.test(sent) ? sent : randomUUID();
+    },
+    ajv: { customOptions: { strict: false } },
+    routerOptions: { ignoreTrailingSlash: true },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setErrorHandler(makeErrorHandler(deps.logger, deps.documentationUrl));
+  app.setNotFoundHandler(makeNotFoundHandler(deps.documentationUrl));
+  app.decorateRequest('principal', undefined);
+  app.decorateRequest('idempotency', undefined);
+
+  // The API speaks JSON only (the token endpoint adds form bodies in its own scope); anything else is a 415.
+  app.removeContentTypeParser('text/plain');
+  // Bodyless POSTs often still say Content-Type: application/json; an empty body is "no body", not malformed JSON.
+  const defaultJson = app.getDefaultJsonParser('error', 'error');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    const text = typeof body === 'string' ? body : body.toString('utf8');
+    if (text.trim() === '') return done(null, undefined);
+    return defaultJson(request, text, done);
+  });
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-correlation-id', request.id);
+    if (request.is404) return;
+    await authenticate(request, deps);
+    await enforceRateLimit(request, deps);
+  });
+
+  app.addHook('preHandler', async (request, reply) => {
+    if (!request.routeOptions.config.idempotent) return;
+    const replay = await claimIdempotencyKey(request, deps);
+    if (!replay) return;
+    // A replay is the stored bytes exactly as first sent (a string payload is not re-serialised).
+    reply.header('idempotent-replayed', 'true');
+    if (replay.contentType) reply.header('content-type', replay.contentType);
+    return reply.code(replay.statusCode).send(replay.body);
+  });
+
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
+    const claim = request.idempotency;
+    if (!claim) return payload;
+    request.idempotency = undefined;
+    if (reply.statusCode >= 500 || (typeof payload !== 'string' && !Buffer.isBuffer(payload))) {
+      await deps.idempotency.release(claim.principal, claim.key).catch(() => {});
+    } else {
+      const contentType = reply.getHeader('content-type');
+      await deps.idempotency.complete(
+        claim.principal,
+        claim.key,
+        reply.statusCode,
+        typeof contentType === 'string' ? contentType : null,
+        typeof payload === 'string' ? payload : payload.toString('utf8'),
+      );
+    }
+    return payload;
+  });
+
+  app.addHook('onResponse', async (request, reply) => {
+    const route = request.routeOptions.url ?? 'unmatched';
+    const durationMs = Math.round(reply.elapsedTime * 100) / 100;
+    deps.metrics.httpDuration.observe(
+      { method: request.method, route, status_code: String(reply.statusCode) },
+      reply.elapsedTime / 1000,
+    );
+    const entry = {
+      correlationId: request.id,
+      method: request.method,
+      route,
+      url: redactUrl(request.url),
+      statusCode: reply.statusCode,
+      durationMs,
+      principal: request.principal ? principalKey(request.principal) : undefined,
+    };
+    if (reply.statusCode >= 500) deps.logger.error(entry, 'request completed');
+    else deps.logger.info(entry, 'request completed');
+  });
+
+  return app as unknown as App;
+}
+
+function bearerToken(request: FastifyRequest): string {
+  const header = request.headers.authorization;
+  if (!header) throw new UnauthorizedError('The Authorization header is missing.');
+  const match = /^Bearer\s+([^\s]+)\s*$/i.exec(header);
+  if (!match) throw new UnauthorizedError('The Authorization header must be "Bearer <access token>".');
+  return match[1]!;
+}
+
+async function authenticate(request: FastifyRequest, deps: HttpDeps): Promise<void> {
+  const policy = request.routeOptions.config.auth ?? MERCHANT_ONLY;
+  if (policy === 'public') return;
+  const token = bearerToken(request);
+  if (policy === 'operator') {
+    if (!(await deps.operator.isOperatorToken(token))) throw new UnauthorizedError('The operator token is not valid.');
+    request.principal = { kind: 'operator' };
+    return;
+  }
+  const principal = await deps.tokens.authenticate(token);
+  if (!policy.tokens.includes(principal.kind)) {
+    const wanted = policy.tokens.map((kind) => `a ${kind}`).join(' or ');
+    throw new ForbiddenError(`This endpoint requires ${wanted} token; a ${principal.kind} token was used.`);
+  }
+  if (policy.permission && !principal.permissions.includes(policy.permission)) {
+    throw new ForbiddenError(`This API key lacks the "${policy.permission}" permission.`);
+  }
+  request.principal = principal;
+}
+
+async function enforceRateLimit(request: FastifyRequest, deps: HttpDeps): Promise<void> {
+  let bucket: string | undefined;
+  if (request.principal && request.principal.kind !== 'operator') bucket = principalKey(request.principal);
+  else if (request.routeOptions.config.rateLimitByClient) bucket = `client:${request.ip}`;
+  if (!bucket) return;
+  const decision = await deps.rateLimiter.hit(bucket);
+  if (!decision.allowed) throw new RateLimitedError(decision.retryAfterSeconds);
+}
+
+async function claimIdempotencyKey(
+  request: FastifyRequest,
+  deps: HttpDeps,
+): Promise<{ statusCode: number; contentType: string | null; body: string } | undefined> {
+  const header = request.headers['idempotency-key'];
+  if (header === undefined) return undefined;
+  const key = Array.isArray(header) ? header[0]! : header;
+  if (key.trim() === '' || key.length > 255) {
+    throw ValidationError.field('idempotency-key', "'idempotency-key' must be 1 to 255 characters.");
+  }
+  const principal = request.principal ? principalKey(request.principal) : `client:${request.ip}`;
+  const fingerprint = requestFingerprint(request.method, request.url, request.body);
+  const outcome = await deps.idempotency.claim(principal, key, fingerprint);
+  if (outcome.kind === 'claimed') {
+    request.idempotency = { principal, key };
+    return undefined;
+  }
+  return outcome;
+}

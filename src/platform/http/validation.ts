@@ -1,0 +1,146 @@
+import type { FastifySchemaCompiler } from 'fastify';
+import type { TSchema } from 'typebox';
+import { Compile } from 'typebox/compile';
+import { Value } from 'typebox/value';
+import type { FieldErrors } from './errors.js';
+
+interface SchemaError {
+  keyword: string;
+  schemaPath?: string;
+  instancePath: string;
+  params: Record<string, unknown>;
+  message: string;
+}
+
+/**
+ * One compiler for every part of a request. JSON bodies are checked exactly as sent: no coercion, and a field the
+ * schema does not declare is an error that names it (Fastify's default would silently drop it). Query strings,
+ * path parameters and headers arrive as text, so they are converted to the schema's types first.
+ */
+export const validatorCompiler: FastifySchemaCompiler<TSchema> = ({ schema, httpPart }) => {
+  const checker = Compile(schema);
+  const convert = httpPart !== 'body';
+  return (input: unknown) => {
+    const value = convert ? Value.Convert(schema, input) : input;
+    if (checker.Check(value)) return { value };
+    // biome-ignore lint/suspicious/noExplicitAny: Fastify wants its own error type; the handler reads ours back.
+    return { error: [...checker.Errors(value)] as any };
+  };
+};
+
+/** Turns schema errors into the spec's `errors` object: field path → human messages. */
+export function fieldErrorsFrom(errors: SchemaError[], context: string | undefined): FieldErrors {
+  const byPath = new Map<string, SchemaError[]>();
+  for (const error of errors) {
+    const list = byPath.get(error.instancePath) ?? [];
+    list.push(error);
+    byPath.set(error.instancePath, list);
+  }
+
+  const result: FieldErrors = {};
+  const add = (field: string, message: string) => {
+    const key = field === '' && context && context !== 'body' ? context : field;
+    const list = result[key] ?? [];
+    if (!list.includes(message)) list.push(message);
+    result[key] = list;
+  };
+  const unmapped = (field: string, name: string) =>
+    add(field, `The JSON property '${name}' could not be mapped to any field of this request.`);
+
+  for (const [instancePath, list] of byPath) {
+    const field = toFieldName(instancePath);
+    const isUnion = list.some((e) => e.keyword === 'anyOf' || e.keyword === 'oneOf');
+    const rest = list.filter((e) => e.keyword !== 'anyOf' && e.keyword !== 'oneOf');
+    if (isUnion) {
+      // A union reports one error per branch; say what the value may be instead of listing every branch's failure.
+      const consts = rest.filter((e) => e.keyword === 'const').map((e) => JSON.stringify(e.params.allowedValue));
+      const types = rest.filter((e) => e.keyword === 'type').map((e) => String(e.params.type));
+      const specific = rest.filter((e) => e.keyword !== 'type' && e.keyword !== 'const');
+      if (consts.length > 0) add(field, `'${label(field)}' must be one of ${consts.join(', ')}.`);
+      else if (specific.length > 0) for (const e of specific) add(field, describe(field, e));
+      else if (types.length > 0) add(field, `'${label(field)}' must be of type ${[...new Set(types)].join(' or ')}.`);
+      else add(field, `'${label(field)}' is not valid.`);
+      continue;
+    }
+    for (const error of rest) {
+      if (error.keyword === 'boolean' && error.schemaPath?.endsWith('additionalProperties')) {
+        // additionalProperties:false reports each extra field as a failed `false` sub-schema at the field itself.
+        unmapped(field, instancePath.split('/').at(-1) ?? field);
+      } else if (error.keyword === 'required') {
+        for (const name of (error.params.requiredProperties as string[] | undefined) ?? []) {
+          const child = joinField(field, name);
+          add(child, `The ${label(child)} field is required.`);
+        }
+      } else if (error.keyword === 'additionalProperties') {
+        for (const name of (error.params.additionalProperties as string[] | undefined) ?? []) {
+          unmapped(joinField(field, name), name);
+        }
+      } else {
+        add(field, describe(field, error));
+      }
+    }
+  }
+  return result;
+}
+
+function describe(field: string, error: SchemaError): string {
+  const name = `'${label(field)}'`;
+  const p = error.params;
+  switch (error.keyword) {
+    case 'type':
+      return `${name} must be of type ${String(p.type)}.`;
+    case 'minLength':
+      return Number(p.limit ?? p.minLength) <= 1
+        ? `${name} must not be empty.`
+        : `${name} must be at least ${String(p.limit ?? p.minLength)} characters.`;
+    case 'maxLength':
+      return `${name} must be at most ${String(p.limit ?? p.maxLength)} characters.`;
+    case 'minimum':
+      return `${name} must be greater than or equal to ${String(p.limit ?? p.minimum)}.`;
+    case 'maximum':
+      return `${name} must be less than or equal to ${String(p.limit ?? p.maximum)}.`;
+    case 'exclusiveMinimum':
+      return `${name} must be greater than ${String(p.limit ?? p.exclusiveMinimum)}.`;
+    case 'exclusiveMaximum':
+      return `${name} must be less than ${String(p.limit ?? p.exclusiveMaximum)}.`;
+    case 'format':
+      return p.format === 'uuid'
+        ? `${name} is not a valid identifier.`
+        : `${name} must be a valid ${String(p.format)}.`;
+    case 'enum':
+      return `${name} must be one of ${(p.allowedValues as unknown[] | undefined)?.map((v) => JSON.stringify(v)).join(', ') ?? 'the allowed values'}.`;
+    case 'const':
+      return `${name} must be ${JSON.stringify(p.allowedValue)}.`;
+    case 'pattern':
+      return `${name} is not in the correct format.`;
+    case 'minItems':
+      return `${name} must contain at least ${String(p.limit ?? p.minItems)} items.`;
+    case 'maxItems':
+      return `${name} must contain at most ${String(p.limit ?? p.maxItems)} items.`;
+    case 'minProperties':
+      return `${name} must not be empty.`;
+    case 'maxProperties':
+      return `${name} has too many entries.`;
+    case '~refine':
+      return error.message.startsWith("'") ? error.message : `${name} ${error.message}`;
+    default:
+      return `${name} ${error.message}.`;
+  }
+}
+
+function toFieldName(instancePath: string): string {
+  if (instancePath === '') return '';
+  return instancePath
+    .split('/')
+    .slice(1)
+    .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .reduce((acc, part) => (/^\d+$/.test(part) ? `${acc}[${part}]` : acc ? `${acc}.${part}` : part), '');
+}
+
+function joinField(parent: string, child: string): string {
+  return parent ? `${parent}.${child}` : child;
+}
+
+function label(field: string): string {
+  return field === '' ? 'body' : field;
+}

@@ -1,0 +1,31 @@
+import type { Clock } from '../clock/clock.js';
+import type { Sql } from '../db/pool.js';
+
+export const JOBS_CHANNEL = 'tessera_jobs';
+
+export interface JobSpec {
+  queue: string;
+  payload?: Record<string, unknown>;
+  /** Business time at which the job becomes due; default now. */
+  runAt?: Date;
+  maxAttempts?: number;
+  /** At most one pending job per (queue, singletonKey): enqueueing a duplicate is a no-op. */
+  singletonKey?: string;
+}
+
+/**
+ * Enqueues inside the caller's transaction: the job exists if and only if the state change that needs it commits.
+ * The NOTIFY is transactional too, so workers wake exactly when the job becomes visible.
+ */
+export async function enqueue(tx: Sql, clock: Clock, spec: JobSpec): Promise<void> {
+  await tx.query(
+    `WITH inserted AS (
+       INSERT INTO jobs (queue, payload, run_at, max_attempts, singleton_key)
+       VALUES ($1, $2, $3, $4, $5)
+       ON CONFLICT (queue, singleton_key) WHERE singleton_key IS NOT NULL AND failed_at IS NULL DO NOTHING
+       RETURNING queue
+     )
+     SELECT pg_notify('${JOBS_CHANNEL}', queue) FROM inserted`,
+    [spec.queue, spec.payload ?? {}, spec.runAt ?? clock.now(), spec.maxAttempts ?? 10, spec.singletonKey ?? null],
+  );
+}

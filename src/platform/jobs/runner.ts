@@ -1,0 +1,222 @@
+import { hostname } from 'node:os';
+import type { Clock, SharedClock } from '../clock/clock.js';
+import { newId } from '../crypto/ids.js';
+import type { Listener } from '../db/listener.js';
+import type { Pool } from '../db/pool.js';
+import { withTransaction } from '../db/tx.js';
+import type { Logger } from '../observability/logger.js';
+import type { Metrics } from '../observability/metrics.js';
+import { enqueue, JOBS_CHANNEL } from './queue.js';
+
+export interface Job {
+  id: number;
+  queue: string;
+  payload: Record<string, unknown>;
+  runAt: Date;
+  attempts: number;
+  maxAttempts: number;
+}
+
+export interface QueueDefinition {
+  name: string;
+  /** Must be idempotent: a job can run more than once (a worker may die after the work but before the delete). */
+  handle(job: Job): Promise<void>;
+  /** Seconds to wait before retry number `attempt` (1-based). Default: exponential from 5 s, capped at 1 h. */
+  retryDelaySeconds?(attempt: number): number;
+}
+
+export interface ScheduleDefinition {
+  name: string;
+  queue: string;
+  /** The next due time strictly after `after` (business time). */
+  next(after: Date): Date;
+}
+
+const LEASE = '5 minutes';
+
+/**
+ * Claims due jobs with FOR UPDATE SKIP LOCKED, so any number of worker processes share one queue without ever
+ * running the same job at the same time. Due-ness reads the business clock; the claim lease reads real database
+ * time. Wakes on NOTIFY (a job was enqueued), on a clock advance, and on a 1-second poll.
+ */
+export class JobRunner {
+  private readonly queues = new Map<string, QueueDefinition>();
+  private readonly schedules: ScheduleDefinition[] = [];
+  private readonly workerId = `${hostname()}:${process.pid}:${newId().slice(-8)}`;
+  private running = 0;
+  private stopping = false;
+  private started = false;
+  private pumping = false;
+  private pumpAgain = false;
+  private poller: NodeJS.Timeout | undefined;
+  private idle: Array<() => void> = [];
+
+  constructor(
+    private readonly pool: Pool,
+    private readonly clock: Clock,
+    private readonly logger: Logger,
+    private readonly metrics: Metrics,
+    private readonly concurrency: number,
+  ) {}
+
+  register(queue: QueueDefinition): void {
+    this.queues.set(queue.name, queue);
+  }
+
+  schedule(schedule: ScheduleDefinition): void {
+    this.schedules.push(schedule);
+  }
+
+  async start(listener: Listener, sharedClock?: SharedClock): Promise<void> {
+    if (this.concurrency <= 0 || this.started) return;
+    this.started = true;
+    for (const schedule of this.schedules) {
+      await this.pool.query('INSERT INTO schedules (name, next_run_at) VALUES ($1, $2) ON CONFLICT DO NOTHING', [
+        schedule.name,
+        schedule.next(this.clock.now()),
+      ]);
+    }
+    listener.on(
+      JOBS_CHANNEL,
+      () => this.wake(),
+      () => this.wake(),
+    );
+    sharedClock?.onAdvance(() => this.wake());
+    this.poller = setInterval(() => this.wake(), 1000);
+    this.poller.unref();
+    this.wake();
+  }
+
+  /** Stops claiming and waits (up to `timeoutMs`) for running jobs to finish. */
+  async stop(timeoutMs: number): Promise<void> {
+    this.stopping = true;
+    clearInterval(this.poller);
+    if (this.running === 0) return;
+    await Promise.race([
+      new Promise<void>((resolve) => this.idle.push(resolve)),
+      new Promise<void>((resolve) => setTimeout(resolve, timeoutMs).unref()),
+    ]);
+  }
+
+  wake(): void {
+    if (this.stopping || !this.started) return;
+    if (this.pumping) {
+      this.pumpAgain = true;
+      return;
+    }
+    this.pumping = true;
+    void this.pump().finally(() => {
+      this.pumping = false;
+      if (this.pumpAgain) {
+        this.pumpAgain = false;
+        this.wake();
+      }
+    });
+  }
+
+  private async pump(): Promise<void> {
+    try {
+      await this.fireSchedules();
+      while (!this.stopping && this.running < this.concurrency) {
+        const jobs = await this.claim(this.concurrency - this.running);
+        if (jobs.length === 0) return;
+        for (const job of jobs) void this.execute(job);
+      }
+    } catch (error) {
+      this.logger.error({ err: error }, 'job runner: claim failed');
+    }
+  }
+
+  private async fireSchedules(): Promise<void> {
+    const now = this.clock.now();
+    for (const schedule of this.schedules) {
+      await withTransaction(this.pool, async (tx) => {
+        const { rows } = await tx.query<{ next_run_at: Date }>(
+          'SELECT next_run_at FROM schedules WHERE name = $1 AND next_run_at <= $2 FOR UPDATE SKIP LOCKED',
+          [schedule.name, now],
+        );
+        const due = rows[0];
+        if (!due) return;
+        // Missed slots (a long outage, a big clock jump) collapse into one run: schedules are for sweeps, and work
+        // that must happen once per period is modelled as its own rows, not as schedule slots.
+        await tx.query('UPDATE schedules SET next_run_at = $2 WHERE name = $1', [schedule.name, schedule.next(now)]);
+        await enqueue(tx, this.clock, {
+          queue: schedule.queue,
+          payload: { slot: due.next_run_at.toISOString() },
+          singletonKey: `schedule:${schedule.name}`,
+        });
+      });
+    }
+  }
+
+  private async claim(limit: number): Promise<Job[]> {
+    const names = [...this.queues.keys()];
+    if (names.length === 0) return [];
+    const { rows } = await this.pool.query<{
+      id: number;
+      queue: string;
+      payload: Record<string, unknown>;
+      run_at: Date;
+      attempts: number;
+      max_attempts: number;
+    }>(
+      `UPDATE jobs SET locked_by = $1, locked_until = clock_timestamp() + interval '${LEASE}', attempts = attempts + 1
+       WHERE id IN (
+         SELECT id FROM jobs
+         WHERE queue = ANY($2) AND run_at <= $3 AND failed_at IS NULL
+           AND (locked_until IS NULL OR locked_until < clock_timestamp())
+         ORDER BY run_at, id
+         LIMIT $4
+         FOR UPDATE SKIP LOCKED
+       )
+       RETURNING id, queue, payload, run_at, attempts, max_attempts`,
+      [this.workerId, names, this.clock.now(), limit],
+    );
+    this.running += rows.length;
+    return rows.map((row) => ({
+      id: row.id,
+      queue: row.queue,
+      payload: row.payload,
+      runAt: row.run_at,
+      attempts: row.attempts,
+      maxAttempts: row.max_attempts,
+    }));
+  }
+
+  private async execute(job: Job): Promise<void> {
+    const definition = this.queues.get(job.queue)!;
+    try {
+      await definition.handle(job);
+      await this.pool.query('DELETE FROM jobs WHERE id = $1 AND locked_by = $2', [job.id, this.workerId]);
+      this.metrics.jobsProcessed.inc({ queue: job.queue, outcome: 'success' });
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      const final = job.attempts >= job.maxAttempts;
+      this.logger.warn({ queue: job.queue, jobId: job.id, attempt: job.attempts, final, err: error }, 'job failed');
+      const delay = (definition.retryDelaySeconds ?? defaultRetryDelay)(job.attempts);
+      await this.pool
+        .query(
+          `UPDATE jobs SET locked_by = NULL, locked_until = NULL, last_error = $3,
+             failed_at = CASE WHEN $4 THEN now() END, run_at = CASE WHEN $4 THEN run_at ELSE $5 END
+           WHERE id = $1 AND locked_by = $2`,
+          [job.id, this.workerId, message.slice(0, 2000), final, new Date(this.clock.nowMs() + delay * 1000)],
+        )
+        .catch((updateError) => this.logger.error({ err: updateError }, 'job runner: could not record failure'));
+      this.metrics.jobsProcessed.inc({ queue: job.queue, outcome: final ? 'failed' : 'retry' });
+    } finally {
+      this.running--;
+      if (this.running === 0 && this.stopping) for (const resolve of this.idle.splice(0)) resolve();
+      this.wake();
+    }
+  }
+}
+
+function defaultRetryDelay(attempt: number): number {
+  return Math.min(3600, 5 * 2 ** (attempt - 1));
+}
+
+/** A schedule that fires every `seconds` seconds of business time, aligned to multiples of the period. */
+export function every(seconds: number): (after: Date) => Date {
+  const period = seconds * 1000;
+  return (after) => new Date((Math.floor(after.getTime() / period) + 1) * period);
+}

@@ -1,0 +1,67 @@
+import Type from 'typebox';
+
+/**
+ * Money is integer cents everywhere inside the system. The API speaks USD decimal numbers; they are checked for at
+ * most two decimals at the edge (by their shortest round-trip text, which is exactly what the client wrote for any
+ * number with <= 15 significant digits) and converted once. Percentages are integer thousandths of a percent
+ * ("millipercent": 3.5% = 3500) so rate arithmetic stays in integers too.
+ */
+export const MAX_AMOUNT_CENTS = 99_999_999_999; // $999,999,999.99
+export const MAX_RATE_MILLIPERCENT = 100_000; // 100%
+
+export function decimalPlaces(value: number): number {
+  if (!Number.isFinite(value)) return Number.POSITIVE_INFINITY;
+  const text = String(Math.abs(value));
+  const [mantissa = '', exponentText] = text.split('e');
+  const fraction = mantissa.split('.')[1]?.length ?? 0;
+  return Math.max(0, fraction - Number(exponentText ?? 0));
+}
+
+export function toCents(amount: number): number {
+  if (decimalPlaces(amount) > 2) throw new RangeError(`${amount} has more than 2 decimal places`);
+  const cents = Math.round(amount * 100);
+  if (!Number.isSafeInteger(cents)) throw new RangeError(`${amount} is out of range`);
+  return cents;
+}
+
+export function fromCents(cents: number): number {
+  return cents / 100;
+}
+
+export function toMillipercent(rate: number): number {
+  if (decimalPlaces(rate) > 3) throw new RangeError(`${rate} has more than 3 decimal places`);
+  return Math.round(rate * 1000);
+}
+
+export function fromMillipercent(millipercent: number): number {
+  return millipercent / 1000;
+}
+
+/** A non-negative USD amount with at most 2 decimals. */
+export function AmountSchema(options: { description?: string; exclusiveMinimum?: number; examples?: number[] } = {}) {
+  return Type.Refine(
+    Type.Number({
+      minimum: 0,
+      maximum: MAX_AMOUNT_CENTS / 100,
+      description: options.description ?? 'USD amount with at most 2 decimal places.',
+      ...(options.exclusiveMinimum !== undefined ? { exclusiveMinimum: options.exclusiveMinimum } : {}),
+      ...(options.examples ? { examples: options.examples } : {}),
+    }),
+    (value) => decimalPlaces(value) <= 2,
+    () => 'must have at most 2 decimal places',
+  );
+}
+
+/** A percentage from 0 to 100 with at most 3 decimals. */
+export function RateSchema(options: { description?: string; examples?: number[] } = {}) {
+  return Type.Refine(
+    Type.Number({
+      minimum: 0,
+      maximum: 100,
+      description: options.description ?? 'Percentage from 0 to 100 with at most 3 decimal places.',
+      ...(options.examples ? { examples: options.examples } : {}),
+    }),
+    (value) => decimalPlaces(value) <= 3,
+    () => 'must have at most 3 decimal places',
+  );
+}

@@ -1,0 +1,47 @@
+/**
+ * Log redaction. Logs are JSON lines; before a line is written every key that names a secret is blanked, and any
+ * string that looks like a card number is masked, however deep it sits. This is a net under the rule that code never
+ * logs request bodies: a mistake elsewhere must not turn into a PAN in a log file.
+ */
+const SENSITIVE_KEY =
+  /pass(word)?|secret|token|authorization|cookie|^pan$|cardnumber|accountnumber|securitycode|cvv|cvc|^pin$|pinksn|track[12]|emvtags|api[-_]?key|hmac|private/i;
+
+const REDACTED = '[REDACTED]';
+
+// 13–19 digits, optionally grouped by spaces or dashes, not part of a longer digit run.
+const PAN_LIKE = /(?<!\d)(?:\d[ -]?){12,18}\d(?!\d)/g;
+
+export function redactString(value: string): string {
+  return value.replace(PAN_LIKE, (match) => {
+    const digits = match.replace(/[ -]/g, '');
+    return `${digits.slice(0, 6)}${'*'.repeat(Math.max(0, digits.length - 10))}${digits.slice(-4)}`;
+  });
+}
+
+export function redact(value: unknown, depth = 0): unknown {
+  if (depth > 8) return '[TRUNCATED]';
+  if (typeof value === 'string') return redactString(value);
+  if (Array.isArray(value)) return value.map((item) => redact(item, depth + 1));
+  if (value instanceof Error) {
+    return { type: value.name, message: redactString(value.message), stack: value.stack && redactString(value.stack) };
+  }
+  if (value && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [key, inner] of Object.entries(value)) {
+      out[key] = SENSITIVE_KEY.test(key) && inner !== null && inner !== undefined ? REDACTED : redact(inner, depth + 1);
+    }
+    return out;
+  }
+  return value;
+}
+
+/** A URL with the values of sensitive query parameters blanked, for the request log. */
+export function redactUrl(url: string): string {
+  const q = url.indexOf('?');
+  if (q < 0) return redactString(url);
+  const params = new URLSearchParams(url.slice(q + 1));
+  for (const key of [...params.keys()]) {
+    if (SENSITIVE_KEY.test(key)) params.set(key, REDACTED);
+  }
+  return redactString(`${url.slice(0, q)}?${params.toString()}`);
+}

@@ -78,7 +78,7 @@ export function testConfig(env: Record<string, string> = {}): Config {
 
 export interface HttpResult<T = any> {
   status: number;
-  headers: Record<string, string | string[] | undefined>;
+  headers: Record<string, string | string[] | number | undefined>;
   body: T;
   text: string;
 }

@@ -113,7 +113,7 @@ describe('token endpoint with a real OAuth 2.0 client (openid-client)', () => {
     assert.match(payload.aud, /^tessera:sandbox:[0-9a-f-]{36}$/);
     assert.equal(payload.sub, merchant.clientId);
     assert.equal(payload.exp - payload.iat, 900);
-    const jwks = await (await fetch(`${t.baseUrl}/.well-known/jwks.json`)).json();
+    const jwks: any = await (await fetch(`${t.baseUrl}/.well-known/jwks.json`)).json();
     assert.ok(jwks.keys.some((k: any) => k.kid === header.kid && k.kty === 'OKP' && !('d' in k)));
   });
 

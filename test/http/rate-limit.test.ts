@@ -28,7 +28,7 @@ describe('rate limiting per principal', () => {
     const merchant = await a.merchant();
     await freshWindow();
     const statuses: number[] = [];
-    let limited: Awaited<ReturnType<TestNode['request']>> | undefined;
+    let limited: { headers: Record<string, unknown>; body: any } | undefined;
     for (let i = 0; i < 8; i++) {
       const res = await a.request('GET', CONFIG, { token: merchant.token });
       statuses.push(res.status);

@@ -47,6 +47,10 @@ export async function buildApp(ctx: AppContext, http: HttpDeps, options: BuildAp
       return { schema: { ...schema, security } as typeof schema, url };
     },
   });
+  // The reference UI's own routes (HTML, scripts, the spec it loads) are public documentation.
+  app.addHook('onRoute', (route) => {
+    if (route.url.startsWith('/docs')) route.config = { ...(route.config ?? {}), auth: 'public' };
+  });
   await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list', deepLinking: true } });
 
   // Routes are registered inside one plugin so the documentation plugins above see every one of them.

@@ -15,7 +15,7 @@ import { Listener } from './platform/db/listener.js';
 import { createPool } from './platform/db/pool.js';
 import { IdempotencyStore } from './platform/http/idempotency.js';
 import { RateLimiter } from './platform/http/rate-limit.js';
-import type { App } from './platform/http/server.js';
+import { type App, closeGracefully } from './platform/http/server.js';
 import { every, JobRunner } from './platform/jobs/runner.js';
 import type { Logger } from './platform/observability/logger.js';
 import { createMetrics } from './platform/observability/metrics.js';
@@ -125,7 +125,7 @@ export async function createNode(config: Config, options: NodeOptions): Promise<
       async stop() {
         if (stopped) return;
         stopped = true;
-        await app.close();
+        await closeGracefully(app);
         await jobs.stop(config.shutdownTimeoutMs);
         for (const close of closers) await close();
       },

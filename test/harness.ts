@@ -26,12 +26,17 @@ function adminUrl(): string {
   return url;
 }
 
-export async function createTestDatabase(): Promise<TestDatabase> {
+/** A database cloned from the migrated template, or an empty one (to watch migrations run). */
+export async function createTestDatabase(options: { empty?: boolean } = {}): Promise<TestDatabase> {
   const name = `tessera_t_${process.env.TESSERA_TEST_RUN}_${randomBytes(5).toString('hex')}`;
   const client = createClient(adminUrl(), 'tessera-tests');
   await client.connect();
   try {
-    await client.query(`CREATE DATABASE ${name} TEMPLATE ${process.env.TESSERA_TEST_TEMPLATE}`);
+    await client.query(
+      options.empty
+        ? `CREATE DATABASE ${name}`
+        : `CREATE DATABASE ${name} TEMPLATE ${process.env.TESSERA_TEST_TEMPLATE}`,
+    );
   } finally {
     await client.end();
   }

@@ -113,6 +113,7 @@ export function createHttpServer(deps: HttpDeps): App {
 
   app.addHook('onSend', async (request, reply, payload) => {
     if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
+    if (closing.has(app)) reply.header('connection', 'close');
     const claim = request.idempotency;
     if (!claim) return payload;
     request.idempotency = undefined;
@@ -152,6 +153,24 @@ export function createHttpServer(deps: HttpDeps): App {
   });
 
   return app as unknown as App;
+}
+
+const closing = new WeakSet<object>();
+
+/**
+ * Stops accepting connections and waits for in-flight requests. A keep-alive connection that was busy when closing
+ * began goes idle only later; it is closed as soon as it does (and told `Connection: close`), instead of holding
+ * shutdown open until its keep-alive timeout.
+ */
+export async function closeGracefully(app: App): Promise<void> {
+  closing.add(app);
+  const closed = app.close();
+  const sweeper = setInterval(() => app.server.closeIdleConnections(), 50);
+  try {
+    await closed;
+  } finally {
+    clearInterval(sweeper);
+  }
 }
 
 function bearerToken(request: FastifyRequest): string {

@@ -1,0 +1,229 @@
+// Real `tessera` processes, as an operator runs them: several `serve` and a `worker` on one PostgreSQL, and the
+// embedded default with the admin CLI beside it.
+import assert from 'node:assert/strict';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, statSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, describe, it } from 'node:test';
+import {
+  ADMIN_TOKEN,
+  createTestDatabase,
+  ENCRYPTION_KEY,
+  eventually,
+  freePort,
+  type TestDatabase,
+} from '../harness.js';
+
+const MAIN = path.resolve('src/main.ts');
+
+interface Proc {
+  child: ChildProcess;
+  /** stdout and stderr interleaved */
+  output: string[];
+  stdout: string[];
+  baseUrl: string;
+  exited: Promise<number | null>;
+}
+
+function tessera(args: string[], env: Record<string, string>): Proc {
+  const child = spawn(process.execPath, ['--import', 'tsx', MAIN, ...args], {
+    env: { ...process.env, ADMIN_TOKEN, ENCRYPTION_KEY, LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const output: string[] = [];
+  const stdout: string[] = [];
+  child.stdout!.on('data', (d) => {
+    output.push(d.toString());
+    stdout.push(d.toString());
+  });
+  child.stderr!.on('data', (d) => output.push(d.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return { child, output, stdout, baseUrl: env.PORT ? `http://127.0.0.1:${env.PORT}` : '', exited };
+}
+
+async function serve(env: Record<string, string>): Promise<Proc> {
+  const port = await freePort();
+  const proc = tessera(['serve'], {
+    PORT: String(port),
+    DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'tessera-e2e-')),
+    ...env,
+  });
+  await waitForLog(proc, 'tessera listening', 30_000);
+  return proc;
+}
+
+async function waitForLog(proc: Proc, text: string, timeoutMs: number) {
+  await eventually(
+    async () => {
+      if (proc.child.exitCode !== null) throw new Error(`process exited early:\n${proc.output.join('')}`);
+      return proc.output.join('').includes(text);
+    },
+    timeoutMs,
+    50,
+  );
+}
+
+async function stop(proc: Proc): Promise<number | null> {
+  if (proc.child.exitCode === null) proc.child.kill('SIGTERM');
+  return proc.exited;
+}
+
+async function json(url: string, options: { method?: string; token?: string; body?: unknown } = {}) {
+  const headers: Record<string, string> = {};
+  if (options.token) headers.authorization = `Bearer ${options.token}`;
+  if (options.body !== undefined) headers['content-type'] = 'application/json';
+  const res = await fetch(url, {
+    method: options.method ?? 'GET',
+    headers,
+    ...(options.body !== undefined ? { body: JSON.stringify(options.body) } : {}),
+  });
+  const text = await res.text();
+  return { status: res.status, body: text ? JSON.parse(text) : undefined };
+}
+
+async function accessToken(baseUrl: string, clientId: string, clientSecret: string): Promise<string> {
+  const res = await fetch(`${baseUrl}/oauth2/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ grant_type: 'client_credentials', client_id: clientId, client_secret: clientSecret }),
+  });
+  assert.equal(res.status, 200);
+  return ((await res.json()) as any).access_token;
+}
+
+describe('several processes on one database', () => {
+  let db: TestDatabase;
+  const procs: Proc[] = [];
+  after(async () => {
+    for (const p of procs) await stop(p);
+    await db?.drop();
+  });
+
+  it('start together on an empty database, migrating once', async () => {
+    db = await createTestDatabase({ empty: true });
+    const env = { DATABASE_URL: db.url, WORKERS: '0', SANDBOX_DEMO_DATA: 'false' };
+    procs.push(...(await Promise.all([serve(env), serve(env)])));
+    const client = await json(`${procs[0]!.baseUrl}/readyz`);
+    assert.equal(client.status, 200);
+    const applied = procs.map((p) => p.output.join('').includes('migrations applied'));
+    assert.equal(applied.filter(Boolean).length, 1, 'exactly one node applied the migrations');
+  });
+
+  it('refuse a deleted key on the other node within one second', async () => {
+    const [a, b] = procs as [Proc, Proc];
+    const admin = { token: ADMIN_TOKEN };
+    const merchant = (
+      await json(`${a.baseUrl}/admin/v1/merchants`, { method: 'POST', ...admin, body: { companyName: 'Two Nodes' } })
+    ).body;
+    const key = (
+      await json(`${a.baseUrl}/admin/v1/api-keys`, { method: 'POST', ...admin, body: { merchantId: merchant.id } })
+    ).body;
+    const token = await accessToken(b.baseUrl, key.clientId, key.clientSecret);
+    const config = `${b.baseUrl}/pay-api/v1/configurations/payments`;
+    assert.equal((await json(config, { token })).status, 200);
+
+    const deletedAt = Date.now();
+    assert.equal(
+      (await json(`${a.baseUrl}/admin/v1/api-keys/${key.clientId}`, { method: 'DELETE', ...admin })).status,
+      200,
+    );
+    let refusedAfter: number | undefined;
+    while (Date.now() - deletedAt <= 1000) {
+      if ((await json(config, { token })).status === 401) {
+        refusedAfter = Date.now() - deletedAt;
+        break;
+      }
+    }
+    assert.ok(refusedAfter !== undefined, 'node b still accepted the token a second after deletion on node a');
+  });
+
+  it('share the clock and hand jobs to a separate worker process', async () => {
+    const [a, b] = procs as [Proc, Proc];
+    const worker = tessera(['worker'], {
+      DATABASE_URL: db.url,
+      WORKERS: '2',
+      DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'tessera-e2e-')),
+    });
+    procs.push(worker);
+    await waitForLog(worker, 'tessera worker running', 30_000);
+    const advanced = await json(`${a.baseUrl}/admin/v1/clock/advance`, {
+      method: 'POST',
+      token: ADMIN_TOKEN,
+      body: { seconds: 700 },
+    });
+    const seenByB = await json(`${b.baseUrl}/admin/v1/clock`, { token: ADMIN_TOKEN });
+    assert.ok(Math.abs(Date.parse(seenByB.body.now) - Date.parse(advanced.body.now)) < 1000);
+    // The 10-minute maintenance schedule became due; only the worker process runs jobs.
+    await waitForLog(worker, 'maintenance sweep', 5000);
+    assert.ok(!a.output.join('').includes('maintenance sweep'));
+  });
+
+  it('shut down gracefully on SIGTERM', async () => {
+    for (const proc of procs.splice(0)) {
+      assert.equal(await stop(proc), 0, proc.output.join('').slice(-2000));
+      assert.match(proc.output.join(''), /"msg":"stopped"/);
+    }
+  });
+});
+
+describe('the embedded default', () => {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'tessera-embedded-'));
+  let server: Proc | undefined;
+  after(async () => {
+    if (server) await stop(server);
+  });
+
+  it('initialises PostgreSQL in DATA_DIR, creates demo credentials, and serves them', async () => {
+    const env = { DATA_DIR: dataDir, DATABASE_URL: '', ADMIN_TOKEN: '', ENCRYPTION_KEY: '' };
+    server = await serve(env);
+    const out = server.output.join('');
+    assert.match(out, /client secret/);
+    const file = path.join(dataDir, 'sandbox-credentials.json');
+    assert.equal(statSync(file).mode & 0o777, 0o600);
+    const credentials = JSON.parse(readFileSync(file, 'utf8'));
+    assert.ok(credentials.adminToken && credentials.partner.clientSecret && credentials.merchant.clientSecret);
+    assert.ok(out.includes(credentials.merchant.clientSecret), 'the merchant secret is printed once');
+    assert.ok(!out.includes(credentials.partner.clientSecret), 'the partner secret is only in the file');
+    const token = await accessToken(server.baseUrl, credentials.merchant.clientId, credentials.merchant.clientSecret);
+    const config = await json(`${server.baseUrl}/pay-api/v1/configurations/payments`, { token });
+    assert.equal(config.status, 200);
+    assert.equal(config.body.companyName, 'Demo Merchant');
+    const merchants = await json(`${server.baseUrl}/pay-api/v1/merchants`, {
+      token: await accessToken(server.baseUrl, credentials.partner.clientId, credentials.partner.clientSecret),
+    });
+    assert.equal(merchants.body.items[0].merchantId, credentials.merchant.id);
+  });
+
+  it('lets the admin CLI work beside the running server (JSON output)', async () => {
+    const cli = tessera(['admin', 'partners', 'create', '--name', 'CLI Partner'], {
+      DATA_DIR: dataDir,
+      ADMIN_TOKEN: '',
+      ENCRYPTION_KEY: '',
+    });
+    assert.equal(await cli.exited, 0, cli.output.join(''));
+    const partner = JSON.parse(cli.stdout.join(''));
+    assert.equal(partner.name, 'CLI Partner');
+    const credentials = JSON.parse(readFileSync(path.join(dataDir, 'sandbox-credentials.json'), 'utf8'));
+    const read = await json(`${server!.baseUrl}/admin/v1/partners/${partner.id}`, { token: credentials.adminToken });
+    assert.equal(read.body.name, 'CLI Partner');
+    const bad = tessera(['admin', 'merchants', 'create', '--json', '{"companyName":"X","mccCode":"1"}'], {
+      DATA_DIR: dataDir,
+      ADMIN_TOKEN: '',
+      ENCRYPTION_KEY: '',
+    });
+    assert.equal(await bad.exited, 1);
+    assert.match(JSON.parse(bad.stdout.join('')).errors.mccCode[0], /format/);
+  });
+
+  it('stops PostgreSQL with the server and reuses the data on the next start', async () => {
+    assert.equal(await stop(server!), 0);
+    assert.throws(() => statSync(path.join(dataDir, 'pg', 'postmaster.pid')), 'PostgreSQL stopped cleanly');
+    server = await serve({ DATA_DIR: dataDir, DATABASE_URL: '', ADMIN_TOKEN: '', ENCRYPTION_KEY: '' });
+    assert.ok(!server.output.join('').includes('client secret'), 'demo data is created only once');
+    assert.ok(!server.output.join('').includes('initialising'), 'the cluster is reused');
+    const credentials = JSON.parse(readFileSync(path.join(dataDir, 'sandbox-credentials.json'), 'utf8'));
+    const token = await accessToken(server.baseUrl, credentials.merchant.clientId, credentials.merchant.clientSecret);
+    assert.equal((await json(`${server.baseUrl}/pay-api/v1/configurations/payments`, { token })).status, 200);
+  });
+});

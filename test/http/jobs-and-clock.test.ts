@@ -1,0 +1,127 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { withTransaction } from '../../src/platform/db/tx.js';
+import { recordEvent } from '../../src/platform/events/outbox.js';
+import { enqueue } from '../../src/platform/jobs/queue.js';
+import { every, type Job } from '../../src/platform/jobs/runner.js';
+import { eventually, startNode, type TestNode } from '../harness.js';
+
+describe('jobs, schedules, the shared clock and the outbox', () => {
+  let a: TestNode;
+  let b: TestNode;
+  const seen: Array<{ node: string; job: Job }> = [];
+  let failures = 0;
+
+  before(async () => {
+    a = await startNode({ workers: true });
+    b = await startNode({ workers: true, database: a.database });
+    for (const [name, node] of [
+      ['a', a],
+      ['b', b],
+    ] as const) {
+      node.ctx.jobs.register({
+        name: 'test.record',
+        async handle(job) {
+          await new Promise((r) => setTimeout(r, 2));
+          seen.push({ node: name, job });
+        },
+      });
+      node.ctx.jobs.register({
+        name: 'test.flaky',
+        retryDelaySeconds: () => 1,
+        async handle() {
+          failures++;
+          throw new Error('always fails');
+        },
+      });
+    }
+  });
+  after(async () => {
+    await b.stop();
+    await a.stop();
+  });
+
+  const count = (tag: string) => seen.filter((s) => s.job.payload.tag === tag).length;
+
+  it('enqueues in the caller transaction: a rollback leaves no job and no event', async () => {
+    await assert.rejects(
+      withTransaction(a.ctx.pool, async (tx) => {
+        await enqueue(tx, a.ctx.clock, { queue: 'test.record', payload: { tag: 'rolled-back' } });
+        await recordEvent(tx, a.ctx.clock, { type: 'test.event', resourceType: 'test', resourceId: 'rolled-back' });
+        throw new Error('abort');
+      }),
+    );
+    await new Promise((r) => setTimeout(r, 300));
+    assert.equal(count('rolled-back'), 0);
+    assert.equal((await a.query("SELECT 1 FROM jobs WHERE payload->>'tag' = 'rolled-back'")).length, 0);
+    assert.equal((await a.query("SELECT 1 FROM events WHERE resource_id = 'rolled-back'")).length, 0);
+
+    await withTransaction(a.ctx.pool, async (tx) => {
+      await enqueue(tx, a.ctx.clock, { queue: 'test.record', payload: { tag: 'committed' } });
+      await recordEvent(tx, a.ctx.clock, { type: 'test.event', resourceType: 'test', resourceId: 'committed' });
+    });
+    await eventually(async () => count('committed') === 1, 3000);
+    assert.equal((await a.query("SELECT 1 FROM events WHERE resource_id = 'committed'")).length, 1);
+  });
+
+  it('runs each job exactly once across two worker nodes', async () => {
+    await withTransaction(a.ctx.pool, async (tx) => {
+      for (let i = 0; i < 60; i++)
+        await enqueue(tx, a.ctx.clock, { queue: 'test.record', payload: { tag: 'many', i } });
+    });
+    await eventually(async () => count('many') >= 60, 10_000);
+    await new Promise((r) => setTimeout(r, 200));
+    const indexes = seen.filter((s) => s.job.payload.tag === 'many').map((s) => s.job.payload.i as number);
+    assert.equal(indexes.length, 60);
+    assert.equal(new Set(indexes).size, 60);
+    assert.equal((await a.query("SELECT 1 FROM jobs WHERE queue = 'test.record'")).length, 0, 'done jobs are removed');
+  });
+
+  it('runs jobs due later as soon as the clock is advanced, on every node', async () => {
+    const runAt = new Date(a.ctx.clock.nowMs() + 3600_000);
+    await withTransaction(a.ctx.pool, (tx) =>
+      enqueue(tx, a.ctx.clock, { queue: 'test.record', payload: { tag: 'later' }, runAt }),
+    );
+    await new Promise((r) => setTimeout(r, 1200));
+    assert.equal(count('later'), 0, 'not before it is due');
+    const advancedAt = Date.now();
+    await a.admin('POST', '/admin/v1/clock/advance', { seconds: 3600 });
+    await eventually(async () => count('later') === 1, 3000);
+    assert.ok(Date.now() - advancedAt < 1000, 'promptly, not at the next poll');
+    // Node b learned the new time from the notification, not by polling.
+    assert.ok(Math.abs(b.ctx.clock.nowMs() - a.ctx.clock.nowMs()) < 50);
+  });
+
+  it('retries a failing job and finally parks it as failed', async () => {
+    await withTransaction(a.ctx.pool, (tx) => enqueue(tx, a.ctx.clock, { queue: 'test.flaky', maxAttempts: 3 }));
+    await eventually(async () => failures >= 1, 3000);
+    await a.admin('POST', '/admin/v1/clock/advance', { seconds: 5 });
+    await eventually(async () => failures >= 2, 3000);
+    await a.admin('POST', '/admin/v1/clock/advance', { seconds: 5 });
+    const [job] = await eventually(async () => {
+      const rows = await a.query<{ attempts: number; failed_at: Date | null; last_error: string }>(
+        "SELECT attempts, failed_at, last_error FROM jobs WHERE queue = 'test.flaky'",
+      );
+      return rows[0]?.failed_at ? rows : undefined;
+    }, 5000);
+    assert.equal(job!.attempts, 3);
+    assert.equal(job!.last_error, 'always fails');
+    assert.equal(failures, 3);
+  });
+
+  it('fires a schedule once per slot however many nodes run it', async () => {
+    for (const node of [a, b]) node.ctx.jobs.schedule({ name: 'test-hourly', queue: 'test.record', next: every(3600) });
+    // Schedules register on start; insert its row the way start() does and let both nodes race for each slot.
+    await a.query('INSERT INTO schedules (name, next_run_at) VALUES ($1, $2) ON CONFLICT DO NOTHING', [
+      'test-hourly',
+      every(3600)(a.ctx.clock.now()),
+    ]);
+    for (let hour = 0; hour < 3; hour++) {
+      await a.admin('POST', '/admin/v1/clock/advance', { seconds: 3600 });
+      await new Promise((r) => setTimeout(r, 400));
+    }
+    const slots = seen.filter((s) => typeof s.job.payload.slot === 'string').map((s) => s.job.payload.slot);
+    assert.equal(slots.length, 3, JSON.stringify(slots));
+    assert.equal(new Set(slots).size, 3);
+  });
+});

@@ -24,6 +24,8 @@ export interface Config {
   readonly logLevel: string;
   readonly shutdownTimeoutMs: number;
   readonly sandboxDemoData: boolean;
+  /** How long a node may serve a merchant configuration from memory (changes also invalidate at once); 0 = off. */
+  readonly configCacheTtlMs: number;
   /** Trust X-Forwarded-For from a load balancer when deciding the client address (rate limits, logs). */
   readonly trustProxy: boolean;
 }
@@ -99,6 +101,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     shutdownTimeoutMs: read.integer('SHUTDOWN_TIMEOUT_MS', 15_000, { min: 100, max: 600_000 }),
     sandboxDemoData: read.boolean('SANDBOX_DEMO_DATA', true),
     trustProxy: read.boolean('TRUST_PROXY', false),
+    configCacheTtlMs: read.integer('CONFIG_CACHE_TTL_MS', 1000, { min: 0, max: 60_000 }),
   };
 
   if (problems.length > 0) throw new ConfigError(problems);

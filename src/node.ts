@@ -2,6 +2,7 @@ import { type BuildAppOptions, buildApp } from './app.js';
 import type { Config } from './config.js';
 import type { AppContext } from './context.js';
 import { ApiKeysService } from './modules/api-keys/api-keys.service.js';
+import { ConfigurationCache } from './modules/merchants/configuration-cache.js';
 import { MerchantsService } from './modules/merchants/merchants.service.js';
 import { AccessTokenAuthenticator } from './modules/oauth/access-token.authenticator.js';
 import { OAuthService } from './modules/oauth/oauth.service.js';
@@ -61,7 +62,9 @@ export async function createNode(config: Config, options: NodeOptions): Promise<
 
     const metrics = createMetrics({ processMetrics: options.processMetrics ?? false });
     const partners = new PartnersService(pool, clock);
-    const merchants = new MerchantsService(pool, clock, partners);
+    const configurations = new ConfigurationCache(config.configCacheTtlMs);
+    configurations.listen(listener);
+    const merchants = new MerchantsService(pool, clock, partners, configurations);
     const apiKeys = new ApiKeysService(pool, clock, merchants, partners);
     const keyring = new SigningKeyRing(pool, kek, config.env);
     await keyring.load();

@@ -254,3 +254,32 @@ describe('merchant configuration', () => {
     assert.equal(res.status, 401);
   });
 });
+
+describe('configuration cache across nodes', () => {
+  let a: TestNode;
+  let b: TestNode;
+  before(async () => {
+    a = await startNode();
+    b = await startNode({ database: a.database });
+  });
+  after(async () => {
+    await b.stop();
+    await a.stop();
+  });
+
+  it('shows an operator change on every node at once, not after the cache lifetime', async () => {
+    const merchant = await a.merchant({ body: { settings: { isTipsEnabled: false } } });
+    const read = () => b.request('GET', '/pay-api/v1/configurations/payments', { token: merchant.token });
+    assert.equal((await read()).body.isTipsEnabled, false); // now cached on node b
+    await a.admin('PATCH', `/admin/v1/merchants/${merchant.id}`, { settings: { isTipsEnabled: true } });
+    const changedAt = Date.now();
+    let seenAfter: number | undefined;
+    while (Date.now() - changedAt < 1000) {
+      if ((await read()).body.isTipsEnabled === true) {
+        seenAfter = Date.now() - changedAt;
+        break;
+      }
+    }
+    assert.ok(seenAfter !== undefined && seenAfter < 500, `node b saw the change after ${seenAfter} ms`);
+  });
+});

@@ -1,4 +1,4 @@
-import type { Sql } from '../../platform/db/pool.js';
+import { prepared, type Sql } from '../../platform/db/pool.js';
 
 export interface ApiKeyRow {
   client_id: string;
@@ -87,17 +87,19 @@ export interface CredentialRow {
   owner_active: boolean;
 }
 
+const credentialById = prepared(
+  'api-key-credential',
+  `SELECT k.client_id, k.merchant_id, k.partner_id, m.partner_id AS merchant_partner_id, k.permissions, k.secret_hash,
+     k.deleted_at IS NOT NULL AS deleted,
+     CASE WHEN k.merchant_id IS NOT NULL THEN m.status_id = 1 ELSE p.status_id = 1 END AS owner_active
+   FROM api_keys k
+   LEFT JOIN merchants m ON m.id = k.merchant_id
+   LEFT JOIN partners p ON p.id = k.partner_id
+   WHERE k.client_id = $1`,
+);
+
 /** Everything authentication needs about a key, in one indexed read. */
 export async function findCredential(sql: Sql, clientId: string): Promise<CredentialRow | undefined> {
-  const { rows } = await sql.query<CredentialRow>(
-    `SELECT k.client_id, k.merchant_id, k.partner_id, m.partner_id AS merchant_partner_id, k.permissions, k.secret_hash,
-       k.deleted_at IS NOT NULL AS deleted,
-       CASE WHEN k.merchant_id IS NOT NULL THEN m.status_id = 1 ELSE p.status_id = 1 END AS owner_active
-     FROM api_keys k
-     LEFT JOIN merchants m ON m.id = k.merchant_id
-     LEFT JOIN partners p ON p.id = k.partner_id
-     WHERE k.client_id = $1`,
-    [clientId],
-  );
+  const { rows } = await sql.query<CredentialRow>(credentialById([clientId]));
   return rows[0];
 }

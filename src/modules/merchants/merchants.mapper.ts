@@ -6,6 +6,7 @@ import {
   MERCHANT_STATUS_NAMES,
   type Merchant,
   type MerchantChanges,
+  type MerchantConfiguration,
   type MerchantContact,
   type MerchantDraft,
   type MerchantSettings,
@@ -99,8 +100,8 @@ const TRANSACTION_TYPES: Array<[number, string]> = [
   [8, 'TipAdjustment'],
 ];
 
-export function paymentConfigurationView(merchant: Merchant, processors: PaymentProcessor[]) {
-  const s = settingsView(merchant.settings);
+export function paymentConfigurationView(configuration: MerchantConfiguration) {
+  const s = settingsView(configuration.settings);
   return {
     zeroCostProcessingOptionId: s.zeroCostProcessingOptionId,
     zeroCostProcessingOption: s.zeroCostProcessingOption,
@@ -116,12 +117,12 @@ export function paymentConfigurationView(merchant: Merchant, processors: Payment
       id,
       name,
     })),
-    availablePaymentProcessors: processors.filter((p) => p.statusId === 1).map(processorView),
+    availablePaymentProcessors: configuration.processors.filter((p) => p.statusId === 1).map(processorView),
     avs: s.avs,
     isCustomerCardSavingByTerminalEnabled: s.isCustomerCardSavingByTerminalEnabled,
-    companyName: merchant.companyName,
-    mccCode: merchant.mccCode,
-    mccCodeDescription: merchant.mccCodeDescription,
+    companyName: configuration.companyName,
+    mccCode: configuration.mccCode,
+    mccCodeDescription: configuration.mccCodeDescription,
     currencyId: 1,
     currencyIsoCode: 'USD',
     maxTransactionAmount: s.maxTransactionAmount,

@@ -76,6 +76,17 @@ export interface PaymentProcessor {
   settlementTimeSlots: SettlementTimeSlot[];
 }
 
+/** What GET /configurations/payments shows, and what payment flows consult: settings, identity, processors. */
+export interface MerchantConfiguration {
+  merchantId: string;
+  companyName: string;
+  mccCode: string | null;
+  mccCodeDescription: string | null;
+  statusId: number;
+  settings: MerchantSettings;
+  processors: PaymentProcessor[];
+}
+
 export interface MerchantContact {
   id: string;
   addressName: string;

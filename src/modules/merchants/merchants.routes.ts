@@ -74,10 +74,8 @@ export function merchantsRoutes(app: App, ctx: AppContext): void {
       },
     },
     async (request) => {
-      const { merchant, processors } = await merchants.getConfiguration(
-        (request.principal as MerchantPrincipal).merchantId,
-      );
-      return paymentConfigurationView(merchant, processors);
+      const configuration = await merchants.getConfiguration((request.principal as MerchantPrincipal).merchantId);
+      return paymentConfigurationView(configuration);
     },
   );
 

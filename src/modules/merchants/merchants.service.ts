@@ -7,9 +7,11 @@ import { NotFoundError } from '../../platform/http/errors.js';
 import type { PageRequest } from '../../platform/http/paging.js';
 import type { MerchantPrincipal, PartnerPrincipal } from '../../platform/http/principal.js';
 import type { PartnersService } from '../partners/partners.service.js';
+import { type ConfigurationCache, MERCHANT_CHANNEL } from './configuration-cache.js';
 import {
   type Merchant,
   type MerchantChanges,
+  type MerchantConfiguration,
   type MerchantContact,
   type MerchantDraft,
   type PaymentProcessor,
@@ -17,6 +19,7 @@ import {
 } from './merchants.model.js';
 import {
   countMerchants,
+  findConfiguration,
   findMerchant,
   findPartnerMerchant,
   insertMerchant,
@@ -77,6 +80,7 @@ export class MerchantsService {
     private readonly pool: Pool,
     private readonly clock: Clock,
     private readonly partners: PartnersService,
+    private readonly configurations: ConfigurationCache,
   ) {}
 
   async createMerchant(draft: MerchantDraft, sql?: Sql): Promise<MerchantDetails> {
@@ -138,6 +142,8 @@ export class MerchantsService {
         modifiedAt: this.clock.now(),
       };
       await updateMerchant(tx, next);
+      // Delivered at commit: every node drops its cached configuration of this merchant.
+      await tx.query(`SELECT pg_notify('${MERCHANT_CHANNEL}', $1)`, [id]);
       if (address !== undefined || changes.email !== undefined || changes.phone !== undefined) {
         const main = (await listContacts(tx, id)).find((c) => c.isMain);
         await upsertMainContact(tx, {
@@ -190,14 +196,11 @@ export class MerchantsService {
     return listPartnerMerchants(this.pool, filter, page);
   }
 
-  /** The merchant's own configuration (merchant token): settings, processors and identity in one read. */
-  async getConfiguration(merchantId: string): Promise<{ merchant: Merchant; processors: PaymentProcessor[] }> {
-    const [merchant, processors] = await Promise.all([
-      findMerchant(this.pool, merchantId),
-      listProcessors(this.pool, merchantId),
-    ]);
-    if (!merchant) throw new NotFoundError('Merchant', merchantId);
-    return { merchant, processors };
+  /** The merchant's configuration: settings, identity and processors (cached per node, invalidated on change). */
+  async getConfiguration(merchantId: string): Promise<MerchantConfiguration> {
+    const found = await this.configurations.get(merchantId, () => findConfiguration(this.pool, merchantId));
+    if (!found) throw new NotFoundError('Merchant', merchantId);
+    return found;
   }
 
   async getContacts(merchantId: string): Promise<MerchantContact[]> {

@@ -21,6 +21,9 @@ interface Cached<T> {
   expiresAt: number;
 }
 
+/** Verified tokens remembered per node; the oldest are dropped beyond this many. */
+const VERIFIED_TOKEN_CACHE_SIZE = 10_000;
+
 /**
  * Verifies bearer access tokens: signature (EdDSA only, keys of this environment), issuer, audience and expiry on
  * the business clock; then that the API key still exists and its owner is active, and that the token's refresh
@@ -29,6 +32,12 @@ interface Cached<T> {
 export class AccessTokenAuthenticator implements TokenAuthenticator {
   private readonly credentials = new Map<string, Cached<CredentialRow | undefined>>();
   private readonly families = new Map<string, Cached<boolean>>();
+  /**
+   * A token's signature never changes, so a token that verified once need not be verified again: its claims are
+   * remembered and its expiry is still checked on every use (against the business clock), as are the key and
+   * family checks below. Only verified tokens enter, so a forged one can never be served from here.
+   */
+  private readonly verified = new Map<string, AccessTokenClaims & { exp: number }>();
 
   constructor(
     private readonly pool: Pool,
@@ -54,28 +63,10 @@ export class AccessTokenAuthenticator implements TokenAuthenticator {
   }
 
   async authenticate(accessToken: string): Promise<MerchantPrincipal | PartnerPrincipal> {
-    let claims: AccessTokenClaims;
-    try {
-      const verified = await jwtVerify(
-        accessToken,
-        async (header) => {
-          const key = header.kid ? await this.keyring.verificationKey(header.kid) : undefined;
-          if (!key) throw new joseErrors.JWKSNoMatchingKey();
-          return key;
-        },
-        {
-          algorithms: [ALGORITHM],
-          issuer: this.issuer,
-          audience: this.audience,
-          typ: 'at+jwt',
-          currentDate: this.clock.now(),
-          requiredClaims: ['sub', 'exp', 'iat'],
-        },
-      );
-      claims = verified.payload as unknown as AccessTokenClaims;
-    } catch (error) {
-      if (error instanceof joseErrors.JWTExpired) throw new UnauthorizedError('The access token has expired.');
-      throw new UnauthorizedError('The access token is invalid.');
+    const claims = this.verified.get(accessToken) ?? (await this.verify(accessToken));
+    if (claims.exp * 1000 <= this.clock.nowMs()) {
+      this.verified.delete(accessToken);
+      throw new UnauthorizedError('The access token has expired.');
     }
 
     const credential = await this.credential(claims.sub);
@@ -96,6 +87,37 @@ export class AccessTokenAuthenticator implements TokenAuthenticator {
       };
     }
     return { kind: 'partner', clientId: credential.client_id, partnerId: credential.partner_id!, permissions };
+  }
+
+  private async verify(accessToken: string): Promise<AccessTokenClaims & { exp: number }> {
+    let claims: AccessTokenClaims & { exp: number };
+    try {
+      const verified = await jwtVerify(
+        accessToken,
+        async (header) => {
+          const key = header.kid ? await this.keyring.verificationKey(header.kid) : undefined;
+          if (!key) throw new joseErrors.JWKSNoMatchingKey();
+          return key;
+        },
+        {
+          algorithms: [ALGORITHM],
+          issuer: this.issuer,
+          audience: this.audience,
+          typ: 'at+jwt',
+          currentDate: this.clock.now(),
+          requiredClaims: ['sub', 'exp', 'iat'],
+        },
+      );
+      claims = verified.payload as unknown as AccessTokenClaims & { exp: number };
+    } catch (error) {
+      if (error instanceof joseErrors.JWTExpired) throw new UnauthorizedError('The access token has expired.');
+      throw new UnauthorizedError('The access token is invalid.');
+    }
+    if (this.verified.size >= VERIFIED_TOKEN_CACHE_SIZE) {
+      this.verified.delete(this.verified.keys().next().value!);
+    }
+    this.verified.set(accessToken, claims);
+    return claims;
   }
 
   private async credential(clientId: string): Promise<CredentialRow | undefined> {

@@ -17,7 +17,8 @@ export async function withTransaction<T>(pool: Pool, work: (tx: Tx) => Promise<T
     const client = await pool.connect();
     const hooks: Array<() => void | Promise<void>> = [];
     const tx: Tx = {
-      query: (text, values) => client.query(text, values),
+      // biome-ignore lint/suspicious/noExplicitAny: forwards both query overloads unchanged
+      query: ((textOrConfig: any, values?: unknown[]) => client.query(textOrConfig, values)) as Tx['query'],
       afterCommit: (hook) => {
         hooks.push(hook);
       },

@@ -1,0 +1,182 @@
+// `npm run bench`: measures in one run, on one database, each figure as a ratio to a baseline measured in the same
+// run (absolute numbers on these machines are noise). Prints a table; writes bench/results/latest.json.
+import { type ChildProcess, fork } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import { startEmbeddedPostgres } from '../src/platform/db/embedded.js';
+import { migrate } from '../src/platform/db/migrator.js';
+import { projectRoot } from '../src/platform/paths.js';
+import { freePortNumber } from './ports.js';
+
+const DURATION = Number(process.env.BENCH_DURATION ?? 10);
+const CONNECTIONS = 32;
+const ADMIN_TOKEN = 'bench-admin-token-0123456789abcdef';
+const ONLY = process.env.BENCH_ONLY; // e.g. "GET /pay-api" to run (and profile) one measurement
+
+const root = projectRoot();
+const dataDir = mkdtempSync(path.join(os.tmpdir(), 'tessera-bench-'));
+const db = process.env.DATABASE_URL
+  ? { url: process.env.DATABASE_URL, stop: async () => {} }
+  : await startEmbeddedPostgres({ dataDir });
+await migrate(db.url);
+
+interface Server {
+  api: string;
+  baseline: string;
+  process: ChildProcess;
+}
+
+/** The server runs in its own process so the load generator does not share its event loop. */
+async function startServer(env: Record<string, string> = {}): Promise<Server> {
+  const apiPort = await freePortNumber();
+  const baselinePort = await freePortNumber();
+  const child = fork(path.join(root, 'bench/server.ts'), {
+    execArgv: [
+      '--import',
+      'tsx',
+      ...(process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : []),
+    ],
+    env: {
+      ...process.env,
+      BENCH_DATABASE_URL: db.url,
+      BENCH_BASELINE_PORT: String(baselinePort),
+      PORT: String(apiPort),
+      DATA_DIR: dataDir,
+      ADMIN_TOKEN,
+      ENCRYPTION_KEY: Buffer.alloc(32, 9).toString('base64'),
+      WORKERS: '0',
+      LOG_LEVEL: process.env.LOG_LEVEL ?? 'info',
+      // One principal is hammered; the limiter still runs on every request, with limits it will not reach.
+      RATE_LIMIT_PER_MINUTE: '100000000',
+      RATE_LIMIT_BURST_PER_10S: '100000000',
+      ...env,
+    },
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  });
+  await new Promise<void>((resolve, reject) => {
+    child.once('message', () => resolve());
+    child.once('exit', (code) => reject(new Error(`bench server exited (${code})`)));
+  });
+  return { api: `http://127.0.0.1:${apiPort}`, baseline: `http://127.0.0.1:${baselinePort}/select1`, process: child };
+}
+
+async function stopServer(server: Server): Promise<void> {
+  server.process.kill('SIGTERM');
+  await new Promise((resolve) => server.process.once('exit', resolve));
+}
+
+async function call(method: string, url: string, body?: unknown) {
+  const res = await fetch(url, {
+    method,
+    headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  if (!res.ok) throw new Error(`${method} ${url}: ${res.status} ${await res.text()}`);
+  return res.json() as Promise<any>;
+}
+
+interface Figure {
+  requestsPerSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+}
+
+async function measure(name: string, options: autocannon.Options): Promise<Figure | undefined> {
+  if (ONLY && !name.includes(ONLY)) return undefined;
+  await autocannon({ ...options, duration: 2, connections: CONNECTIONS }); // warm-up: JIT, pool, caches
+  const result = await autocannon({ ...options, duration: DURATION, connections: CONNECTIONS });
+  const failed = result.non2xx + result.errors;
+  if (failed > 0) throw new Error(`${name}: ${failed} non-2xx responses or errors`);
+  const figure = {
+    requestsPerSecond: Math.round(result.requests.average),
+    p50Ms: result.latency.p50,
+    p99Ms: result.latency.p99,
+  };
+  console.log(
+    `  ${name.padEnd(52)} ${String(figure.requestsPerSecond).padStart(7)} req/s  p50 ${figure.p50Ms} ms  p99 ${figure.p99Ms} ms`,
+  );
+  return figure;
+}
+
+const ratio = (a: Figure | undefined, b: Figure | undefined) =>
+  a && b ? Math.round((a.requestsPerSecond / b.requestsPerSecond) * 100) / 100 : undefined;
+
+async function credentials(server: Server) {
+  const merchant = await call('POST', `${server.api}/admin/v1/merchants`, { companyName: 'Bench Merchant' });
+  const key = await call('POST', `${server.api}/admin/v1/api-keys`, { merchantId: merchant.id });
+  const tokenBody = new URLSearchParams({
+    grant_type: 'client_credentials',
+    client_id: key.clientId,
+    client_secret: key.clientSecret,
+  }).toString();
+  const res = await fetch(`${server.api}/oauth2/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: tokenBody,
+  });
+  return { tokenBody, token: ((await res.json()) as { access_token: string }).access_token };
+}
+
+console.log(
+  `\nTessera benchmark: ${CONNECTIONS} connections, ${DURATION} s per measurement, ${os.cpus().length} CPUs\n`,
+);
+
+// Run 1: the node as deployed (configuration cache on, the default).
+const server = await startServer();
+const { token, tokenBody } = await credentials(server);
+const baseline = await measure('baseline: bare Fastify + SELECT 1, same pool', { url: server.baseline });
+const authenticatedGet = await measure('GET /pay-api/v1/configurations/payments', {
+  url: `${server.api}/pay-api/v1/configurations/payments`,
+  headers: { authorization: `Bearer ${token}` },
+});
+const tokenIssuance = await measure('POST /oauth2/token (client_credentials)', {
+  url: `${server.api}/oauth2/token`,
+  method: 'POST',
+  headers: { 'content-type': 'application/x-www-form-urlencoded' },
+  body: tokenBody,
+});
+const baselineAgain = await measure('baseline again (drift check)', { url: server.baseline });
+await stopServer(server);
+
+// Run 2: configuration cache off, so every request reads PostgreSQL (for honesty about what the cache buys).
+const uncachedServer = await startServer({ CONFIG_CACHE_TTL_MS: '0' });
+const uncached = await credentials(uncachedServer);
+const uncachedBaseline = await measure('baseline (second server)', { url: uncachedServer.baseline });
+const uncachedGet = await measure('GET .../configurations/payments, cache off', {
+  url: `${uncachedServer.api}/pay-api/v1/configurations/payments`,
+  headers: { authorization: `Bearer ${uncached.token}` },
+});
+await stopServer(uncachedServer);
+
+const summary = {
+  date: new Date().toISOString(),
+  node: process.version,
+  cpus: os.cpus().length,
+  connections: CONNECTIONS,
+  durationSeconds: DURATION,
+  baseline,
+  baselineAgain,
+  authenticatedGet: authenticatedGet && { ...authenticatedGet, throughputRatio: ratio(authenticatedGet, baseline) },
+  tokenIssuance: tokenIssuance && { ...tokenIssuance, throughputRatio: ratio(tokenIssuance, baseline) },
+  authenticatedGetCacheOff: uncachedGet && { ...uncachedGet, throughputRatio: ratio(uncachedGet, uncachedBaseline) },
+  uncachedBaseline,
+};
+console.log(`
+  authenticated GET / baseline throughput            ${summary.authenticatedGet?.throughputRatio}  (target >= 0.5)
+  authenticated GET p50 / p99 (ms)                   ${authenticatedGet?.p50Ms} / ${authenticatedGet?.p99Ms}
+  token issuance / baseline throughput               ${summary.tokenIssuance?.throughputRatio}
+  authenticated GET, cache off / baseline            ${summary.authenticatedGetCacheOff?.throughputRatio}
+  baseline drift (second / first)                    ${ratio(baselineAgain, baseline)}
+`);
+if (!ONLY) {
+  mkdirSync(path.join(root, 'bench/results'), { recursive: true });
+  writeFileSync(path.join(root, 'bench/results/latest.json'), `${JSON.stringify(summary, null, 2)}\n`);
+}
+await db.stop();
+rmSync(dataDir, { recursive: true, force: true });
+if (summary.authenticatedGet && summary.authenticatedGet.throughputRatio! < 0.5) {
+  console.error('authenticated GET is below 50% of the baseline');
+  process.exitCode = 1;
+}

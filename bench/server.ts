@@ -1,0 +1,26 @@
+// Benchmark target, run as a child process by bench/run.ts: a Tessera node built exactly like `tessera serve`, and
+// beside it a bare Fastify app (no hooks, no auth) whose one route runs `SELECT 1` through the *same* pg pool.
+import Fastify from 'fastify';
+import { loadConfig } from '../src/config.js';
+import { createNode } from '../src/node.js';
+import { createLogger } from '../src/platform/observability/logger.js';
+
+const databaseUrl = process.env.BENCH_DATABASE_URL!;
+const config = loadConfig(process.env);
+const logger = createLogger(config.logLevel);
+const node = await createNode(config, { logger, databaseUrl });
+await node.listen();
+
+const bare = Fastify();
+bare.get('/select1', async () => {
+  const { rows } = await node.ctx.pool.query('SELECT 1 AS one');
+  return rows[0];
+});
+await bare.listen({ host: '127.0.0.1', port: Number(process.env.BENCH_BASELINE_PORT) });
+process.send?.({ ready: true });
+
+process.on('SIGTERM', async () => {
+  await bare.close();
+  await node.stop();
+  process.exit(0);
+});

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { startNode, type TestNode } from '../harness.js';
+import { ADMIN_TOKEN, startNode, type TestNode } from '../harness.js';
 
 describe('operator API', () => {
   let t: TestNode;
@@ -92,6 +92,21 @@ describe('operator API', () => {
     assert.deepEqual(row, { max_transaction_amount_cents: 250050, default_surcharge_rate_mpct: 3125 });
   });
 
+  it('creates a merchant once for a retried idempotency key', async () => {
+    const send = (body: unknown) =>
+      t.request('POST', '/admin/v1/merchants', {
+        token: ADMIN_TOKEN,
+        body,
+        headers: { 'idempotency-key': 'op-create-1' },
+      });
+    const first = await send({ companyName: 'Once Only' });
+    const retry = await send({ companyName: 'Once Only' });
+    assert.equal(first.status, 200);
+    assert.equal(retry.text, first.text);
+    assert.equal((await t.query("SELECT 1 FROM merchants WHERE company_name = 'Once Only'")).length, 1);
+    assert.equal((await send({ companyName: 'Something else' })).status, 422);
+  });
+
   it('rejects amounts with more than 2 decimals and rates with more than 3', async () => {
     const three = await t.admin('POST', '/admin/v1/merchants', {
       companyName: 'X',
@@ -143,6 +158,28 @@ describe('operator API', () => {
       partnerId: '00000000-0000-4000-8000-000000000000',
     });
     assert.equal(unknownPartner.status, 404);
+  });
+
+  it('accepts a phone as phone, mobilePhoneNumber or mobileNumber, and refuses two that disagree', async () => {
+    const viaAlias = await t.admin('POST', '/admin/v1/merchants', {
+      companyName: 'Phones',
+      mobileNumber: '+12125550111',
+    });
+    assert.equal(viaAlias.status, 200);
+    assert.equal(viaAlias.body.phone, '+12125550111');
+    const agree = await t.admin('POST', '/admin/v1/merchants', {
+      companyName: 'Phones',
+      phone: '+12125550112',
+      mobilePhoneNumber: '+12125550112',
+    });
+    assert.equal(agree.body.phone, '+12125550112');
+    const disagree = await t.admin('POST', '/admin/v1/merchants', {
+      companyName: 'Phones',
+      mobilePhoneNumber: '+12125550113',
+      mobileNumber: '+12125550114',
+    });
+    assert.equal(disagree.status, 400);
+    assert.ok(disagree.body.errors.mobileNumber);
   });
 
   it('patches a merchant, merging settings field by field', async () => {

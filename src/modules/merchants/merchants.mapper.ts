@@ -1,5 +1,6 @@
 import { fromCents, fromMillipercent, toCents, toMillipercent } from '../../platform/money.js';
 import { addressView, normalizeAddress } from '../reference/address.js';
+import { pickPhone } from '../reference/phone.js';
 import {
   AVS_PROFILES,
   DEFAULT_SETTINGS,
@@ -189,7 +190,7 @@ export function merchantChanges(body: UpdateMerchantBody): MerchantChanges {
     mccCodeDescription: body.mccCodeDescription,
     statusId: body.status === undefined ? undefined : STATUS_BY_NAME[body.status],
     email: body.email,
-    phone: body.phone,
+    phone: pickPhone(body),
     website: body.website,
     address:
       body.address === undefined ? undefined : body.address === null ? null : normalizeAddress(body.address, 'address'),

@@ -27,6 +27,8 @@ export interface OperatorOperation {
   response: TSchema;
   /** Answers 404 outside the sandbox, as if the route did not exist. */
   sandboxOnly?: boolean;
+  /** Accepts the idempotency-key header (creates whose response holds no secret). */
+  idempotent?: boolean;
   // biome-ignore lint/suspicious/noExplicitAny: inputs are validated against the schemas above before run() is called
   run(ctx: AppContext, input: { params: any; body: any }): Promise<unknown>;
 }
@@ -44,6 +46,7 @@ export const OPERATIONS: OperatorOperation[] = [
     summary: 'Create a partner',
     body: CreatePartnerBody,
     response: PartnerView,
+    idempotent: true,
     async run(ctx, { body }: { params: unknown; body: Static<typeof CreatePartnerBody> }) {
       const partner = await ctx.services.partners.createPartner({ name: body.name });
       return { id: partner.id, name: partner.name, createdOn: partner.createdOn.toISOString() };
@@ -70,6 +73,7 @@ export const OPERATIONS: OperatorOperation[] = [
     summary: 'Create a merchant (with a default sandbox card and ACH processor)',
     body: CreateMerchantBody,
     response: AdminMerchantView,
+    idempotent: true,
     async run(ctx, { body }) {
       return adminMerchantView(await ctx.services.merchants.createMerchant(merchantDraft(body)));
     },

@@ -10,7 +10,7 @@ export function operatorRoutes(app: App, ctx: AppContext): void {
     app.route({
       method: operation.method,
       url: operation.path,
-      config: { auth: 'operator' },
+      config: { auth: 'operator', idempotent: operation.idempotent ?? false },
       schema: {
         tags: ['Operator'],
         summary: operation.summary,

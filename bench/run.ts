@@ -7,8 +7,8 @@ import path from 'node:path';
 import autocannon from 'autocannon';
 import { startEmbeddedPostgres } from '../src/platform/db/embedded.js';
 import { migrate } from '../src/platform/db/migrator.js';
+import { freePort } from '../src/platform/net.js';
 import { projectRoot } from '../src/platform/paths.js';
-import { freePortNumber } from './ports.js';
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const CONNECTIONS = 32;
@@ -30,8 +30,8 @@ interface Server {
 
 /** The server runs in its own process so the load generator does not share its event loop. */
 async function startServer(env: Record<string, string> = {}): Promise<Server> {
-  const apiPort = await freePortNumber();
-  const baselinePort = await freePortNumber();
+  const apiPort = await freePort();
+  const baselinePort = await freePort();
   const child = fork(path.join(root, 'bench/server.ts'), {
     execArgv: [
       '--import',

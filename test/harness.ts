@@ -2,13 +2,16 @@
 // as `tessera serve` builds it, captured logs, and one-line helpers for "a merchant with a key and a token".
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import { type Config, loadConfig } from '../src/config.js';
 import { createNode, type Node } from '../src/node.js';
 import { createClient } from '../src/platform/db/pool.js';
+import { freePort } from '../src/platform/net.js';
+
+export { freePort };
+
 import type { App } from '../src/platform/http/server.js';
 import { createLogger } from '../src/platform/observability/logger.js';
 
@@ -51,17 +54,6 @@ export async function createTestDatabase(options: { empty?: boolean } = {}): Pro
       await c.end();
     },
   };
-}
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 export function testConfig(env: Record<string, string> = {}): Config {

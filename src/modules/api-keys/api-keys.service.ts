@@ -104,10 +104,12 @@ export class ApiKeysService {
   async deleteMerchantKey(caller: Caller, clientId: string, merchantId: string): Promise<ApiKey> {
     this.assertManagesKeys(caller);
     return withTransaction(this.pool, async (tx) => {
-      const merchant = await this.merchants.merchantInScope(caller, merchantId, tx).catch(() => undefined);
       // Unknown merchant, someone else's merchant, unknown key, a key of another merchant, an already deleted key:
       // all the same 404, so nothing about other tenants can be probed.
-      if (!merchant) throw new NotFoundError('API key', clientId);
+      const merchant = await this.merchants.merchantInScope(caller, merchantId, tx).catch((error: unknown) => {
+        if (error instanceof NotFoundError) throw new NotFoundError('API key', clientId);
+        throw error;
+      });
       return this.remove(tx, clientId, { merchantId: merchant.id });
     });
   }

@@ -102,31 +102,24 @@ const TRANSACTION_TYPES: Array<[number, string]> = [
 ];
 
 export function paymentConfigurationView(configuration: MerchantConfiguration) {
-  const s = settingsView(configuration.settings);
+  const settings = settingsView(configuration.settings);
   return {
-    zeroCostProcessingOptionId: s.zeroCostProcessingOptionId,
-    zeroCostProcessingOption: s.zeroCostProcessingOption,
-    defaultTipsOptions: s.defaultTipsOptions,
-    isTipsEnabled: s.isTipsEnabled,
-    defaultSurchargeRate: s.defaultSurchargeRate,
-    defaultCashDiscountRate: s.defaultCashDiscountRate,
-    defaultDualPricingRate: s.defaultDualPricingRate,
+    ...settings,
     availableCurrencies: [{ id: 1, name: 'USD' }],
     availableCardTypes: CARD_TYPES.map((name, id) => ({ id, name })),
     // A tip adjustment is only available to a merchant that takes tips.
-    availableTransactionTypes: TRANSACTION_TYPES.filter(([id]) => id !== 8 || s.isTipsEnabled).map(([id, name]) => ({
-      id,
-      name,
-    })),
+    availableTransactionTypes: TRANSACTION_TYPES.filter(([id]) => id !== 8 || settings.isTipsEnabled).map(
+      ([id, name]) => ({
+        id,
+        name,
+      }),
+    ),
     availablePaymentProcessors: configuration.processors.filter((p) => p.statusId === 1).map(processorView),
-    avs: s.avs,
-    isCustomerCardSavingByTerminalEnabled: s.isCustomerCardSavingByTerminalEnabled,
     companyName: configuration.companyName,
     mccCode: configuration.mccCode,
     mccCodeDescription: configuration.mccCodeDescription,
     currencyId: 1,
     currencyIsoCode: 'USD',
-    maxTransactionAmount: s.maxTransactionAmount,
   };
 }
 

@@ -98,19 +98,9 @@ export interface MerchantContact {
 }
 
 /** What the operator sends to create a merchant, already converted from wire units. */
-export interface MerchantDraft {
-  companyName: string;
-  partnerId: string | null;
-  legalName: string | null;
-  mccCode: string | null;
-  mccCodeDescription: string | null;
-  statusId: number;
-  email: string | null;
-  phone: string | null;
-  website: string | null;
+export type MerchantDraft = Omit<Merchant, 'id' | 'lastTransactionAt' | 'createdAt' | 'modifiedAt'> & {
   address: Address | null;
-  settings: MerchantSettings;
-}
+};
 
 /** A partial change: absent keys stay as they are; settings merge field by field. */
 export type MerchantChanges = Partial<Omit<MerchantDraft, 'settings'>> & {

@@ -134,33 +134,20 @@ export async function updateMerchant(sql: Sql, merchant: Merchant): Promise<void
   );
 }
 
-interface ConfigurationRow {
-  company_name: string;
-  mcc_code: string | null;
-  mcc_code_description: string | null;
-  status_id: number;
-  is_tips_enabled: boolean;
-  default_tips_options_mpct: number[] | null;
-  zero_cost_processing_option_id: number;
-  default_surcharge_rate_mpct: number | null;
-  default_cash_discount_rate_mpct: number | null;
-  default_dual_pricing_rate_mpct: number | null;
-  max_transaction_amount_cents: number | null;
-  avs_enabled: boolean;
-  avs_profile_id: number;
-  card_saving_by_terminal_enabled: boolean;
-  // The processor's columns; all null for a merchant without processors.
-  p_id: string | null;
-  p_method: 'card' | 'ach' | null;
-  p_name: string | null;
-  p_type_id: number | null;
-  p_type_name: string | null;
-  p_connector: string | null;
-  p_is_default: boolean | null;
-  p_status_id: number | null;
-  p_settlement_time_slots: SettlementTimeSlot[] | null;
-  p_created_at: Date | null;
-}
+type ConfigurationRow = Pick<MerchantRow, 'company_name' | 'mcc_code' | 'mcc_code_description' | 'status_id'> &
+  SettingsColumns & {
+    // The processor's columns; all null for a merchant without processors.
+    p_id: string | null;
+    p_method: 'card' | 'ach' | null;
+    p_name: string | null;
+    p_type_id: number | null;
+    p_type_name: string | null;
+    p_connector: string | null;
+    p_is_default: boolean | null;
+    p_status_id: number | null;
+    p_settlement_time_slots: SettlementTimeSlot[] | null;
+    p_created_at: Date | null;
+  };
 
 // Only the columns the configuration needs, as a flat join sorted in code: measured 1.3x the throughput of
 // aggregating processors to JSON in SQL, and of selecting whole rows.

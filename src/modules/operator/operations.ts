@@ -3,6 +3,7 @@ import type { AppContext } from '../../context.js';
 import { NotFoundError, ValidationError } from '../../platform/http/errors.js';
 import { adminMerchantView, merchantChanges, merchantDraft } from '../merchants/merchants.mapper.js';
 import { AdminMerchantView, CreateMerchantBody, UpdateMerchantBody } from '../merchants/merchants.schemas.js';
+import type { Partner } from '../partners/partners.service.js';
 import {
   AdvanceClockBody,
   ApiKeyCreatedView,
@@ -33,6 +34,10 @@ export interface OperatorOperation {
   run(ctx: AppContext, input: { params: any; body: any }): Promise<unknown>;
 }
 
+function partnerView(partner: Partner) {
+  return { id: partner.id, name: partner.name, createdOn: partner.createdOn.toISOString() };
+}
+
 /**
  * The operator API, defined once: the HTTP routes under /admin/v1 and the `tessera admin` CLI both run these, with
  * the same schemas and the same services, so the two can never disagree.
@@ -48,8 +53,7 @@ export const OPERATIONS: OperatorOperation[] = [
     response: PartnerView,
     idempotent: true,
     async run(ctx, { body }: { params: unknown; body: Static<typeof CreatePartnerBody> }) {
-      const partner = await ctx.services.partners.createPartner({ name: body.name });
-      return { id: partner.id, name: partner.name, createdOn: partner.createdOn.toISOString() };
+      return partnerView(await ctx.services.partners.createPartner({ name: body.name }));
     },
   },
   {
@@ -61,8 +65,7 @@ export const OPERATIONS: OperatorOperation[] = [
     params: IdParams,
     response: PartnerView,
     async run(ctx, { params }) {
-      const partner = await ctx.services.partners.getPartner(params.id);
-      return { id: partner.id, name: partner.name, createdOn: partner.createdOn.toISOString() };
+      return partnerView(await ctx.services.partners.getPartner(params.id));
     },
   },
   {

@@ -13,9 +13,9 @@ import {
   statSync,
   writeFileSync,
 } from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { freePort } from '../net.js';
 import { createClient } from './pool.js';
 
 /**
@@ -217,17 +217,6 @@ function runningPostmaster(pgDir: string): { pid: number; port: number } | undef
   } catch {
     return undefined; // stale pid file: PostgreSQL itself cleans it up on start
   }
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 async function waitUntilAccepting(url: string, timeoutMs: number): Promise<void> {

@@ -74,7 +74,6 @@ export function createHttpServer(deps: HttpDeps): App {
       const sent = request.headers['x-correlation-id'];
       return typeof sent === 'string' && CORRELATION_ID.test(sent) ? sent : randomUUID();
     },
-    ajv: { customOptions: { strict: false } },
     routerOptions: { ignoreTrailingSlash: true },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
@@ -121,13 +120,18 @@ export function createHttpServer(deps: HttpDeps): App {
       await deps.idempotency.release(claim.principal, claim.key).catch(() => {});
     } else {
       const contentType = reply.getHeader('content-type');
-      await deps.idempotency.complete(
-        claim.principal,
-        claim.key,
-        reply.statusCode,
-        typeof contentType === 'string' ? contentType : null,
-        typeof payload === 'string' ? payload : payload.toString('utf8'),
-      );
+      try {
+        await deps.idempotency.complete(
+          claim.principal,
+          claim.key,
+          reply.statusCode,
+          typeof contentType === 'string' ? contentType : null,
+          typeof payload === 'string' ? payload : payload.toString('utf8'),
+        );
+      } catch (error) {
+        // The work is done and the client gets its answer; a retry meets the claim (409) until its lease ends.
+        deps.logger.warn({ err: error, correlationId: request.id }, 'could not store the idempotent response');
+      }
     }
     return payload;
   });

@@ -48,6 +48,8 @@ export class JobRunner {
   private started = false;
   private pumping = false;
   private pumpAgain = false;
+  /** Schedules are checked on the poll and when the clock moves, not on every wake-up (e.g. after each job). */
+  private schedulesDue = true;
   private poller: NodeJS.Timeout | undefined;
   private idle: Array<() => void> = [];
 
@@ -76,13 +78,13 @@ export class JobRunner {
         schedule.next(this.clock.now()),
       ]);
     }
-    listener.on(
-      JOBS_CHANNEL,
-      () => this.wake(),
-      () => this.wake(),
-    );
-    sharedClock?.onAdvance(() => this.wake());
-    this.poller = setInterval(() => this.wake(), 1000);
+    const checkSchedules = () => {
+      this.schedulesDue = true;
+      this.wake();
+    };
+    listener.on(JOBS_CHANNEL, () => this.wake(), checkSchedules);
+    sharedClock?.onAdvance(checkSchedules);
+    this.poller = setInterval(checkSchedules, 1000);
     this.poller.unref();
     this.wake();
   }
@@ -116,7 +118,10 @@ export class JobRunner {
 
   private async pump(): Promise<void> {
     try {
-      await this.fireSchedules();
+      if (this.schedulesDue && this.schedules.length > 0) {
+        this.schedulesDue = false;
+        await this.fireSchedules();
+      }
       while (!this.stopping && this.running < this.concurrency) {
         const jobs = await this.claim(this.concurrency - this.running);
         if (jobs.length === 0) return;
@@ -129,7 +134,12 @@ export class JobRunner {
 
   private async fireSchedules(): Promise<void> {
     const now = this.clock.now();
-    for (const schedule of this.schedules) {
+    const { rows: due } = await this.pool.query<{ name: string }>(
+      'SELECT name FROM schedules WHERE name = ANY($1) AND next_run_at <= $2',
+      [this.schedules.map((s) => s.name), now],
+    );
+    const dueNames = new Set(due.map((row) => row.name));
+    for (const schedule of this.schedules.filter((s) => dueNames.has(s.name))) {
       await withTransaction(this.pool, async (tx) => {
         const { rows } = await tx.query<{ next_run_at: Date }>(
           'SELECT next_run_at FROM schedules WHERE name = $1 AND next_run_at <= $2 FOR UPDATE SKIP LOCKED',

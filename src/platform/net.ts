@@ -1,6 +1,7 @@
 import net from 'node:net';
 
-export function freePortNumber(): Promise<number> {
+/** A TCP port on loopback that was free a moment ago (the OS picks it). */
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = net.createServer();
     server.once('error', reject);

@@ -144,16 +144,21 @@ export class TestNode {
     return this.request<T>(method, url, { token: ADMIN_TOKEN, ...(body !== undefined ? { body } : {}) });
   }
 
+  /** A raw form post to the token endpoint, whatever it answers. */
+  tokenRequest(form: Record<string, string>, headers: Record<string, string> = {}): Promise<HttpResult> {
+    return this.request('POST', '/oauth2/token', {
+      payload: new URLSearchParams(form).toString(),
+      headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+    });
+  }
+
+  /** A client-credentials token (the response body); throws unless the endpoint answers 200. */
   async token(clientId: string, clientSecret: string, extra: Record<string, string> = {}): Promise<any> {
-    const form = new URLSearchParams({
+    const response = await this.tokenRequest({
       grant_type: 'client_credentials',
       client_id: clientId,
       client_secret: clientSecret,
       ...extra,
-    });
-    const response = await this.request('POST', '/oauth2/token', {
-      payload: form.toString(),
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
     });
     if (response.status !== 200) throw new Error(`token request failed: ${response.status} ${response.text}`);
     return response.body;

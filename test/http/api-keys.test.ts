@@ -157,14 +157,11 @@ describe('merchant API keys (/pay-api/v1/merchants/tokens)', () => {
       await new Promise((r) => setTimeout(r, 10));
     }
     assert.ok(refusedAfter !== undefined, 'the access token still worked one second after deletion');
-    const refresh = await t.request('POST', '/oauth2/token', {
-      payload: new URLSearchParams({
-        grant_type: 'refresh_token',
-        refresh_token: withRefresh.refresh_token,
-        client_id: merchant.clientId,
-        client_secret: merchant.clientSecret,
-      }).toString(),
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    const refresh = await t.tokenRequest({
+      grant_type: 'refresh_token',
+      refresh_token: withRefresh.refresh_token,
+      client_id: merchant.clientId,
+      client_secret: merchant.clientSecret,
     });
     assert.equal(refresh.status, 401);
     assert.equal(refresh.body.error, 'invalid_client');

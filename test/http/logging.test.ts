@@ -32,14 +32,11 @@ describe('request logs', () => {
     const pan = '4111111111111111';
     const cvv = '737';
     await t.request('GET', `/oauth2/token?client_secret=${merchant.clientSecret}&pan=${pan}`);
-    await t.request('POST', '/oauth2/token', {
-      payload: new URLSearchParams({
-        grant_type: 'refresh_token',
-        refresh_token: withRefresh.refresh_token,
-        client_id: merchant.clientId,
-        client_secret: merchant.clientSecret,
-      }).toString(),
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    await t.tokenRequest({
+      grant_type: 'refresh_token',
+      refresh_token: withRefresh.refresh_token,
+      client_id: merchant.clientId,
+      client_secret: merchant.clientSecret,
     });
     await t.request('POST', `/pay-api/v1/merchants/tokens?accountNumber=${pan}`, {
       token: withRefresh.access_token,

@@ -13,13 +13,6 @@ async function discover(node: Listening, clientId: string, auth: oidc.ClientAuth
   });
 }
 
-function tokenForm(node: TestNode, form: Record<string, string>, headers: Record<string, string> = {}) {
-  return node.request('POST', '/oauth2/token', {
-    payload: new URLSearchParams(form).toString(),
-    headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
-  });
-}
-
 function basic(id: string, secret: string): string {
   const encode = (value: string) => encodeURIComponent(value).replace(/%20/g, '+');
   return `Basic ${Buffer.from(`${encode(id)}:${encode(secret)}`).toString('base64')}`;
@@ -90,7 +83,7 @@ describe('token endpoint with a real OAuth 2.0 client (openid-client)', () => {
       .map((c) => `%${c.charCodeAt(0).toString(16).padStart(2, '0')}`)
       .join('');
     const header = `Basic ${Buffer.from(`${merchant.clientId}:${percentEncoded}`).toString('base64')}`;
-    const res = await tokenForm(t, { grant_type: 'client_credentials' }, { authorization: header });
+    const res = await t.tokenRequest({ grant_type: 'client_credentials' }, { authorization: header });
     assert.equal(res.status, 200, res.text);
     assert.equal(res.headers['cache-control'], 'no-store');
     assert.equal(res.body.token_type, 'Bearer');
@@ -98,7 +91,7 @@ describe('token endpoint with a real OAuth 2.0 client (openid-client)', () => {
   });
 
   it('signs asymmetric JWTs with a kid, naming the environment and deployment', async () => {
-    const res = await tokenForm(t, {
+    const res = await t.tokenRequest({
       grant_type: 'client_credentials',
       client_id: merchant.clientId,
       client_secret: merchant.clientSecret,
@@ -118,7 +111,7 @@ describe('token endpoint with a real OAuth 2.0 client (openid-client)', () => {
   });
 
   it('refuses tokens with a forged algorithm (none, HS256)', async () => {
-    const res = await tokenForm(t, {
+    const res = await t.tokenRequest({
       grant_type: 'client_credentials',
       client_id: merchant.clientId,
       client_secret: merchant.clientSecret,
@@ -192,7 +185,7 @@ describe('token endpoint with a real OAuth 2.0 client (openid-client)', () => {
       ],
     ];
     for (const [name, form, headers, status, error] of cases) {
-      const res = await tokenForm(t, form, headers);
+      const res = await t.tokenRequest(form, headers);
       assert.equal(res.status, status, `${name}: ${res.text}`);
       assert.equal(res.body.error, error, name);
       assert.equal(typeof res.body.error_description, 'string', name);
@@ -201,8 +194,7 @@ describe('token endpoint with a real OAuth 2.0 client (openid-client)', () => {
   });
 
   it('challenges with WWW-Authenticate when Basic credentials are wrong', async () => {
-    const res = await tokenForm(
-      t,
+    const res = await t.tokenRequest(
       { grant_type: 'client_credentials' },
       { authorization: basic(merchant.clientId, 'wrong') },
     );
@@ -243,7 +235,7 @@ describe('token endpoint with a real OAuth 2.0 client (openid-client)', () => {
     await new Promise((r) => setTimeout(r, 600)); // past the credential cache bound
     const api = await t.request('GET', '/pay-api/v1/configurations/payments', { token: m.token });
     assert.equal(api.status, 403);
-    const res = await tokenForm(t, {
+    const res = await t.tokenRequest({
       grant_type: 'client_credentials',
       client_id: m.clientId,
       client_secret: m.clientSecret,

@@ -68,13 +68,10 @@ describe('rate limiting per principal', () => {
     await freshWindow();
     const statuses: number[] = [];
     for (let i = 0; i < 7; i++) {
-      const res = await a.request('POST', '/oauth2/token', {
-        payload: new URLSearchParams({
-          grant_type: 'client_credentials',
-          client_id: merchant.clientId,
-          client_secret: 'wrong',
-        }).toString(),
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      const res = await a.tokenRequest({
+        grant_type: 'client_credentials',
+        client_id: merchant.clientId,
+        client_secret: 'wrong',
       });
       statuses.push(res.status);
       if (res.status === 429) assert.ok(Number(res.headers['retry-after']) >= 1);

@@ -171,27 +171,23 @@ export async function findConfiguration(sql: Sql, merchantId: string): Promise<M
   if (!first) return undefined;
   const processors = rows
     .filter((row) => row.p_id !== null)
-    .sort(
-      (a, b) =>
-        Number(a.p_method !== 'card') - Number(b.p_method !== 'card') ||
-        Number(b.p_is_default) - Number(a.p_is_default) ||
-        a.p_created_at!.getTime() - b.p_created_at!.getTime() ||
-        a.p_id!.localeCompare(b.p_id!),
-    )
     .map(
-      (row): PaymentProcessor => ({
+      (row): ProcessorRow => ({
         id: row.p_id!,
-        merchantId,
+        merchant_id: merchantId,
         method: row.p_method!,
         name: row.p_name!,
-        typeId: row.p_type_id!,
-        typeName: row.p_type_name!,
+        type_id: row.p_type_id!,
+        type_name: row.p_type_name!,
         connector: row.p_connector!,
-        isDefault: row.p_is_default!,
-        statusId: row.p_status_id!,
-        settlementTimeSlots: row.p_settlement_time_slots!,
+        is_default: row.p_is_default!,
+        status_id: row.p_status_id!,
+        settlement_time_slots: row.p_settlement_time_slots!,
+        created_at: row.p_created_at!,
       }),
-    );
+    )
+    .sort(byDisplayOrder)
+    .map(toProcessor);
   return {
     merchantId,
     companyName: first.company_name,
@@ -289,6 +285,17 @@ interface ProcessorRow {
   is_default: boolean;
   status_id: number;
   settlement_time_slots: SettlementTimeSlot[];
+  created_at: Date;
+}
+
+/** How processors are listed everywhere: card before ACH, the default first, then oldest first. */
+function byDisplayOrder(a: ProcessorRow, b: ProcessorRow): number {
+  return (
+    Number(a.method !== 'card') - Number(b.method !== 'card') ||
+    Number(b.is_default) - Number(a.is_default) ||
+    a.created_at.getTime() - b.created_at.getTime() ||
+    (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)
+  );
 }
 
 function toProcessor(row: ProcessorRow): PaymentProcessor {
@@ -328,12 +335,10 @@ export async function insertProcessor(sql: Sql, processor: PaymentProcessor, now
 }
 
 export async function listProcessors(sql: Sql, merchantId: string): Promise<PaymentProcessor[]> {
-  const { rows } = await sql.query<ProcessorRow>(
-    `SELECT * FROM payment_processors WHERE merchant_id = $1
-     ORDER BY CASE method WHEN 'card' THEN 0 ELSE 1 END, is_default DESC, created_at, id`,
-    [merchantId],
-  );
-  return rows.map(toProcessor);
+  const { rows } = await sql.query<ProcessorRow>('SELECT * FROM payment_processors WHERE merchant_id = $1', [
+    merchantId,
+  ]);
+  return rows.sort(byDisplayOrder).map(toProcessor);
 }
 
 interface ContactRow {

@@ -2,7 +2,7 @@ import Type, { type Static } from 'typebox';
 import { DateFilter, type ListSpec, listQuerySchema, Paged } from '../../platform/http/paging.js';
 import { AmountSchema, RateSchema } from '../../platform/money.js';
 import { AddressInput, AddressView } from '../reference/address.js';
-import { PhoneFields } from '../reference/phone.js';
+import { PhoneFields, PhoneNumber } from '../reference/phone.js';
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
 const Uuid = (description?: string) => Type.String({ format: 'uuid', ...(description ? { description } : {}) });
@@ -275,7 +275,7 @@ const MerchantFields = {
   mccCodeDescription: Type.Optional(Nullable(Type.String({ maxLength: 200 }))),
   status: Type.Optional(Type.Union([Type.Literal('Active'), Type.Literal('Suspended'), Type.Literal('Closed')])),
   email: Type.Optional(Nullable(Type.String({ format: 'email', maxLength: 254 }))),
-  phone: Type.Optional(Nullable(Type.String({ pattern: '^\\+?[0-9 ().-]{7,20}$', description: 'Phone number.' }))),
+  phone: Type.Optional(PhoneNumber),
   ...PhoneFields,
   website: Type.Optional(Nullable(Type.String({ format: 'uri', maxLength: 500 }))),
   address: Type.Optional(Nullable(AddressInput)),

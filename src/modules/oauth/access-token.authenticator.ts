@@ -1,4 +1,5 @@
 import { errors as joseErrors, jwtVerify } from 'jose';
+import { TtlCache } from '../../platform/cache.js';
 import type { Clock } from '../../platform/clock/clock.js';
 import type { Listener } from '../../platform/db/listener.js';
 import type { Pool } from '../../platform/db/pool.js';
@@ -16,11 +17,6 @@ import { ALGORITHM, type SigningKeyRing } from './signing-keys.js';
  */
 export const CREDENTIAL_CACHE_MS = 500;
 
-interface Cached<T> {
-  value: T;
-  expiresAt: number;
-}
-
 /** Verified tokens remembered per node; the oldest are dropped beyond this many. */
 const VERIFIED_TOKEN_CACHE_SIZE = 10_000;
 
@@ -30,8 +26,8 @@ const VERIFIED_TOKEN_CACHE_SIZE = 10_000;
  * family (if any) was not revoked.
  */
 export class AccessTokenAuthenticator implements TokenAuthenticator {
-  private readonly credentials = new Map<string, Cached<CredentialRow | undefined>>();
-  private readonly families = new Map<string, Cached<boolean>>();
+  private readonly credentials = new TtlCache<CredentialRow>(CREDENTIAL_CACHE_MS);
+  private readonly families = new TtlCache<boolean>(CREDENTIAL_CACHE_MS);
   /**
    * A token's signature never changes, so a token that verified once need not be verified again: its claims are
    * remembered and its expiry is still checked on every use (against the business clock), as are the key and
@@ -120,27 +116,12 @@ export class AccessTokenAuthenticator implements TokenAuthenticator {
     return claims;
   }
 
-  private async credential(clientId: string): Promise<CredentialRow | undefined> {
-    const now = Date.now();
-    const cached = this.credentials.get(clientId);
-    if (cached && cached.expiresAt > now) return cached.value;
-    const value = await this.apiKeys.getCredential(clientId);
-    this.credentials.set(clientId, { value, expiresAt: now + CREDENTIAL_CACHE_MS });
-    if (this.credentials.size > 10_000) this.evict(this.credentials, now);
-    return value;
+  private credential(clientId: string): Promise<CredentialRow | undefined> {
+    return this.credentials.get(clientId, () => this.apiKeys.getCredential(clientId));
   }
 
   private async familyRevoked(familyId: string): Promise<boolean> {
-    const now = Date.now();
-    const cached = this.families.get(familyId);
-    if (cached && cached.expiresAt > now) return cached.value;
-    const value = await isFamilyRevoked(this.pool, familyId);
-    this.families.set(familyId, { value, expiresAt: now + CREDENTIAL_CACHE_MS });
-    if (this.families.size > 10_000) this.evict(this.families, now);
-    return value;
-  }
-
-  private evict<T>(map: Map<string, Cached<T>>, now: number): void {
-    for (const [key, entry] of map) if (entry.expiresAt <= now) map.delete(key);
+    // An unknown family counts as revoked (isFamilyRevoked answers true).
+    return (await this.families.get(familyId, () => isFamilyRevoked(this.pool, familyId)))!;
   }
 }

@@ -1,7 +1,8 @@
 import Type from 'typebox';
 import { ValidationError } from '../../platform/http/errors.js';
 
-const PhoneNumber = Type.Union([
+/** A phone number as requests send it; null clears it. */
+export const PhoneNumber = Type.Union([
   Type.String({
     pattern: '^\\+?[0-9 ().-]{7,20}$',
     description: 'Phone number, digits with optional +, spaces, dots, dashes, parentheses.',

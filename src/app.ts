@@ -2,10 +2,13 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { AppContext } from './context.js';
 import { apiKeysRoutes } from './modules/api-keys/api-keys.routes.js';
+import { customersRoutes } from './modules/customers/customers.routes.js';
 import { merchantsRoutes } from './modules/merchants/merchants.routes.js';
 import { oauthRoutes } from './modules/oauth/oauth.routes.js';
 import { operatorRoutes } from './modules/operator/operator.routes.js';
+import { settlementsRoutes } from './modules/settlements/settlements.routes.js';
 import { systemRoutes } from './modules/system/system.routes.js';
+import { transactionsRoutes } from './modules/transactions/transactions.routes.js';
 import { type App, createHttpServer, type HttpDeps } from './platform/http/server.js';
 
 export interface BuildAppOptions {
@@ -61,6 +64,9 @@ export async function buildApp(ctx: AppContext, http: HttpDeps, options: BuildAp
     merchantsRoutes(scoped, ctx);
     apiKeysRoutes(scoped, ctx);
     operatorRoutes(scoped, ctx);
+    customersRoutes(scoped, ctx);
+    transactionsRoutes(scoped, ctx);
+    settlementsRoutes(scoped, ctx);
     options.configure?.(scoped);
   });
 

@@ -15,6 +15,8 @@ export interface Config {
   readonly adminToken: string | undefined;
   /** Base64 of 32 bytes. Unset in sandbox means: generate one into `dataDir`. */
   readonly encryptionKey: string | undefined;
+  /** Older key-encryption keys (base64) this node can still read, during a rotation. */
+  readonly encryptionKeysPrevious: string[];
   readonly accessTokenTtlSeconds: number;
   readonly refreshTokenTtlSeconds: number;
   readonly rateLimitPerMinute: number;
@@ -26,6 +28,12 @@ export interface Config {
   readonly sandboxDemoData: boolean;
   /** How long a node may serve a merchant configuration from memory (changes also invalidate at once); 0 = off. */
   readonly configCacheTtlMs: number;
+  /** Simulated card-network latency (benchmarks, timeouts in development). */
+  readonly sandboxCardLatencyMs: number;
+  /** The same card, amount and referenceId within this window is refused as a duplicate. */
+  readonly duplicateWindowMinutes: number;
+  /** An authorization not captured within this many days voids itself. */
+  readonly authorizationExpiryDays: number;
   /** Trust X-Forwarded-For from a load balancer when deciding the client address (rate limits, logs). */
   readonly trustProxy: boolean;
 }
@@ -55,12 +63,19 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
   const authBaseUrl = stripTrailingSlash(read.url('AUTH_BASE_URL', publicBaseUrl));
   const adminToken = read.optional('ADMIN_TOKEN');
   const encryptionKey = read.optional('ENCRYPTION_KEY');
+  const encryptionKeysPrevious = (read.optional('ENCRYPTION_KEY_PREVIOUS') ?? '')
+    .split(',')
+    .map((k) => k.trim())
+    .filter((k) => k !== '');
 
   if (adminToken !== undefined && adminToken.length < 24) {
     problems.push('ADMIN_TOKEN must be at least 24 characters long');
   }
   if (encryptionKey !== undefined && !isBase64Of32Bytes(encryptionKey)) {
     problems.push('ENCRYPTION_KEY must be 32 bytes encoded as base64 (e.g. `openssl rand -base64 32`)');
+  }
+  if (encryptionKeysPrevious.some((k) => !isBase64Of32Bytes(k))) {
+    problems.push('ENCRYPTION_KEY_PREVIOUS must be a comma-separated list of base64 32-byte keys');
   }
   if (tesseraEnv === 'production') {
     const missing: string[] = [];
@@ -91,6 +106,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     dbPoolSize: read.integer('DB_POOL_SIZE', 20, { min: 2, max: 500 }),
     adminToken,
     encryptionKey,
+    encryptionKeysPrevious,
     accessTokenTtlSeconds: read.integer('ACCESS_TOKEN_TTL_SECONDS', 900, { min: 30, max: 86_400 }),
     refreshTokenTtlSeconds: read.integer('REFRESH_TOKEN_TTL_SECONDS', 30 * 86_400, { min: 60, max: 365 * 86_400 }),
     rateLimitPerMinute: read.integer('RATE_LIMIT_PER_MINUTE', 1200, { min: 1, max: 100_000_000 }),
@@ -102,6 +118,9 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     sandboxDemoData: read.boolean('SANDBOX_DEMO_DATA', true),
     trustProxy: read.boolean('TRUST_PROXY', false),
     configCacheTtlMs: read.integer('CONFIG_CACHE_TTL_MS', 1000, { min: 0, max: 60_000 }),
+    sandboxCardLatencyMs: read.integer('SANDBOX_CARD_LATENCY_MS', 0, { min: 0, max: 60_000 }),
+    duplicateWindowMinutes: read.integer('DUPLICATE_CHECK_MINUTES', 10, { min: 0, max: 24 * 60 }),
+    authorizationExpiryDays: read.integer('AUTHORIZATION_EXPIRY_DAYS', 7, { min: 1, max: 30 }),
   };
 
   if (problems.length > 0) throw new ConfigError(problems);

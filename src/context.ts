@@ -1,9 +1,14 @@
 import type { Config } from './config.js';
 import type { ApiKeysService } from './modules/api-keys/api-keys.service.js';
+import type { CustomersService } from './modules/customers/customers.service.js';
 import type { MerchantsService } from './modules/merchants/merchants.service.js';
 import type { OAuthService } from './modules/oauth/oauth.service.js';
 import type { OperatorService } from './modules/operator/operator.service.js';
 import type { PartnersService } from './modules/partners/partners.service.js';
+import type { SettlementsService } from './modules/settlements/settlements.service.js';
+import type { CardPaymentsService } from './modules/transactions/card-payments.service.js';
+import type { TransactionsService } from './modules/transactions/transactions.service.js';
+import type { VaultService } from './modules/vault/vault.service.js';
 import type { Clock, SharedClock } from './platform/clock/clock.js';
 import type { KeyEncryptionKey } from './platform/crypto/kek.js';
 import type { Pool } from './platform/db/pool.js';
@@ -17,6 +22,11 @@ export interface Services {
   apiKeys: ApiKeysService;
   oauth: OAuthService;
   operator: OperatorService;
+  vault: VaultService;
+  customers: CustomersService;
+  settlements: SettlementsService;
+  cardPayments: CardPaymentsService;
+  transactions: TransactionsService;
 }
 
 /** Everything a running node holds. Built once by the runtime (or the test harness) and passed down explicitly. */

@@ -1,10 +1,14 @@
 import { Command, Option } from 'commander';
 import { Compile } from 'typebox/compile';
 import { type Config, ConfigError, loadConfig } from './config.js';
+import { verifyLedger } from './modules/ledger/verify.js';
 import { OPERATIONS, type OperatorOperation } from './modules/operator/operations.js';
 import { bootstrapSandbox, credentialsFile } from './modules/sandbox/bootstrap.js';
+import { rotateKeys } from './modules/vault/key-rotation.js';
 import { createNode, type Node } from './node.js';
+import { loadKeyEncryptionKey } from './platform/crypto/kek.js';
 import { migrate } from './platform/db/migrator.js';
+import { createPool } from './platform/db/pool.js';
 import { AppError } from './platform/http/errors.js';
 import { fieldErrorsFrom } from './platform/http/validation.js';
 import { createLogger, type Logger, stderrDestination } from './platform/observability/logger.js';
@@ -34,6 +38,50 @@ program
       const report = await migrate(db.url);
       process.stdout.write(`${JSON.stringify(report)}\n`);
     } finally {
+      await db.stop();
+    }
+  });
+
+program
+  .command('keys')
+  .description('Key management')
+  .command('rotate')
+  .description(
+    'Re-wrap every data key and secret under ENCRYPTION_KEY (older keys in ENCRYPTION_KEY_PREVIOUS), then retire the old versions. Safe beside running servers.',
+  )
+  .action(async () => {
+    const config = configOrExit();
+    const logger = createLogger(process.env.LOG_LEVEL ?? 'warn', stderrDestination());
+    const db = await openDatabase(config, logger);
+    const pool = createPool(db.url, 2, 'tessera-keys-rotate');
+    try {
+      await migrate(db.url);
+      const kek = await loadKeyEncryptionKey(config, pool);
+      const report = await rotateKeys(pool, kek, (message) => process.stderr.write(`keys rotate: ${message}\n`));
+      process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+    } finally {
+      await pool.end();
+      await db.stop();
+    }
+  });
+
+program
+  .command('ledger')
+  .description('Ledger tools')
+  .command('verify')
+  .description('Check that the books balance and agree with transactions and settlement batches (exit 1 if not)')
+  .action(async () => {
+    const config = configOrExit();
+    const logger = createLogger(process.env.LOG_LEVEL ?? 'warn', stderrDestination());
+    const db = await openDatabase(config, logger);
+    const pool = createPool(db.url, 2, 'tessera-ledger-verify');
+    try {
+      await migrate(db.url);
+      const report = await verifyLedger(pool);
+      process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+      if (!report.ok) process.exitCode = 1;
+    } finally {
+      await pool.end();
       await db.stop();
     }
   });

@@ -1,7 +1,11 @@
 import { type BuildAppOptions, buildApp } from './app.js';
 import type { Config } from './config.js';
+import { SandboxCardNetwork } from './connectors/card/sandbox-card-network.js';
+import { Connectors } from './connectors/registry.js';
 import type { AppContext } from './context.js';
 import { ApiKeysService } from './modules/api-keys/api-keys.service.js';
+import { CustomersService } from './modules/customers/customers.service.js';
+import { Ledger } from './modules/ledger/ledger.js';
 import { ConfigurationCache } from './modules/merchants/configuration-cache.js';
 import { MerchantsService } from './modules/merchants/merchants.service.js';
 import { AccessTokenAuthenticator } from './modules/oauth/access-token.authenticator.js';
@@ -9,7 +13,13 @@ import { OAuthService } from './modules/oauth/oauth.service.js';
 import { SigningKeyRing } from './modules/oauth/signing-keys.js';
 import { OperatorService } from './modules/operator/operator.service.js';
 import { PartnersService } from './modules/partners/partners.service.js';
+import { SettlementsService } from './modules/settlements/settlements.service.js';
 import { maintenanceQueue } from './modules/system/maintenance.js';
+import { CardPaymentsService } from './modules/transactions/card-payments.service.js';
+import { cardQueues, cardSchedules } from './modules/transactions/transactions.jobs.js';
+import { TransactionsService } from './modules/transactions/transactions.service.js';
+import { DataKeys } from './modules/vault/data-keys.js';
+import { VaultService } from './modules/vault/vault.service.js';
 import { SharedClock, systemClock } from './platform/clock/clock.js';
 import { loadKeyEncryptionKey } from './platform/crypto/kek.js';
 import { Listener } from './platform/db/listener.js';
@@ -85,9 +95,35 @@ export async function createNode(config: Config, options: NodeOptions): Promise<
     closers.unshift(() => rateLimiter.stop());
     const idempotency = new IdempotencyStore(pool, clock, kek, config.idempotencyRetentionMinutes);
 
+    const dataKeys = new DataKeys(pool, kek);
+    await dataKeys.start();
+    const vault = new VaultService(pool, clock, dataKeys);
+    const customers = new CustomersService(pool, clock, vault);
+    const connectors = new Connectors(
+      new Map([['sandbox-card', new SandboxCardNetwork(pool, clock, config.sandboxCardLatencyMs)]]),
+    );
+    const ledger = new Ledger(pool, clock);
+    const settlements = new SettlementsService(pool, clock, connectors, ledger);
+    const cardPayments = new CardPaymentsService({
+      pool,
+      clock,
+      config,
+      logger,
+      merchants,
+      customers,
+      vault,
+      connectors,
+      ledger,
+      settlements,
+    });
+    const transactions = new TransactionsService(pool, settlements);
+
     const jobs = new JobRunner(pool, clock, logger, metrics, config.workers);
     jobs.register(maintenanceQueue(pool, clock, logger));
     jobs.schedule({ name: 'maintenance', queue: 'platform.maintenance', next: every(600) });
+    jobs.register(settlements.queue());
+    for (const queue of cardQueues(pool, clock, cardPayments)) jobs.register(queue);
+    for (const schedule of cardSchedules) jobs.schedule(schedule);
 
     const ctx: AppContext = {
       config,
@@ -99,7 +135,18 @@ export async function createNode(config: Config, options: NodeOptions): Promise<
       metrics,
       kek,
       jobs,
-      services: { partners, merchants, apiKeys, oauth, operator },
+      services: {
+        partners,
+        merchants,
+        apiKeys,
+        oauth,
+        operator,
+        vault,
+        customers,
+        settlements,
+        cardPayments,
+        transactions,
+      },
     };
     const app = await buildApp(
       ctx,

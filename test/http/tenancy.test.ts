@@ -82,6 +82,183 @@ export const CROSS_TENANT: CrossTenantCase[] = [
   },
 ];
 
+const CARD = { accountNumber: '4111111111111111', expirationMonth: 12, expirationYear: 2031 };
+let referenceSeq = 0;
+
+async function customerWithCard(t: TestNode, owner: Owner) {
+  const customer = await t.expectOk(
+    t.request('POST', '/pay-api/v1/customers', { token: owner.token, body: { firstName: 'Owner' } }),
+  );
+  const card = await t.expectOk(
+    t.request('POST', `/pay-api/v1/customers/${customer.id}/payment-methods/cards`, {
+      token: owner.token,
+      body: { pan: CARD.accountNumber, expirationMonth: 12, expirationYear: 2031 },
+    }),
+  );
+  return { customerId: customer.id as string, paymentMethodId: card.id as string };
+}
+
+async function cardPayment(t: TestNode, owner: Owner, kind: 'sale' | 'auth') {
+  const result = await t.expectOk(
+    t.request('POST', `/pay-api/v1/transactions/${kind}`, {
+      token: owner.token,
+      body: { amount: 12.34, ...CARD, referenceId: `tenancy-${++referenceSeq}` },
+    }),
+  );
+  return { transactionId: result.transactionId as string };
+}
+
+const merchantCases: CrossTenantCase[] = [
+  {
+    route: 'GET /pay-api/v1/customers/{customerId}',
+    caller: 'merchant',
+    setup: customerWithCard,
+    request: (ids) => ({ method: 'GET', url: `/pay-api/v1/customers/${ids.customerId}` }),
+  },
+  {
+    route: 'PUT /pay-api/v1/customers/{customerId}',
+    caller: 'merchant',
+    setup: customerWithCard,
+    request: (ids) => ({ method: 'PUT', url: `/pay-api/v1/customers/${ids.customerId}`, body: { firstName: 'New' } }),
+  },
+  {
+    route: 'DELETE /pay-api/v1/customers/{customerId}',
+    caller: 'merchant',
+    setup: customerWithCard,
+    request: (ids) => ({ method: 'DELETE', url: `/pay-api/v1/customers/${ids.customerId}` }),
+  },
+  {
+    route: 'GET /pay-api/v1/customers/{customerId}/payment-methods',
+    caller: 'merchant',
+    setup: customerWithCard,
+    request: (ids) => ({ method: 'GET', url: `/pay-api/v1/customers/${ids.customerId}/payment-methods` }),
+  },
+  {
+    route: 'POST /pay-api/v1/customers/{customerId}/payment-methods/cards',
+    caller: 'merchant',
+    setup: customerWithCard,
+    request: (ids) => ({
+      method: 'POST',
+      url: `/pay-api/v1/customers/${ids.customerId}/payment-methods/cards`,
+      body: { pan: '5555555555554444', expirationMonth: 1, expirationYear: 2032 },
+    }),
+  },
+  {
+    route: 'POST /pay-api/v1/customers/{customerId}/payment-methods/ach',
+    caller: 'merchant',
+    setup: customerWithCard,
+    request: (ids) => ({
+      method: 'POST',
+      url: `/pay-api/v1/customers/${ids.customerId}/payment-methods/ach`,
+      body: { accountNumber: '000123456789', routingNumber: '021000021' },
+    }),
+  },
+  {
+    route: 'PUT /pay-api/v1/customers/{customerId}/payment-methods/{paymentMethodId}',
+    caller: 'merchant',
+    setup: customerWithCard,
+    request: (ids) => ({
+      method: 'PUT',
+      url: `/pay-api/v1/customers/${ids.customerId}/payment-methods/${ids.paymentMethodId}`,
+      body: { name: 'Renamed' },
+    }),
+  },
+  {
+    route: 'POST /pay-api/v1/customers/{customerId}/payment-methods/{paymentMethodId}/make-default',
+    caller: 'merchant',
+    setup: customerWithCard,
+    request: (ids) => ({
+      method: 'POST',
+      url: `/pay-api/v1/customers/${ids.customerId}/payment-methods/${ids.paymentMethodId}/make-default`,
+    }),
+  },
+  {
+    route: 'DELETE /pay-api/v1/customers/{customerId}/payment-methods/{paymentMethodId}',
+    caller: 'merchant',
+    setup: customerWithCard,
+    request: (ids) => ({
+      method: 'DELETE',
+      url: `/pay-api/v1/customers/${ids.customerId}/payment-methods/${ids.paymentMethodId}`,
+    }),
+  },
+  {
+    route: 'GET /pay-api/v1/transactions/{transactionId}',
+    caller: 'merchant',
+    setup: (t, owner) => cardPayment(t, owner, 'sale'),
+    request: (ids) => ({ method: 'GET', url: `/pay-api/v1/transactions/${ids.transactionId}` }),
+  },
+  {
+    route: 'POST /pay-api/v1/transactions/{transactionId}',
+    caller: 'merchant',
+    setup: (t, owner) => cardPayment(t, owner, 'sale'),
+    request: (ids) => ({ method: 'POST', url: `/pay-api/v1/transactions/${ids.transactionId}` }),
+  },
+  {
+    route: 'POST /pay-api/v1/transactions/capture {transactionId}',
+    caller: 'merchant',
+    setup: (t, owner) => cardPayment(t, owner, 'auth'),
+    request: (ids) => ({
+      method: 'POST',
+      url: '/pay-api/v1/transactions/capture',
+      body: { transactionId: ids.transactionId },
+    }),
+  },
+  {
+    route: 'POST /pay-api/v1/transactions/void {transactionId}',
+    caller: 'merchant',
+    setup: (t, owner) => cardPayment(t, owner, 'sale'),
+    request: (ids) => ({
+      method: 'POST',
+      url: '/pay-api/v1/transactions/void',
+      body: { transactionId: ids.transactionId },
+    }),
+  },
+  {
+    route: 'POST /pay-api/v1/transactions/return {transactionId}',
+    caller: 'merchant',
+    setup: (t, owner) => cardPayment(t, owner, 'sale'),
+    request: (ids) => ({
+      method: 'POST',
+      url: '/pay-api/v1/transactions/return',
+      body: { transactionId: ids.transactionId, amount: 1, cardDataSource: 1 },
+    }),
+  },
+  {
+    route: 'POST /pay-api/v1/transactions/sale {customerId, paymentMethodId}',
+    caller: 'merchant',
+    setup: customerWithCard,
+    request: (ids) => ({
+      method: 'POST',
+      url: '/pay-api/v1/transactions/sale',
+      body: {
+        amount: 1.01,
+        customerId: ids.customerId,
+        paymentMethodId: ids.paymentMethodId,
+        referenceId: `t-${++referenceSeq}`,
+      },
+    }),
+  },
+  {
+    route: 'POST /pay-api/v1/transactions/sale {paymentMethodId} (orphan)',
+    caller: 'merchant',
+    async setup(t, owner) {
+      const pm = await t.expectOk(
+        t.request('POST', '/pay-api/v1/payment-methods/cards', {
+          token: owner.token,
+          body: { pan: CARD.accountNumber, expirationMonth: 12, expirationYear: 2031 },
+        }),
+      );
+      return { paymentMethodId: pm.id };
+    },
+    request: (ids) => ({
+      method: 'POST',
+      url: '/pay-api/v1/transactions/sale',
+      body: { amount: 1.02, paymentMethodId: ids.paymentMethodId, referenceId: `t-${++referenceSeq}` },
+    }),
+  },
+];
+CROSS_TENANT.push(...merchantCases);
+
 /** Which token kinds each bearer route accepts; the other kind must get 403. */
 export const TOKEN_KINDS: Record<string, Kind[]> = {
   'GET /pay-api/v1/merchants': ['partner'],
@@ -91,6 +268,33 @@ export const TOKEN_KINDS: Record<string, Kind[]> = {
   'GET /pay-api/v1/merchants/tokens': ['merchant', 'partner'],
   'POST /pay-api/v1/merchants/tokens': ['merchant', 'partner'],
   'DELETE /pay-api/v1/merchants/tokens/{clientId}': ['merchant', 'partner'],
+  'GET /pay-api/v1/customers': ['merchant'],
+  'POST /pay-api/v1/customers': ['merchant'],
+  'GET /pay-api/v1/customers/{customerId}': ['merchant'],
+  'PUT /pay-api/v1/customers/{customerId}': ['merchant'],
+  'DELETE /pay-api/v1/customers/{customerId}': ['merchant'],
+  'GET /pay-api/v1/customers/{customerId}/payment-methods': ['merchant'],
+  'POST /pay-api/v1/customers/{customerId}/payment-methods/cards': ['merchant'],
+  'POST /pay-api/v1/customers/{customerId}/payment-methods/ach': ['merchant'],
+  'PUT /pay-api/v1/customers/{customerId}/payment-methods/{paymentMethodId}': ['merchant'],
+  'POST /pay-api/v1/customers/{customerId}/payment-methods/{paymentMethodId}/make-default': ['merchant'],
+  'DELETE /pay-api/v1/customers/{customerId}/payment-methods/{paymentMethodId}': ['merchant'],
+  'POST /pay-api/v1/payment-methods/cards': ['merchant'],
+  'POST /pay-api/v1/payment-methods/ach': ['merchant'],
+  'POST /pay-api/v1/transactions/sale': ['merchant'],
+  'POST /pay-api/v1/transactions/auth': ['merchant'],
+  'POST /pay-api/v1/transactions/verify': ['merchant'],
+  'POST /pay-api/v1/transactions/refund-without-reference': ['merchant'],
+  'POST /pay-api/v1/transactions/capture': ['merchant'],
+  'POST /pay-api/v1/transactions/void': ['merchant'],
+  'POST /pay-api/v1/transactions/return': ['merchant'],
+  'POST /pay-api/v1/transactions/tip-adjustment': ['merchant'],
+  'POST /pay-api/v1/transactions/settle': ['merchant'],
+  'GET /pay-api/v1/transactions/calculate-amount': ['merchant'],
+  'GET /pay-api/v1/transactions/{transactionId}': ['merchant'],
+  'POST /pay-api/v1/transactions/{transactionId}': ['merchant'],
+  'GET /pay-api/v1/transactions': ['merchant'],
+  'GET /pay-api/v1/settlements/batches': ['merchant'],
 };
 
 describe('tenancy', () => {
@@ -159,7 +363,9 @@ describe('tenancy', () => {
     const tokens: Record<Kind, string> = { partner: partner.token, merchant: merchant.token };
     for (const [route, allowed] of Object.entries(TOKEN_KINDS)) {
       const [method, path] = route.split(' ') as [string, string];
-      const url = path.replace('{clientId}', merchant.clientId);
+      const url = path
+        .replace('{clientId}', merchant.clientId)
+        .replace(/\{[A-Za-z]+Id\}/g, '01936f6e-3f5b-7a21-9c3e-6f1d2a4b5c50');
       for (const kind of ['merchant', 'partner'] as const) {
         if (allowed.includes(kind)) continue;
         const res = await t.request(method, url, { token: tokens[kind], ...(method === 'POST' ? { body: {} } : {}) });

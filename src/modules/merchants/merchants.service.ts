@@ -203,6 +203,19 @@ export class MerchantsService {
     return found;
   }
 
+  /**
+   * Moves the merchant's last-transaction time forward (partners filter on it). At most once a minute per merchant,
+   * so concurrent payments do not queue on the merchant row: the figure is exact to the minute.
+   */
+  async touchLastTransaction(tx: Sql, merchantId: string, at: Date): Promise<void> {
+    await tx.query({
+      name: 'merchants.touch-last-transaction',
+      text: `UPDATE merchants SET last_transaction_at = $2
+             WHERE id = $1 AND (last_transaction_at IS NULL OR last_transaction_at < $2::timestamptz - interval '60 seconds')`,
+      values: [merchantId, at],
+    });
+  }
+
   async getContacts(merchantId: string): Promise<MerchantContact[]> {
     return listContacts(this.pool, merchantId);
   }

@@ -74,8 +74,8 @@ export class SigningKeyRing {
     for (const row of rows) {
       const publicKey = createPublicKey({ key: row.public_jwk as import('node:crypto').JsonWebKey, format: 'jwk' });
       let privateKey: KeyObject | undefined;
-      if (!row.retired_at && row.kek_version === this.kek.version) {
-        const der = this.kek.open(row.private_key_sealed, `signing-key:${row.kid}`);
+      if (!row.retired_at && this.kek.canOpen(row.kek_version)) {
+        const der = this.kek.open(row.private_key_sealed, `signing-key:${row.kid}`, row.kek_version);
         privateKey = createPrivateKey({ key: der, format: 'der', type: 'pkcs8' });
       }
       const key: SigningKey = { kid: row.kid, privateKey, publicKey, publicJwk: row.public_jwk };

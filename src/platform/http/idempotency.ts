@@ -49,8 +49,9 @@ export class IdempotencyStore {
         status_code: number | null;
         content_type: string | null;
         response_body: Buffer | null;
+        kek_version: number;
       }>(
-        'SELECT fingerprint, state, status_code, content_type, response_body FROM idempotency_keys WHERE principal = $1 AND key = $2',
+        'SELECT fingerprint, state, status_code, content_type, response_body, kek_version FROM idempotency_keys WHERE principal = $1 AND key = $2',
         [principal, key],
       );
       const existing = rows[0];
@@ -61,7 +62,9 @@ export class IdempotencyStore {
         kind: 'replay',
         statusCode: existing.status_code!,
         contentType: existing.content_type,
-        body: existing.response_body ? this.kek.open(existing.response_body, aad(principal, key)).toString('utf8') : '',
+        body: existing.response_body
+          ? this.kek.open(existing.response_body, idempotencyAad(principal, key), existing.kek_version).toString('utf8')
+          : '',
       };
     }
     throw new IdempotencyKeyInProgressError();
@@ -70,9 +73,16 @@ export class IdempotencyStore {
   async complete(principal: string, key: string, statusCode: number, contentType: string | null, body: string) {
     await this.pool.query(
       `UPDATE idempotency_keys SET state = 'completed', status_code = $3, content_type = $4, response_body = $5,
-         locked_until = NULL
+         kek_version = $6, locked_until = NULL
        WHERE principal = $1 AND key = $2 AND state = 'in_progress'`,
-      [principal, key, statusCode, contentType, this.kek.seal(Buffer.from(body, 'utf8'), aad(principal, key))],
+      [
+        principal,
+        key,
+        statusCode,
+        contentType,
+        this.kek.seal(Buffer.from(body, 'utf8'), idempotencyAad(principal, key)),
+        this.kek.version,
+      ],
     );
   }
 
@@ -84,7 +94,7 @@ export class IdempotencyStore {
   }
 }
 
-function aad(principal: string, key: string): string {
+export function idempotencyAad(principal: string, key: string): string {
   return `idempotency:${principal}|${key}`;
 }
 

@@ -1,0 +1,227 @@
+import { createHash } from 'node:crypto';
+import type { Clock } from '../../platform/clock/clock.js';
+import type { Sql } from '../../platform/db/pool.js';
+import type {
+  AvsRequest,
+  AvsResult,
+  CardConnector,
+  CardOutcome,
+  CloseBatchRequest,
+  FollowUpRequest,
+  PaymentRequest,
+  QueryResult,
+} from './card-connector.js';
+import { isExpired, luhnValid } from './card-numbers.js';
+
+/**
+ * The sandbox card network: a deterministic simulator of an acquirer and the card networks behind it. Which card
+ * number gives which answer is the test card table below (documented in docs/sandbox.md). It remembers every
+ * operation (table sandbox_card_network) so `query` can answer for calls whose response was lost.
+ */
+export interface TestCard {
+  pan: string;
+  outcome: 'approve' | 'decline' | 'fail' | 'timeout' | 'system-error';
+  responseCode: string;
+  message: string;
+}
+
+export const TEST_CARDS: readonly TestCard[] = [
+  { pan: '4111111111111111', outcome: 'approve', responseCode: '00', message: 'Approved' },
+  { pan: '4000000030010005', outcome: 'approve', responseCode: '00', message: 'Approved (Visa Commercial, L3)' },
+  { pan: '4000000010050005', outcome: 'decline', responseCode: '05', message: 'Do not honor' },
+  { pan: '4000000010510008', outcome: 'decline', responseCode: '51', message: 'Insufficient funds' },
+  { pan: '4000000010140004', outcome: 'decline', responseCode: '14', message: 'Invalid card number' },
+  { pan: '4000000010540005', outcome: 'decline', responseCode: '54', message: 'Expired card' },
+  { pan: '4000000010040006', outcome: 'decline', responseCode: '04', message: 'Pickup card (lost)' },
+  { pan: '4000000010430009', outcome: 'decline', responseCode: '43', message: 'Stolen card' },
+  { pan: '4000000010620005', outcome: 'decline', responseCode: '62', message: 'Card restricted' },
+  { pan: '4000000010570002', outcome: 'decline', responseCode: '57', message: 'Transaction not permitted' },
+  { pan: '4000000020010007', outcome: 'decline', responseCode: '01', message: 'Referral required' },
+  { pan: '4000000020910008', outcome: 'timeout', responseCode: '91', message: 'Timeout' },
+  { pan: '4000000020960003', outcome: 'system-error', responseCode: '96', message: 'System error' },
+  { pan: '4000000020190007', outcome: 'fail', responseCode: '19', message: 'Re-enter transaction' },
+  { pan: '5555555555554444', outcome: 'decline', responseCode: 'BN', message: 'DeclineBinNotFound' },
+];
+const BY_PAN = new Map(TEST_CARDS.map((card) => [card.pan, card]));
+
+/** Security code that declines any otherwise approving card as a CVV mismatch. */
+export const CVV_MISMATCH_CODE = '000';
+export const AVS_MATCH = { line1: '123 Test St', postalCode: '10001' } as const;
+
+export function sandboxAvs(request: AvsRequest | null): AvsResult {
+  const line1 = request?.line1?.trim().toLowerCase().replace(/\s+/g, ' ') ?? '';
+  const postal = request?.postalCode?.trim().slice(0, 5) ?? '';
+  if (!line1 && !postal) return { responseCode: 'U', description: 'Address information unavailable' };
+  const lineMatches = line1 === AVS_MATCH.line1.toLowerCase();
+  const postalMatches = postal === AVS_MATCH.postalCode;
+  if (lineMatches && postalMatches) return { responseCode: 'Y', description: 'Address and ZIP code match' };
+  if (lineMatches) return { responseCode: 'A', description: 'Address matches, ZIP code does not' };
+  if (postalMatches) return { responseCode: 'Z', description: 'ZIP code matches, address does not' };
+  return { responseCode: 'N', description: 'Neither address nor ZIP code match' };
+}
+
+function authCodeFor(reference: string): string {
+  return createHash('sha256').update(`auth:${reference}`).digest('hex').slice(0, 6).toUpperCase();
+}
+
+export class SandboxCardNetwork implements CardConnector {
+  constructor(
+    private readonly sql: Sql,
+    private readonly clock: Clock,
+    private readonly latencyMs: number,
+  ) {}
+
+  authorize(request: PaymentRequest): Promise<CardOutcome> {
+    return this.payment('authorize', request);
+  }
+
+  sale(request: PaymentRequest): Promise<CardOutcome> {
+    return this.payment('sale', request);
+  }
+
+  verify(request: PaymentRequest): Promise<CardOutcome> {
+    return this.payment('verify', { ...request, amountCents: 0 });
+  }
+
+  refundWithoutReference(request: PaymentRequest): Promise<CardOutcome> {
+    // Credits to a card skip AVS and CVV; the card itself must be good.
+    return this.payment('refund-without-reference', {
+      ...request,
+      avs: null,
+      card: { ...request.card, securityCode: null },
+    });
+  }
+
+  capture(request: FollowUpRequest): Promise<CardOutcome> {
+    return this.followUp('capture', request, (original) =>
+      request.amountCents <= original.amount_cents ? null : 'Capture exceeds the authorized amount',
+    );
+  }
+
+  void(request: FollowUpRequest): Promise<CardOutcome> {
+    return this.followUp('void', request, () => null);
+  }
+
+  refund(request: FollowUpRequest): Promise<CardOutcome> {
+    return this.followUp('refund', request, () => null);
+  }
+
+  tipAdjust(request: FollowUpRequest): Promise<CardOutcome> {
+    return this.followUp('tip-adjust', request, () => null);
+  }
+
+  async closeBatch(request: CloseBatchRequest): Promise<CardOutcome> {
+    await this.delay();
+    const outcome: CardOutcome = {
+      kind: 'approved',
+      responseCode: '00',
+      message: 'Batch closed successfully',
+      authCode: '',
+      networkReference: `SBXB${authCodeFor(request.batchId)}`,
+      approvedCents: request.salesCents - request.refundsCents,
+      avs: null,
+    };
+    await this.remember(`batch:${request.batchId}`, 'close-batch', null, outcome.approvedCents, outcome);
+    return outcome;
+  }
+
+  async query(reference: string): Promise<QueryResult> {
+    const { rows } = await this.sql.query<{ outcome: CardOutcome }>(
+      'SELECT outcome FROM sandbox_card_network WHERE reference = $1',
+      [reference],
+    );
+    return rows[0] ? { found: true, outcome: rows[0].outcome } : { found: false };
+  }
+
+  private async payment(operation: string, request: PaymentRequest): Promise<CardOutcome> {
+    await this.delay();
+    const { card } = request;
+    const avs = request.avs ? sandboxAvs(request.avs) : null;
+    const decline = (responseCode: string, message: string): CardOutcome => ({
+      kind: 'declined',
+      responseCode,
+      message,
+      avs,
+    });
+    let outcome: CardOutcome;
+    const scenario = BY_PAN.get(card.pan);
+    if (!luhnValid(card.pan)) outcome = decline('14', 'Invalid card number');
+    else if (scenario?.outcome === 'system-error') {
+      // The request never reached the issuer: nothing is remembered, so a query finds nothing.
+      return { kind: 'unknown', responseCode: scenario.responseCode, message: scenario.message };
+    } else if (scenario?.outcome === 'fail') {
+      outcome = { kind: 'failed', responseCode: scenario.responseCode, message: scenario.message };
+    } else if (scenario?.outcome === 'decline') outcome = decline(scenario.responseCode, scenario.message);
+    else if (isExpired(card.expirationMonth, card.expirationYear, this.clock.now())) {
+      outcome = decline('54', 'Expired card');
+    } else if (card.securityCode === CVV_MISMATCH_CODE) outcome = decline('05', 'CVV mismatch');
+    else {
+      outcome = {
+        kind: 'approved',
+        responseCode: '00',
+        message: operation === 'verify' ? 'Card verified' : 'Approved',
+        authCode: authCodeFor(request.reference),
+        networkReference: `SBX${authCodeFor(`net:${request.reference}`)}`,
+        approvedCents: request.amountCents,
+        avs,
+      };
+    }
+    await this.remember(request.reference, operation, null, request.amountCents, outcome);
+    if (scenario?.outcome === 'timeout') {
+      // The issuer approved, but the answer is lost on the way back: only a query tells.
+      return { kind: 'unknown', responseCode: scenario.responseCode, message: scenario.message };
+    }
+    return outcome;
+  }
+
+  private async followUp(
+    operation: string,
+    request: FollowUpRequest,
+    check: (original: { amount_cents: number }) => string | null,
+  ): Promise<CardOutcome> {
+    await this.delay();
+    const { rows } = await this.sql.query<{ amount_cents: number; outcome: CardOutcome }>(
+      'SELECT amount_cents, outcome FROM sandbox_card_network WHERE reference = $1',
+      [request.originalReference],
+    );
+    const original = rows[0];
+    let outcome: CardOutcome;
+    if (original?.outcome.kind !== 'approved') {
+      outcome = { kind: 'failed', responseCode: '12', message: 'Invalid transaction: original not found' };
+    } else {
+      const problem = check(original);
+      outcome = problem
+        ? { kind: 'declined', responseCode: '13', message: problem, avs: null }
+        : {
+            kind: 'approved',
+            responseCode: '00',
+            message: 'Approved',
+            authCode: authCodeFor(request.reference),
+            networkReference: `SBX${authCodeFor(`net:${request.reference}:${operation}`)}`,
+            approvedCents: request.amountCents,
+            avs: null,
+          };
+    }
+    await this.remember(request.reference, operation, request.originalReference, request.amountCents, outcome);
+    return outcome;
+  }
+
+  private async remember(
+    reference: string,
+    operation: string,
+    originalReference: string | null,
+    amountCents: number,
+    outcome: CardOutcome,
+  ): Promise<void> {
+    await this.sql.query(
+      `INSERT INTO sandbox_card_network (reference, operation, original_reference, amount_cents, outcome)
+       VALUES ($1, $2, $3, $4, $5)
+       ON CONFLICT (reference) DO UPDATE SET outcome = EXCLUDED.outcome, amount_cents = EXCLUDED.amount_cents`,
+      [reference, operation, originalReference, amountCents, outcome],
+    );
+  }
+
+  private async delay(): Promise<void> {
+    if (this.latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, this.latencyMs));
+  }
+}

@@ -1,0 +1,201 @@
+import type { Clock } from '../../platform/clock/clock.js';
+import { newId } from '../../platform/crypto/ids.js';
+import type { Pool, Sql } from '../../platform/db/pool.js';
+import { withTransaction } from '../../platform/db/tx.js';
+import { NotFoundError, ValidationError } from '../../platform/http/errors.js';
+import type { PageRequest } from '../../platform/http/paging.js';
+import { type AddressInput, normalizeAddress } from '../reference/address.js';
+import { pickPhone } from '../reference/phone.js';
+import type { AchInput, CardInput, PaymentMethod } from '../vault/vault.model.js';
+import { PaymentMethodType } from '../vault/vault.model.js';
+import type { VaultService } from '../vault/vault.service.js';
+import type { Customer, CustomerFields, CustomerStats } from './customers.model.js';
+import {
+  type CustomerFilter,
+  findCustomer,
+  findCustomerWithStats,
+  insertCustomer,
+  listCustomers,
+  replaceCustomer,
+  setDefaults,
+  softDeleteCustomer,
+} from './customers.repo.js';
+
+export interface CustomerInput {
+  firstName?: string | null;
+  lastName?: string | null;
+  companyName?: string | null;
+  email?: string | null;
+  mobilePhoneNumber?: string | null;
+  mobileNumber?: string | null;
+  isMobileNumberSmsNotificationsEnabled?: boolean | null;
+  smsNotification?: boolean | null;
+  useBillingAsShippingAddress?: boolean | null;
+  billingAddress?: AddressInput | null;
+  shippingAddress?: AddressInput | null;
+}
+
+const text = (value: string | null | undefined) => (value == null || value.trim() === '' ? null : value.trim());
+
+/** Request fields to stored fields; absent means empty (PUT is a full replacement). */
+export function customerFields(input: CustomerInput): CustomerFields {
+  const sms = [input.isMobileNumberSmsNotificationsEnabled, input.smsNotification].filter((v) => v != null);
+  if (sms.length === 2 && sms[0] !== sms[1]) {
+    throw ValidationError.field(
+      'smsNotification',
+      "'smsNotification' contradicts 'isMobileNumberSmsNotificationsEnabled'.",
+    );
+  }
+  return {
+    firstName: text(input.firstName),
+    lastName: text(input.lastName),
+    companyName: text(input.companyName),
+    email: text(input.email)?.toLowerCase() ?? null,
+    mobilePhoneNumber: pickPhone(input) ?? null,
+    smsNotificationsEnabled: (sms[0] as boolean | undefined) ?? null,
+    useBillingAsShipping: input.useBillingAsShippingAddress ?? false,
+    billingAddress: input.billingAddress ? normalizeAddress(input.billingAddress, 'billingAddress') : null,
+    shippingAddress: input.shippingAddress ? normalizeAddress(input.shippingAddress, 'shippingAddress') : null,
+  };
+}
+
+export interface CustomerDetails {
+  customer: Customer;
+  stats: CustomerStats;
+  methods: PaymentMethod[];
+}
+
+export class CustomersService {
+  constructor(
+    private readonly pool: Pool,
+    private readonly clock: Clock,
+    private readonly vault: VaultService,
+  ) {}
+
+  async create(merchantId: string, input: CustomerInput, sql: Sql = this.pool): Promise<{ id: string }> {
+    const now = this.clock.now();
+    const customer: Customer = {
+      id: newId(),
+      merchantId,
+      ...customerFields(input),
+      defaultPaymentMethodId: null,
+      defaultAchPaymentMethodId: null,
+      createdAt: now,
+      modifiedAt: now,
+    };
+    await insertCustomer(sql, customer);
+    return { id: customer.id };
+  }
+
+  async replace(merchantId: string, id: string, input: CustomerInput): Promise<void> {
+    const fields = customerFields(input);
+    if (!(await replaceCustomer(this.pool, merchantId, id, fields, this.clock.now()))) {
+      throw new NotFoundError('Customer', id);
+    }
+  }
+
+  /** The customer, tenant-scoped (another merchant's customer is not found). */
+  async get(merchantId: string, id: string, sql: Sql = this.pool): Promise<Customer> {
+    const customer = await findCustomer(sql, merchantId, id);
+    if (!customer) throw new NotFoundError('Customer', id);
+    return customer;
+  }
+
+  async details(merchantId: string, id: string): Promise<CustomerDetails> {
+    const found = await findCustomerWithStats(this.pool, merchantId, id);
+    if (!found) throw new NotFoundError('Customer', id);
+    return { ...found, methods: await this.vault.listForCustomers(merchantId, [id]) };
+  }
+
+  list(filter: CustomerFilter, page: PageRequest) {
+    return listCustomers(this.pool, filter, page);
+  }
+
+  async remove(merchantId: string, id: string): Promise<void> {
+    if (!(await softDeleteCustomer(this.pool, merchantId, id, this.clock.now()))) {
+      throw new NotFoundError('Customer', id);
+    }
+  }
+
+  async addCard(merchantId: string, customerId: string, input: CardInput): Promise<{ id: string }> {
+    return withTransaction(this.pool, async (tx) => {
+      const customer = await this.locked(tx, merchantId, customerId);
+      const created = await this.vault.addCard(merchantId, customerId, input, tx);
+      if (!customer.defaultPaymentMethodId) {
+        await setDefaults(tx, merchantId, customerId, { card: created.id }, this.clock.now());
+      }
+      return created;
+    });
+  }
+
+  async addBankAccount(merchantId: string, customerId: string, input: AchInput): Promise<{ id: string }> {
+    return withTransaction(this.pool, async (tx) => {
+      const customer = await this.locked(tx, merchantId, customerId);
+      const created = await this.vault.addBankAccount(merchantId, customerId, input, tx);
+      if (!customer.defaultAchPaymentMethodId) {
+        await setDefaults(tx, merchantId, customerId, { ach: created.id }, this.clock.now());
+      }
+      return created;
+    });
+  }
+
+  async listMethods(merchantId: string, customerId: string): Promise<{ customer: Customer; methods: PaymentMethod[] }> {
+    const customer = await this.get(merchantId, customerId);
+    return { customer, methods: await this.vault.listForCustomers(merchantId, [customerId]) };
+  }
+
+  async updateMethod(
+    merchantId: string,
+    customerId: string,
+    paymentMethodId: string,
+    changes: { name?: string | null; expirationMonth?: number; expirationYear?: number },
+  ): Promise<void> {
+    await withTransaction(this.pool, async (tx) => {
+      await this.methodOf(tx, merchantId, customerId, paymentMethodId);
+      await this.vault.update(merchantId, paymentMethodId, changes, tx);
+    });
+  }
+
+  async makeDefault(merchantId: string, customerId: string, paymentMethodId: string): Promise<void> {
+    await withTransaction(this.pool, async (tx) => {
+      await this.locked(tx, merchantId, customerId);
+      const pm = await this.methodOf(tx, merchantId, customerId, paymentMethodId);
+      await setDefaults(
+        tx,
+        merchantId,
+        customerId,
+        pm.typeId === PaymentMethodType.Card ? { card: pm.id } : { ach: pm.id },
+        this.clock.now(),
+      );
+    });
+  }
+
+  async removeMethod(merchantId: string, customerId: string, paymentMethodId: string): Promise<void> {
+    await withTransaction(this.pool, async (tx) => {
+      const customer = await this.locked(tx, merchantId, customerId);
+      const pm = await this.methodOf(tx, merchantId, customerId, paymentMethodId);
+      await this.vault.remove(merchantId, paymentMethodId, tx);
+      // The default moves to the newest remaining method of the same kind (or none).
+      const isCard = pm.typeId === PaymentMethodType.Card;
+      if ((isCard ? customer.defaultPaymentMethodId : customer.defaultAchPaymentMethodId) === pm.id) {
+        const remaining = (await this.vault.listForCustomers(merchantId, [customerId], tx)).filter(
+          (m) => m.typeId === pm.typeId,
+        );
+        const next = remaining.at(-1)?.id ?? null;
+        await setDefaults(tx, merchantId, customerId, isCard ? { card: next } : { ach: next }, this.clock.now());
+      }
+    });
+  }
+
+  private async locked(tx: Sql, merchantId: string, customerId: string): Promise<Customer> {
+    const customer = await findCustomer(tx, merchantId, customerId, { forUpdate: true });
+    if (!customer) throw new NotFoundError('Customer', customerId);
+    return customer;
+  }
+
+  private async methodOf(tx: Sql, merchantId: string, customerId: string, paymentMethodId: string) {
+    const pm = await this.vault.get(merchantId, paymentMethodId, tx);
+    if (pm.customerId !== customerId) throw new NotFoundError('PaymentMethod', paymentMethodId);
+    return pm;
+  }
+}

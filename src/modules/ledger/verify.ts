@@ -1,0 +1,136 @@
+import type { Sql } from '../../platform/db/pool.js';
+
+export interface LedgerProblem {
+  check: string;
+  detail: string;
+}
+
+export interface LedgerReport {
+  ok: boolean;
+  checked: { entrySets: number; accounts: number; settledTransactions: number; batches: number };
+  problems: LedgerProblem[];
+}
+
+/**
+ * `tessera ledger verify`: the books must agree with themselves and with the transactions.
+ * 1. Every entry set balances (its lines sum to zero).
+ * 2. Every stored balance equals the sum of its account's entries.
+ * 3. Every settled transaction is in exactly one batch, and that batch is Settled.
+ * 4. Every closed batch's totals equal the sums of its transactions.
+ * 5. Every card transaction's receivable entries equal the money it moved (captured, or refunded for a refund).
+ */
+export async function verifyLedger(sql: Sql, limit = 50): Promise<LedgerReport> {
+  const problems: LedgerProblem[] = [];
+
+  const unbalanced = await sql.query<{ entry_set_id: string; sum: number }>(
+    `SELECT entry_set_id, sum(amount_cents)::bigint AS sum FROM ledger_entries GROUP BY entry_set_id
+     HAVING sum(amount_cents) <> 0 LIMIT $1`,
+    [limit],
+  );
+  for (const row of unbalanced.rows) {
+    problems.push({ check: 'entry-set-balances', detail: `entry set ${row.entry_set_id} sums to ${row.sum}` });
+  }
+
+  const balances = await sql.query<{
+    account_id: number;
+    code: string;
+    merchant_id: string;
+    stored: number;
+    entries: number;
+  }>(
+    `SELECT a.id AS account_id, a.code, a.merchant_id,
+            coalesce((SELECT sum(balance_cents) FROM ledger_balances b WHERE b.account_id = a.id), 0)::bigint AS stored,
+            coalesce((SELECT sum(amount_cents) FROM ledger_entries e WHERE e.account_id = a.id), 0)::bigint AS entries
+     FROM ledger_accounts a`,
+  );
+  for (const row of balances.rows) {
+    if (row.stored !== row.entries) {
+      problems.push({
+        check: 'stored-balance',
+        detail: `account ${row.code} of merchant ${row.merchant_id}: stored ${row.stored}, entries sum ${row.entries}`,
+      });
+    }
+  }
+
+  const orphans = await sql.query<{ id: string; batch_id: string | null; batch_status: number | null }>(
+    `SELECT t.id, t.batch_id, b.status_id AS batch_status FROM transactions t
+     LEFT JOIN settlement_batches b ON b.id = t.batch_id
+     WHERE (t.status_id = 6 OR t.settled_at IS NOT NULL) AND (b.id IS NULL OR b.status_id <> 2) LIMIT $1`,
+    [limit],
+  );
+  for (const row of orphans.rows) {
+    problems.push({
+      check: 'settled-in-one-batch',
+      detail: `transaction ${row.id} is settled but its batch ${row.batch_id ?? '(none)'} is ${row.batch_status ?? 'missing'}`,
+    });
+  }
+
+  const batches = await sql.query<{
+    id: string;
+    transaction_count: number;
+    sales_cents: number;
+    refunds_cents: number;
+    net_cents: number;
+    live_count: number;
+    live_sales: number;
+    live_refunds: number;
+  }>(
+    `SELECT b.id, b.transaction_count, b.sales_cents, b.refunds_cents, b.net_cents,
+            count(t.id)::int AS live_count,
+            coalesce(sum(t.captured_cents) FILTER (WHERE t.type_id IN (1, 2)), 0)::bigint AS live_sales,
+            coalesce(sum(t.captured_cents) FILTER (WHERE t.type_id IN (5, 7)), 0)::bigint AS live_refunds
+     FROM settlement_batches b LEFT JOIN transactions t ON t.batch_id = b.id
+     WHERE b.status_id <> 1
+     GROUP BY b.id`,
+  );
+  for (const b of batches.rows) {
+    const ok =
+      b.transaction_count === b.live_count &&
+      b.sales_cents === b.live_sales &&
+      b.refunds_cents === b.live_refunds &&
+      b.net_cents === b.live_sales - b.live_refunds;
+    if (!ok) {
+      problems.push({
+        check: 'batch-totals',
+        detail: `batch ${b.id}: stored count/sales/refunds/net ${b.transaction_count}/${b.sales_cents}/${b.refunds_cents}/${b.net_cents}, transactions say ${b.live_count}/${b.live_sales}/${b.live_refunds}/${b.live_sales - b.live_refunds}`,
+      });
+    }
+  }
+
+  const moved = await sql.query<{ id: string; expected: number; posted: number }>(
+    `SELECT t.id,
+            CASE WHEN t.type_id IN (5, 7) THEN -t.captured_cents
+                 WHEN t.status_id = 3 THEN 0 ELSE t.captured_cents END::bigint AS expected,
+            coalesce(sum(e.amount_cents), 0)::bigint AS posted
+     FROM transactions t
+     LEFT JOIN ledger_entries e ON e.transaction_id = t.id
+       AND e.account_id IN (SELECT id FROM ledger_accounts WHERE code = 'processor_receivable')
+     WHERE t.method = 'card'
+     GROUP BY t.id
+     HAVING coalesce(sum(e.amount_cents), 0) <> CASE WHEN t.type_id IN (5, 7) THEN -t.captured_cents
+                 WHEN t.status_id = 3 THEN 0 ELSE t.captured_cents END
+     LIMIT $1`,
+    [limit],
+  );
+  for (const row of moved.rows) {
+    problems.push({
+      check: 'transaction-postings',
+      detail: `transaction ${row.id}: captured ${row.expected}, receivable posted ${row.posted}`,
+    });
+  }
+
+  const counts = await sql.query<{ sets: number; settled: number }>(
+    `SELECT (SELECT count(DISTINCT entry_set_id) FROM ledger_entries)::int AS sets,
+            (SELECT count(*) FROM transactions WHERE settled_at IS NOT NULL)::int AS settled`,
+  );
+  return {
+    ok: problems.length === 0,
+    checked: {
+      entrySets: counts.rows[0]!.sets,
+      accounts: balances.rows.length,
+      settledTransactions: counts.rows[0]!.settled,
+      batches: batches.rows.length,
+    },
+    problems,
+  };
+}

@@ -1,0 +1,116 @@
+import Type from 'typebox';
+import type { AppContext } from '../../context.js';
+import { AUTHENTICATED_ERRORS, errorResponses } from '../../platform/http/error-schemas.js';
+import { ValidationError } from '../../platform/http/errors.js';
+import { DateFilter, dateRange, listQuerySchema, Paged, pageRequest } from '../../platform/http/paging.js';
+import type { MerchantPrincipal } from '../../platform/http/principal.js';
+import type { App } from '../../platform/http/server.js';
+import { fromCents } from '../../platform/money.js';
+import { BATCH_LIST, BATCH_STATUS_NAMES, type Batch } from './settlements.service.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+const BatchQuery = listQuerySchema(BATCH_LIST, {
+  dateFrom: DateFilter('Batch date (settlement time, or opening time while open) on or after.'),
+  dateTo: DateFilter('Batch date on or before.'),
+  batchIds: Type.Optional(Type.String({ maxLength: 3700, description: 'Comma-separated batch ids.' })),
+  paymentProcessorIds: Type.Optional(Type.String({ maxLength: 3700, description: 'Comma-separated processor ids.' })),
+  statusId: Type.Optional(
+    Type.Integer({ minimum: 1, maximum: 3, description: '1 Open, 2 Settled, 3 PendingSettlement.' }),
+  ),
+});
+
+const BatchItem = Type.Object({
+  id: Type.String({ format: 'uuid' }),
+  paymentProcessorId: Type.String({ format: 'uuid' }),
+  paymentProcessorName: Type.String(),
+  externalBatchId: Type.Union([Type.String(), Type.Null()]),
+  batchDateTime: Type.String({ format: 'date-time' }),
+  closesAt: Type.String({ format: 'date-time', description: 'When an Open batch closes by itself.' }),
+  transactionCount: Type.Integer(),
+  salesAmount: Type.Number(),
+  refundsAmount: Type.Number(),
+  netAmount: Type.Number(),
+  statusId: Type.Integer(),
+  statusName: Type.String(),
+  status: Type.String(),
+});
+
+const EXAMPLE_BATCH = {
+  id: '01936f6e-0000-7a21-9c3e-6f1d2a4b5c03',
+  paymentProcessorId: '01936f6e-0000-7a21-9c3e-6f1d2a4b5c02',
+  paymentProcessorName: 'Sandbox Card',
+  externalBatchId: 'SBXB1A2B3C',
+  batchDateTime: '2026-11-22T03:00:00.000Z',
+  closesAt: '2026-11-22T03:00:00.000Z',
+  transactionCount: 12,
+  salesAmount: 1300.75,
+  refundsAmount: 50,
+  netAmount: 1250.75,
+  statusId: 2,
+  statusName: 'Settled',
+  status: 'Settled',
+};
+
+function ids(field: string, raw: string | undefined): string[] | undefined {
+  if (raw === undefined) return undefined;
+  const list = raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  const bad = list.find((id) => !UUID.test(id));
+  if (bad !== undefined) throw ValidationError.field(field, `'${bad}' is not a valid id.`);
+  return list;
+}
+
+export function batchView(b: Batch) {
+  return {
+    id: b.id,
+    paymentProcessorId: b.processorId,
+    paymentProcessorName: b.processorName,
+    externalBatchId: b.externalBatchId,
+    batchDateTime: (b.settledAt ?? b.openedAt).toISOString(),
+    closesAt: b.closesAt.toISOString(),
+    transactionCount: b.transactionCount,
+    salesAmount: fromCents(b.salesCents),
+    refundsAmount: fromCents(b.refundsCents),
+    netAmount: fromCents(b.netCents),
+    statusId: b.statusId,
+    statusName: BATCH_STATUS_NAMES[b.statusId]!,
+    status: BATCH_STATUS_NAMES[b.statusId]!,
+  };
+}
+
+export function settlementsRoutes(app: App, ctx: AppContext): void {
+  app.get(
+    '/pay-api/v1/settlements/batches',
+    {
+      schema: {
+        tags: ['Settlements'],
+        summary: 'List settlement batches',
+        description: 'Open batches show live totals; settled ones the totals frozen when they closed.',
+        querystring: BatchQuery,
+        response: {
+          200: Paged(BatchItem, { items: [EXAMPLE_BATCH], total: 1 }),
+          ...errorResponses(...AUTHENTICATED_ERRORS),
+        },
+      },
+    },
+    async (request) => {
+      const q = request.query;
+      const range = dateRange('dateFrom', q.dateFrom, 'dateTo', q.dateTo, ctx.clock);
+      const result = await ctx.services.settlements.list(
+        {
+          merchantId: (request.principal as MerchantPrincipal).merchantId,
+          batchIds: ids('batchIds', q.batchIds),
+          processorIds: ids('paymentProcessorIds', q.paymentProcessorIds),
+          statusId: q.statusId,
+          from: range.from,
+          to: range.to,
+        },
+        pageRequest(q, BATCH_LIST),
+      );
+      return { items: result.items.map(batchView), total: result.total };
+    },
+  );
+}

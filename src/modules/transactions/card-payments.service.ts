@@ -1,0 +1,1086 @@
+import type { Config } from '../../config.js';
+import type { CardOutcome, PaymentRequest } from '../../connectors/card/card-connector.js';
+import { CreditDebitType } from '../../connectors/card/card-numbers.js';
+import { CONNECTOR_TIMEOUT_MS, type Connectors, withDeadline } from '../../connectors/registry.js';
+import type { Clock } from '../../platform/clock/clock.js';
+import { newId } from '../../platform/crypto/ids.js';
+import type { Pool, Sql } from '../../platform/db/pool.js';
+import { withTransaction } from '../../platform/db/tx.js';
+import { recordEvent } from '../../platform/events/outbox.js';
+import { ConflictError, NotFoundError, ValidationError } from '../../platform/http/errors.js';
+import { enqueue } from '../../platform/jobs/queue.js';
+import { fromCents } from '../../platform/money.js';
+import type { Logger } from '../../platform/observability/logger.js';
+import type { CustomersService } from '../customers/customers.service.js';
+import { type Ledger, lines } from '../ledger/ledger.js';
+import type { MerchantConfiguration, MerchantSettings, PaymentProcessor } from '../merchants/merchants.model.js';
+import { ZeroCostProcessingOption } from '../merchants/merchants.model.js';
+import type { MerchantsService } from '../merchants/merchants.service.js';
+import type { SettlementsService } from '../settlements/settlements.service.js';
+import type { UsableCard } from '../vault/vault.model.js';
+import { checkCard, type VaultService } from '../vault/vault.service.js';
+import { type AmountBreakdown, calculateAmount } from './amounts.js';
+import { avsAction } from './avs.js';
+import type { PaymentCommand } from './payment-request.js';
+import {
+  CARD_NOT_PRESENT_SOURCES,
+  type PendingOperation,
+  type Transaction,
+  TransactionStatus,
+  TransactionType,
+} from './transactions.model.js';
+import {
+  findDuplicate,
+  findTransaction,
+  insertTransaction,
+  lockTransactionById,
+  saveTransaction,
+} from './transactions.repo.js';
+
+export const RECONCILE_QUEUE = 'cards.reconcile';
+export const EXPIRE_AUTHORIZATION_QUEUE = 'cards.expire-authorization';
+
+export interface OperationResult {
+  /** The transaction the operation produced or changed (a refund is its own transaction). */
+  transaction: Transaction;
+  typeId: number;
+  outcome: CardOutcome | null;
+  processedCents: number;
+}
+
+export interface CardPaymentsDeps {
+  pool: Pool;
+  clock: Clock;
+  config: Config;
+  logger: Logger;
+  merchants: MerchantsService;
+  customers: CustomersService;
+  vault: VaultService;
+  connectors: Connectors;
+  ledger: Ledger;
+  settlements: SettlementsService;
+}
+
+const OPERATION_OF: Record<PaymentCommand['kind'], PendingOperation['operation']> = {
+  sale: 'sale',
+  authorize: 'authorize',
+  verify: 'verify',
+  'refund-without-reference': 'refund-without-reference',
+};
+const TYPE_OF: Record<PaymentCommand['kind'], number> = {
+  sale: TransactionType.Sale,
+  authorize: TransactionType.Authorization,
+  verify: TransactionType.CardAuthentication,
+  'refund-without-reference': TransactionType.RefundWORef,
+};
+
+function illegal(message: string): ValidationError {
+  return new ValidationError({ transactionId: [message] }, message, 'InvalidTransactionState');
+}
+
+/**
+ * Card payments: the state machine of a card transaction. Every processor call follows one pattern, so no database
+ * transaction ever waits on the network and no outcome is ever lost:
+ *   tx1: lock, guard the state, record the operation as in flight (`pending_operation`)
+ *   call the connector (with a deadline)
+ *   tx2: lock, check the in-flight record is still ours, apply the outcome with its ledger entries and events.
+ * An unknown outcome (timeout, system error) stays recorded; the reconciler (or the next operation on the
+ * transaction) asks the processor what happened before anything else is done, so nothing is charged twice.
+ */
+export class CardPaymentsService {
+  constructor(private readonly deps: CardPaymentsDeps) {}
+
+  private get clock() {
+    return this.deps.clock;
+  }
+
+  // ---------------------------------------------------------------------------------------------------------------
+  // New payments: sale, authorization, verification, refund without reference.
+
+  async pay(cmd: PaymentCommand): Promise<OperationResult> {
+    const configuration = await this.deps.merchants.getConfiguration(cmd.merchantId);
+    const processor = cardProcessor(configuration, cmd.processorId);
+    const card = await this.resolveCard(cmd);
+    const settings = configuration.settings;
+    const amounts = this.amountsFor(cmd, settings, card);
+    const cardNotPresent = CARD_NOT_PRESENT_SOURCES.has(cmd.cardDataSourceId);
+    const runAvs = cardNotPresent && settings.avs.isEnabled && cmd.kind !== 'refund-without-reference';
+    let billing = cmd.billingAddress ?? null;
+    if (!billing && card.customerId)
+      billing = (await this.deps.customers.get(cmd.merchantId, card.customerId)).billingAddress;
+
+    const now = this.clock.now();
+    const id = newId();
+    const pending: PendingOperation = {
+      operation: OPERATION_OF[cmd.kind],
+      reference: id,
+      amountCents: amounts.totalCents,
+      startedAt: now.toISOString(),
+    };
+    const txn = newTransaction({
+      id,
+      cmd,
+      processor,
+      card,
+      amounts,
+      billing,
+      pending,
+      now,
+    });
+    await this.recordAttempt(txn, cmd.kind === 'sale' || cmd.kind === 'authorize');
+
+    const request: PaymentRequest = {
+      reference: id,
+      merchantId: cmd.merchantId,
+      processorId: processor.id,
+      amountCents: amounts.totalCents,
+      card: {
+        pan: card.pan,
+        expirationMonth: card.expirationMonth,
+        expirationYear: card.expirationYear,
+        securityCode: cmd.securityCode ?? null,
+      },
+      avs: runAvs ? { line1: billing?.line1 ?? null, postalCode: billing?.postalCode ?? null } : null,
+      cardPresent: !cardNotPresent,
+    };
+    const connector = this.deps.connectors.card(processor.connector);
+    const call =
+      cmd.kind === 'sale'
+        ? connector.sale(request)
+        : cmd.kind === 'authorize'
+          ? connector.authorize(request)
+          : cmd.kind === 'verify'
+            ? connector.verify(request)
+            : connector.refundWithoutReference(request);
+    const outcome = await this.screenAvs(txn, await withDeadline(call), settings.avs.profileId, processor);
+    const transaction = await this.recordPaymentOutcome(id, pending.reference, outcome, settings.avs.profileId);
+    return {
+      transaction,
+      typeId: txn.typeId,
+      outcome,
+      processedCents: outcome.kind === 'approved' ? amounts.totalCents : 0,
+    };
+  }
+
+  /** The three ways to pay (rule 5), each inconsistent combination a 400 naming the field. */
+  private async resolveCard(cmd: PaymentCommand): Promise<UsableCard> {
+    const raw = cmd.accountNumber != null && cmd.accountNumber !== '';
+    if (cmd.paymentMethodId && raw) {
+      throw ValidationError.field(
+        'accountNumber',
+        "Send either 'paymentMethodId' or card data ('accountNumber'), not both.",
+      );
+    }
+    if (cmd.customerId && raw) {
+      throw ValidationError.field(
+        'accountNumber',
+        "Card data cannot be combined with 'customerId': vault the card for the customer and send its 'paymentMethodId', or omit 'customerId'.",
+      );
+    }
+    if (!raw && (cmd.paymentMethodId || cmd.customerId)) {
+      for (const field of ['expirationMonth', 'expirationYear'] as const) {
+        if (cmd[field] != null) {
+          throw ValidationError.field(field, `'${field}' belongs to card data; a vaulted payment method has its own.`);
+        }
+      }
+    }
+    if (raw) {
+      const checked = checkCard(
+        {
+          pan: cmd.accountNumber,
+          expirationMonth: cmd.expirationMonth,
+          expirationYear: cmd.expirationYear,
+          securityCode: cmd.securityCode,
+        },
+        { pan: 'accountNumber' },
+      );
+      return this.deps.vault.rawCard(checked);
+    }
+    if (cmd.securityCode != null && !/^\d{3,4}$/.test(cmd.securityCode)) {
+      throw ValidationError.field('securityCode', "'securityCode' must be 3 or 4 digits.");
+    }
+    if (cmd.customerId) {
+      const customer = await this.deps.customers.get(cmd.merchantId, cmd.customerId);
+      const methodId = cmd.paymentMethodId ?? customer.defaultPaymentMethodId;
+      if (!methodId) {
+        throw ValidationError.field('paymentMethodId', 'The customer has no default card; send a paymentMethodId.');
+      }
+      const card = await this.deps.vault.usableCard(cmd.merchantId, methodId);
+      if (card.customerId !== customer.id) throw new NotFoundError('PaymentMethod', methodId);
+      return card;
+    }
+    if (cmd.paymentMethodId) {
+      const card = await this.deps.vault.usableCard(cmd.merchantId, cmd.paymentMethodId);
+      if (card.customerId) {
+        throw ValidationError.field(
+          'customerId',
+          "This payment method belongs to a customer: send its 'customerId' too.",
+        );
+      }
+      return card;
+    }
+    throw new ValidationError(
+      {
+        paymentMethodId: [
+          "Provide a payment instrument: 'paymentMethodId' (with 'customerId' for a customer's card), or card data ('accountNumber', 'expirationMonth', 'expirationYear').",
+        ],
+      },
+      'No payment instrument was provided.',
+    );
+  }
+
+  private amountsFor(cmd: PaymentCommand, settings: MerchantSettings, card: UsableCard): AmountBreakdown {
+    const errors: Record<string, string[]> = {};
+    const noExtras = cmd.kind === 'verify' || cmd.kind === 'refund-without-reference';
+    const tipGiven = (cmd.tipCents ?? 0) > 0 || (cmd.tipRateMpct ?? 0) > 0;
+    if (cmd.tipCents != null && cmd.tipRateMpct != null) {
+      errors.tipRate = ["Send either 'tipAmount' or 'tipRate', not both."];
+    }
+    if (tipGiven && noExtras) errors.tipAmount = ['A tip does not apply to this operation.'];
+    else if (tipGiven && !settings.isTipsEnabled) errors.tipAmount = ['Tips are not enabled for this merchant.'];
+    const option = settings.zeroCostProcessingOptionId;
+    if (cmd.surchargeRateMpct != null && option !== ZeroCostProcessingOption.Surcharge) {
+      errors.surchargeRate = ["'surchargeRate' applies only to merchants on the Surcharge program."];
+    }
+    if (!noExtras && option === ZeroCostProcessingOption.DualPricing && cmd.useCardPrice == null) {
+      errors.useCardPrice = ["'useCardPrice' is required: this merchant uses dual pricing."];
+    }
+    if (cmd.kind === 'refund-without-reference' && cmd.amountCents <= 0) {
+      errors.amount = ["'amount' must be greater than 0."];
+    }
+    if ((cmd.kind === 'sale' || cmd.kind === 'authorize') && cmd.amountCents <= 0) {
+      errors.amount = ["'amount' must be greater than 0."];
+    }
+    if (Object.keys(errors).length > 0) throw new ValidationError(errors);
+
+    const amounts = noExtras
+      ? calculateAmount({
+          baseCents: cmd.amountCents,
+          zeroCostOptionId: ZeroCostProcessingOption.None,
+          tender: 'credit',
+        })
+      : calculateAmount({
+          baseCents: cmd.amountCents,
+          percentageOffRateMpct: cmd.percentageOffRateMpct,
+          tipCents: cmd.tipCents,
+          tipRateMpct: cmd.tipRateMpct,
+          zeroCostOptionId: option,
+          surchargeRateMpct: cmd.surchargeRateMpct ?? settings.defaultSurchargeRateMpct,
+          cashDiscountRateMpct: settings.defaultCashDiscountRateMpct,
+          dualPricingRateMpct: settings.defaultDualPricingRateMpct,
+          useCardPrice: cmd.useCardPrice,
+          tender: card.creditDebitTypeId === CreditDebitType.Debit ? 'debit' : 'credit',
+        });
+    const max = settings.maxTransactionAmountCents;
+    if (max !== null && amounts.totalCents > max) {
+      throw ValidationError.field(
+        'amount',
+        `The total ${fromCents(amounts.totalCents).toFixed(2)} exceeds the merchant's maximum transaction amount ${fromCents(max).toFixed(2)}.`,
+      );
+    }
+    return amounts;
+  }
+
+  /**
+   * tx1 of a new payment. The duplicate check and the insert run under a transaction-scoped advisory lock on the
+   * duplicate key, so two identical requests racing each other cannot both pass.
+   */
+  private async recordAttempt(txn: Transaction, checkDuplicates: boolean): Promise<void> {
+    const windowMinutes = this.deps.config.duplicateWindowMinutes;
+    if (!checkDuplicates || windowMinutes === 0 || !txn.cardFingerprint) {
+      await insertTransaction(this.deps.pool, txn);
+      return;
+    }
+    await withTransaction(this.deps.pool, async (tx) => {
+      const key = `${txn.merchantId}|${txn.cardFingerprint!.toString('hex')}|${txn.totalCents}|${txn.referenceId ?? ''}`;
+      await tx.query({
+        name: 'tx.duplicate-lock',
+        text: 'SELECT pg_advisory_xact_lock(hashtextextended($1, 0))',
+        values: [key],
+      });
+      const since = new Date(txn.createdAt.getTime() - windowMinutes * 60_000);
+      const duplicate = await findDuplicate(
+        tx,
+        txn.merchantId,
+        txn.cardFingerprint!,
+        txn.totalCents,
+        txn.referenceId,
+        since,
+      );
+      if (duplicate) {
+        throw new ValidationError(
+          {
+            referenceId: [
+              `The same card was charged the same amount with the same referenceId within ${windowMinutes} minutes (transaction ${duplicate}). Send a different referenceId to charge it again.`,
+            ],
+          },
+          'Duplicate transaction.',
+          'IsDuplicate',
+        );
+      }
+      await insertTransaction(tx, txn);
+    });
+  }
+
+  /** An approval the merchant's AVS profile refuses is voided at the network and recorded as a decline. */
+  private async screenAvs(
+    txn: Transaction,
+    outcome: CardOutcome,
+    profileId: number,
+    processor: PaymentProcessor,
+  ): Promise<CardOutcome> {
+    if (outcome.kind !== 'approved' || !outcome.avs) return outcome;
+    if (avsAction(outcome.avs, profileId).action === 'Allow') return outcome;
+    const reversal = await withDeadline(
+      this.deps.connectors.card(processor.connector).void({
+        reference: `${txn.id}:avs-void`,
+        originalReference: txn.id,
+        merchantId: txn.merchantId,
+        processorId: processor.id,
+        amountCents: outcome.approvedCents,
+      }),
+    );
+    if (reversal.kind !== 'approved') {
+      this.deps.logger.warn({ transactionId: txn.id, reversal }, 'could not reverse an AVS-refused authorization');
+    }
+    return { kind: 'declined', responseCode: 'AVS', message: 'Address verification failed', avs: outcome.avs };
+  }
+
+  /** tx2 of a new payment (also used by the reconciler). Idempotent: only the holder of `reference` applies. */
+  private async recordPaymentOutcome(
+    id: string,
+    reference: string,
+    outcome: CardOutcome,
+    avsProfileId: number,
+  ): Promise<Transaction> {
+    return withTransaction(this.deps.pool, async (tx) => {
+      const t = (await lockTransactionById(tx, id))!;
+      if (t.pendingOperation?.reference !== reference || t.statusId !== TransactionStatus.Pending) return t;
+      const op = t.pendingOperation.operation;
+      const now = this.clock.now();
+      t.modifiedAt = now;
+      t.responseCode = outcome.responseCode;
+      t.responseMessage = outcome.message;
+      if (outcome.kind === 'approved' || outcome.kind === 'declined') {
+        t.avsResponse = outcome.avs ? avsAction(outcome.avs, avsProfileId) : null;
+      }
+      switch (outcome.kind) {
+        case 'approved': {
+          t.pendingOperation = null;
+          t.resultCode = 'Approve';
+          t.authCode = outcome.authCode;
+          t.networkReference = outcome.networkReference;
+          if (op === 'sale') {
+            t.statusId = TransactionStatus.Captured;
+            t.authorizedCents = t.totalCents;
+            t.capturedCents = t.totalCents;
+            t.capturedAt = now;
+            t.batchId = await this.deps.settlements.joinOpenBatch(tx, await this.processorOf(t));
+            await this.deps.ledger.post(tx, {
+              merchantId: t.merchantId,
+              kind: 'capture',
+              transactionId: t.id,
+              lines: lines.capture(t.totalCents),
+            });
+            await this.event(tx, 'transaction.card.authorized', t);
+            await this.event(tx, 'transaction.card.captured', t);
+          } else if (op === 'authorize') {
+            t.statusId = TransactionStatus.Authorized;
+            t.authorizedCents = t.totalCents;
+            await this.deps.ledger.post(tx, {
+              merchantId: t.merchantId,
+              kind: 'authorization_hold',
+              transactionId: t.id,
+              lines: lines.hold(t.totalCents),
+            });
+            await this.event(tx, 'transaction.card.authorized', t);
+            await enqueue(tx, this.clock, {
+              queue: EXPIRE_AUTHORIZATION_QUEUE,
+              payload: { transactionId: t.id },
+              runAt: new Date(now.getTime() + this.deps.config.authorizationExpiryDays * 86_400_000),
+              singletonKey: t.id,
+            });
+          } else if (op === 'verify') {
+            t.statusId = TransactionStatus.Verified;
+          } else {
+            // Refund without reference: money goes back to the card; it nets in the open batch.
+            t.statusId = TransactionStatus.Refunded;
+            t.capturedCents = t.totalCents;
+            t.capturedAt = now;
+            t.batchId = await this.deps.settlements.joinOpenBatch(tx, await this.processorOf(t));
+            await this.deps.ledger.post(tx, {
+              merchantId: t.merchantId,
+              kind: 'refund',
+              transactionId: t.id,
+              lines: lines.reverseCapture(t.totalCents),
+            });
+            await this.event(tx, 'transaction.card.refunded', t, { refundTransactionId: t.id });
+          }
+          break;
+        }
+        case 'declined':
+          t.pendingOperation = null;
+          t.resultCode = 'Decline';
+          t.statusId = TransactionStatus.Declined;
+          await this.event(tx, 'transaction.card.declined', t);
+          break;
+        case 'failed':
+          t.pendingOperation = null;
+          t.resultCode = 'Error';
+          t.statusId = TransactionStatus.Failed;
+          await this.event(tx, 'transaction.card.failed', t);
+          break;
+        case 'unknown':
+          t.resultCode = 'Pending';
+          t.pendingOperation = { ...t.pendingOperation, unknown: true };
+          await this.scheduleReconcile(tx, t.id, 5);
+          break;
+      }
+      await saveTransaction(tx, t);
+      if (outcome.kind === 'approved') await this.deps.merchants.touchLastTransaction(tx, t.merchantId, now);
+      return t;
+    });
+  }
+
+  // ---------------------------------------------------------------------------------------------------------------
+  // Follow-up operations on an existing transaction.
+
+  async capture(merchantId: string, id: string, amountCents: number | undefined): Promise<OperationResult> {
+    return this.operate(merchantId, id, TransactionType.Capture, {
+      operation: 'capture',
+      guard: (t) => {
+        if (t.statusId !== TransactionStatus.Authorized) {
+          throw illegal(`Only an Authorized transaction can be captured; this one is ${statusName(t.statusId)}.`);
+        }
+        const amount = amountCents ?? t.authorizedCents;
+        if (amount <= 0) throw ValidationError.field('amount', "'amount' must be greater than 0.");
+        if (amount > t.authorizedCents) {
+          throw ValidationError.field(
+            'amount',
+            `The capture amount exceeds the authorized amount ${fromCents(t.authorizedCents).toFixed(2)}.`,
+          );
+        }
+        return { amountCents: amount };
+      },
+      call: (connector, t, pending) => connector.capture({ ...followUp(t, pending) }),
+    });
+  }
+
+  async void(merchantId: string, id: string): Promise<OperationResult> {
+    return this.operate(merchantId, id, TransactionType.Void, {
+      operation: 'void',
+      guard: async (t, tx) => {
+        if (t.statusId === TransactionStatus.Authorized) return { amountCents: t.authorizedCents };
+        if (t.statusId !== TransactionStatus.Captured) {
+          throw illegal(
+            t.statusId === TransactionStatus.Settled || t.settledAt
+              ? 'A settled transaction cannot be voided; refund it instead.'
+              : `A ${statusName(t.statusId)} transaction cannot be voided.`,
+          );
+        }
+        if (t.refundedCents > 0) throw illegal('A transaction with refunds cannot be voided; refund the rest instead.');
+        const { rows } = await tx.query<{ status_id: number }>(
+          'SELECT status_id FROM settlement_batches WHERE id = $1 FOR KEY SHARE',
+          [t.batchId],
+        );
+        if (rows[0]?.status_id !== 1)
+          throw illegal('The batch of this transaction is being settled; refund it instead.');
+        return { amountCents: t.capturedCents };
+      },
+      call: (connector, t, pending) => connector.void(followUp(t, pending)),
+    });
+  }
+
+  async tipAdjust(merchantId: string, id: string, tipCents: number): Promise<OperationResult> {
+    const configuration = await this.deps.merchants.getConfiguration(merchantId);
+    if (!configuration.settings.isTipsEnabled) {
+      throw ValidationError.field('tipAmount', 'Tips are not enabled for this merchant.');
+    }
+    return this.operate(merchantId, id, TransactionType.TipAdjustment, {
+      operation: 'tip-adjust',
+      guard: async (t, tx) => {
+        if (t.typeId !== TransactionType.Sale && t.typeId !== TransactionType.Authorization) {
+          throw illegal('Only a sale or an authorization takes a tip.');
+        }
+        if (t.statusId !== TransactionStatus.Authorized && t.statusId !== TransactionStatus.Captured) {
+          throw illegal(`A ${statusName(t.statusId)} transaction cannot be tip-adjusted.`);
+        }
+        if (t.refundedCents > 0) throw illegal('A transaction with refunds cannot be tip-adjusted.');
+        if (t.batchId) {
+          const { rows } = await tx.query<{ status_id: number }>(
+            'SELECT status_id FROM settlement_batches WHERE id = $1 FOR KEY SHARE',
+            [t.batchId],
+          );
+          if (rows[0]?.status_id !== 1) throw illegal('The batch of this transaction is being settled.');
+        }
+        const newTotal = t.totalCents - t.tipCents + tipCents;
+        const max = configuration.settings.maxTransactionAmountCents;
+        if (max !== null && newTotal > max) {
+          throw ValidationError.field('tipAmount', "The new total exceeds the merchant's maximum transaction amount.");
+        }
+        return { amountCents: newTotal, tipCents };
+      },
+      call: (connector, t, pending) => connector.tipAdjust(followUp(t, pending)),
+    });
+  }
+
+  /** A refund (`/return`): its own transaction, reserved against the original under the original's row lock. */
+  async refund(
+    merchantId: string,
+    id: string,
+    amountCents: number | undefined,
+    cardDataSourceId: number,
+  ): Promise<OperationResult> {
+    await this.resolveIfUnknown(merchantId, id);
+    const prepared = await withTransaction(this.deps.pool, async (tx) => {
+      const original = await findTransaction(tx, merchantId, id, { forUpdate: true });
+      if (!original) throw new NotFoundError('Transaction', id);
+      if (original.method !== 'card') throw illegal('Use the ACH refund endpoint for ACH transactions.');
+      if (original.typeId !== TransactionType.Sale && original.typeId !== TransactionType.Authorization) {
+        throw illegal('Only a sale or a captured authorization can be refunded.');
+      }
+      if (original.statusId !== TransactionStatus.Captured && original.statusId !== TransactionStatus.Settled) {
+        throw illegal(`A ${statusName(original.statusId)} transaction cannot be refunded.`);
+      }
+      if (original.pendingOperation) throw inProgress(original.id);
+      const available = original.capturedCents - original.refundedCents;
+      const amount = amountCents ?? available;
+      if (amount <= 0 || available <= 0) {
+        throw ValidationError.field(
+          'amount',
+          available <= 0 ? 'Nothing is left to refund.' : "'amount' must be greater than 0.",
+        );
+      }
+      if (amount > available) {
+        throw ValidationError.field(
+          'amount',
+          `The refund exceeds the refundable amount ${fromCents(available).toFixed(2)}.`,
+        );
+      }
+      const now = this.clock.now();
+      original.refundedCents += amount;
+      original.modifiedAt = now;
+      await saveTransaction(tx, original);
+      const refundId = newId();
+      const refund: Transaction = {
+        ...original,
+        id: refundId,
+        typeId: TransactionType.Refund,
+        statusId: TransactionStatus.Pending,
+        originalTransactionId: original.id,
+        cardDataSourceId,
+        referenceId: null,
+        baseCents: amount,
+        percentageOffCents: 0,
+        percentageOffRateMpct: null,
+        cashDiscountCents: 0,
+        cashDiscountRateMpct: null,
+        surchargeCents: 0,
+        surchargeRateMpct: null,
+        tipCents: 0,
+        tipRateMpct: null,
+        taxCents: 0,
+        taxRateMpct: null,
+        totalCents: amount,
+        authorizedCents: 0,
+        capturedCents: 0,
+        refundedCents: 0,
+        avsResponse: null,
+        resultCode: null,
+        responseCode: null,
+        responseMessage: null,
+        authCode: null,
+        networkReference: null,
+        pendingOperation: {
+          operation: 'refund',
+          reference: refundId,
+          amountCents: amount,
+          startedAt: now.toISOString(),
+        },
+        batchId: null,
+        detailsMessage: null,
+        createdAt: now,
+        modifiedAt: now,
+        capturedAt: null,
+        voidedAt: null,
+        settledAt: null,
+      };
+      await insertTransaction(tx, refund);
+      return { original, refund };
+    });
+    const processor = await this.processorOf(prepared.original);
+    const outcome = await withDeadline(
+      this.deps.connectors.card(processor.connector).refund({
+        reference: prepared.refund.id,
+        originalReference: prepared.original.id,
+        merchantId,
+        processorId: processor.id,
+        amountCents: prepared.refund.totalCents,
+      }),
+    );
+    const refund = await this.recordRefundOutcome(prepared.refund.id, outcome);
+    return {
+      transaction: refund,
+      typeId: TransactionType.Refund,
+      outcome,
+      processedCents: outcome.kind === 'approved' ? refund.totalCents : 0,
+    };
+  }
+
+  private async recordRefundOutcome(refundId: string, outcome: CardOutcome): Promise<Transaction> {
+    return withTransaction(this.deps.pool, async (tx) => {
+      // Lock order everywhere: the original before its refund.
+      const peek = await tx.query<{ original_transaction_id: string }>(
+        'SELECT original_transaction_id FROM transactions WHERE id = $1',
+        [refundId],
+      );
+      const original = (await lockTransactionById(tx, peek.rows[0]!.original_transaction_id))!;
+      const refund = (await lockTransactionById(tx, refundId))!;
+      if (refund.statusId !== TransactionStatus.Pending || refund.pendingOperation?.reference !== refundId)
+        return refund;
+      const now = this.clock.now();
+      refund.modifiedAt = now;
+      refund.responseCode = outcome.responseCode;
+      refund.responseMessage = outcome.message;
+      if (outcome.kind === 'unknown') {
+        refund.resultCode = 'Pending';
+        refund.pendingOperation = { ...refund.pendingOperation, unknown: true };
+        await this.scheduleReconcile(tx, refund.id, 5);
+        await saveTransaction(tx, refund);
+        return refund;
+      }
+      refund.pendingOperation = null;
+      if (outcome.kind === 'approved') {
+        refund.resultCode = 'Approve';
+        refund.authCode = outcome.authCode;
+        refund.networkReference = outcome.networkReference;
+        refund.statusId = TransactionStatus.Refunded;
+        refund.capturedCents = refund.totalCents;
+        refund.capturedAt = now;
+        refund.batchId = await this.deps.settlements.joinOpenBatch(tx, await this.processorOf(refund));
+        await this.deps.ledger.post(tx, {
+          merchantId: refund.merchantId,
+          kind: 'refund',
+          transactionId: refund.id,
+          lines: lines.reverseCapture(refund.totalCents),
+        });
+        if (original.refundedCents === original.capturedCents) {
+          original.statusId = TransactionStatus.Refunded;
+        }
+        original.modifiedAt = now;
+        await saveTransaction(tx, original);
+        await this.event(tx, 'transaction.card.refunded', original, {
+          refundTransactionId: refund.id,
+          refundAmount: fromCents(refund.totalCents),
+          refundedAmount: fromCents(original.refundedCents),
+        });
+      } else {
+        refund.resultCode = outcome.kind === 'declined' ? 'Decline' : 'Error';
+        refund.statusId = outcome.kind === 'declined' ? TransactionStatus.Declined : TransactionStatus.Failed;
+        // Release the reservation.
+        original.refundedCents -= refund.totalCents;
+        original.modifiedAt = now;
+        await saveTransaction(tx, original);
+      }
+      await saveTransaction(tx, refund);
+      return refund;
+    });
+  }
+
+  /** Shared tx1 → call → tx2 of capture, void and tip adjustment. */
+  private async operate(
+    merchantId: string,
+    id: string,
+    typeId: number,
+    op: {
+      operation: 'capture' | 'void' | 'tip-adjust';
+      guard: (
+        t: Transaction,
+        tx: Sql,
+      ) => { amountCents: number; tipCents?: number } | Promise<{ amountCents: number; tipCents?: number }>;
+      call: (
+        connector: ReturnType<Connectors['card']>,
+        t: Transaction,
+        pending: PendingOperation,
+      ) => Promise<CardOutcome>;
+    },
+  ): Promise<OperationResult> {
+    await this.resolveIfUnknown(merchantId, id);
+    const { t, pending } = await withTransaction(this.deps.pool, async (tx) => {
+      const t = await findTransaction(tx, merchantId, id, { forUpdate: true });
+      if (!t) throw new NotFoundError('Transaction', id);
+      if (t.method !== 'card') throw illegal('This operation applies to card transactions only.');
+      if (t.pendingOperation) throw inProgress(t.id);
+      const guarded = await op.guard(t, tx);
+      const pending: PendingOperation = {
+        operation: op.operation,
+        reference: `${t.id}:${op.operation}:${newId()}`,
+        amountCents: guarded.amountCents,
+        ...(guarded.tipCents !== undefined ? { tipCents: guarded.tipCents } : {}),
+        startedAt: this.clock.now().toISOString(),
+      };
+      t.pendingOperation = pending;
+      t.modifiedAt = this.clock.now();
+      await saveTransaction(tx, t);
+      return { t, pending };
+    });
+    const processor = await this.processorOf(t);
+    const outcome = await withDeadline(op.call(this.deps.connectors.card(processor.connector), t, pending));
+    const transaction = await this.recordFollowUpOutcome(t.id, pending.reference, outcome);
+    return {
+      transaction,
+      typeId,
+      outcome,
+      processedCents:
+        outcome.kind === 'approved'
+          ? op.operation === 'tip-adjust'
+            ? transaction.totalCents
+            : pending.amountCents
+          : 0,
+    };
+  }
+
+  private async recordFollowUpOutcome(
+    id: string,
+    reference: string,
+    outcome: CardOutcome,
+    reason?: string,
+  ): Promise<Transaction> {
+    return withTransaction(this.deps.pool, async (tx) => {
+      const t = (await lockTransactionById(tx, id))!;
+      const pending = t.pendingOperation;
+      if (!pending || pending.reference !== reference) return t;
+      const now = this.clock.now();
+      t.modifiedAt = now;
+      if (outcome.kind === 'unknown') {
+        t.pendingOperation = { ...pending, unknown: true };
+        await this.scheduleReconcile(tx, t.id, 5);
+        await saveTransaction(tx, t);
+        return t;
+      }
+      t.pendingOperation = null;
+      if (outcome.kind === 'approved') await this.applyFollowUp(tx, t, pending, reason);
+      else {
+        this.deps.logger.info(
+          { transactionId: t.id, operation: pending.operation, outcome },
+          'processor refused an operation',
+        );
+      }
+      await saveTransaction(tx, t);
+      return t;
+    });
+  }
+
+  private async applyFollowUp(tx: Sql, t: Transaction, pending: PendingOperation, reason?: string): Promise<void> {
+    const now = this.clock.now();
+    switch (pending.operation) {
+      case 'capture': {
+        t.statusId = TransactionStatus.Captured;
+        t.capturedCents = pending.amountCents;
+        t.capturedAt = now;
+        t.batchId = await this.deps.settlements.joinOpenBatch(tx, await this.processorOf(t));
+        await this.deps.ledger.post(tx, {
+          merchantId: t.merchantId,
+          kind: 'capture',
+          transactionId: t.id,
+          lines: [...lines.releaseHold(t.authorizedCents), ...lines.capture(pending.amountCents)],
+        });
+        await this.event(tx, 'transaction.card.captured', t, { capturedAmount: fromCents(pending.amountCents) });
+        break;
+      }
+      case 'void': {
+        const wasCaptured = t.statusId === TransactionStatus.Captured;
+        t.statusId = TransactionStatus.Voided;
+        t.voidedAt = now;
+        if (reason) t.detailsMessage = reason;
+        if (wasCaptured) {
+          t.batchId = null;
+          await this.deps.ledger.post(tx, {
+            merchantId: t.merchantId,
+            kind: 'capture_reversal',
+            transactionId: t.id,
+            lines: lines.reverseCapture(t.capturedCents),
+          });
+        } else {
+          await this.deps.ledger.post(tx, {
+            merchantId: t.merchantId,
+            kind: 'hold_release',
+            transactionId: t.id,
+            lines: lines.releaseHold(t.authorizedCents),
+          });
+        }
+        await this.event(tx, 'transaction.card.voided', t, reason ? { reason } : {});
+        break;
+      }
+      case 'tip-adjust': {
+        const delta = pending.amountCents - t.totalCents;
+        const tipCents = pending.tipCents ?? 0;
+        t.tipCents = tipCents;
+        t.tipRateMpct = null;
+        t.totalCents = pending.amountCents;
+        if (t.statusId === TransactionStatus.Captured) {
+          t.capturedCents += delta;
+          t.authorizedCents += delta;
+          await this.deps.ledger.post(tx, {
+            merchantId: t.merchantId,
+            kind: 'tip_adjustment',
+            transactionId: t.id,
+            lines: lines.capture(delta),
+          });
+        } else {
+          t.authorizedCents += delta;
+          await this.deps.ledger.post(tx, {
+            merchantId: t.merchantId,
+            kind: 'tip_adjustment',
+            transactionId: t.id,
+            lines: lines.hold(delta),
+          });
+        }
+        break;
+      }
+      default:
+        throw new Error(`No follow-up effect for ${pending.operation}`);
+    }
+  }
+
+  // ---------------------------------------------------------------------------------------------------------------
+  // Reconciliation and expiry.
+
+  /** Before acting on a transaction whose last outcome is unknown, ask the processor what happened. */
+  private async resolveIfUnknown(merchantId: string, id: string): Promise<void> {
+    const t = await findTransaction(this.deps.pool, merchantId, id);
+    if (!t) throw new NotFoundError('Transaction', id);
+    if (t.pendingOperation && this.mayReconcile(t.pendingOperation)) await this.reconcile(t.id);
+  }
+
+  /** Only act on an in-flight record once its call is surely over (it answered "unknown", or its deadline passed twice). */
+  private mayReconcile(pending: PendingOperation): boolean {
+    return (
+      Boolean(pending.unknown) || Date.parse(pending.startedAt) < this.clock.now().getTime() - 2 * CONNECTOR_TIMEOUT_MS
+    );
+  }
+
+  /** Resolves an unknown outcome by querying the processor; returns false while it is still unknown. */
+  async reconcile(id: string): Promise<boolean> {
+    const { rows } = await this.deps.pool.query('SELECT merchant_id FROM transactions WHERE id = $1', [id]);
+    if (!rows[0]) return true;
+    const t = (await findTransaction(this.deps.pool, rows[0].merchant_id, id))!;
+    const pending = t.pendingOperation;
+    if (!pending || !this.mayReconcile(pending)) return true;
+    const processor = await this.processorOf(t);
+    const connector = this.deps.connectors.card(processor.connector);
+    const answer = await connector.query(pending.reference);
+    let outcome: CardOutcome;
+    if (answer.found) {
+      if (answer.outcome.kind === 'unknown') return false;
+      outcome = answer.outcome;
+    } else {
+      outcome = {
+        kind: 'failed',
+        responseCode: '96',
+        message: 'The processor has no record of the operation; nothing was charged.',
+      };
+    }
+    if (t.statusId === TransactionStatus.Pending && pending.operation === 'refund') {
+      await this.recordRefundOutcome(t.id, outcome);
+    } else if (t.statusId === TransactionStatus.Pending) {
+      const configuration = await this.deps.merchants.getConfiguration(t.merchantId);
+      const screened = await this.screenAvs(t, outcome, configuration.settings.avs.profileId, processor);
+      await this.recordPaymentOutcome(t.id, pending.reference, screened, configuration.settings.avs.profileId);
+    } else {
+      await this.recordFollowUpOutcome(
+        t.id,
+        pending.reference,
+        outcome.kind === 'approved'
+          ? outcome
+          : { kind: 'failed', responseCode: outcome.responseCode, message: outcome.message },
+      );
+    }
+    return true;
+  }
+
+  /** An authorization left uncaptured for AUTHORIZATION_EXPIRY_DAYS voids itself. */
+  async expireAuthorization(id: string): Promise<void> {
+    const { rows } = await this.deps.pool.query('SELECT merchant_id FROM transactions WHERE id = $1', [id]);
+    if (!rows[0]) return;
+    const merchantId = rows[0].merchant_id as string;
+    await this.resolveIfUnknown(merchantId, id);
+    const claimed = await withTransaction(this.deps.pool, async (tx) => {
+      const t = await findTransaction(tx, merchantId, id, { forUpdate: true });
+      if (!t || t.statusId !== TransactionStatus.Authorized) return undefined;
+      if (t.pendingOperation) throw new Error('An operation is in flight; expiring later');
+      const pending: PendingOperation = {
+        operation: 'void',
+        reference: `${t.id}:expire:${newId()}`,
+        amountCents: t.authorizedCents,
+        startedAt: this.clock.now().toISOString(),
+      };
+      t.pendingOperation = pending;
+      await saveTransaction(tx, t);
+      return { t, pending };
+    });
+    if (!claimed) return;
+    const processor = await this.processorOf(claimed.t);
+    const outcome = await withDeadline(
+      this.deps.connectors.card(processor.connector).void(followUp(claimed.t, claimed.pending)),
+    );
+    await this.recordFollowUpOutcome(id, claimed.pending.reference, outcome, 'Authorization expired');
+  }
+
+  private async scheduleReconcile(tx: Sql, id: string, inSeconds: number): Promise<void> {
+    await enqueue(tx, this.clock, {
+      queue: RECONCILE_QUEUE,
+      payload: { transactionId: id },
+      runAt: new Date(this.clock.now().getTime() + inSeconds * 1000),
+      singletonKey: id,
+    });
+  }
+
+  private async processorOf(t: Transaction): Promise<PaymentProcessor> {
+    const configuration = await this.deps.merchants.getConfiguration(t.merchantId);
+    const processor = configuration.processors.find((p) => p.id === t.processorId);
+    if (!processor) throw new Error(`Processor ${t.processorId} of transaction ${t.id} is gone`);
+    return processor;
+  }
+
+  private async event(tx: Sql, type: string, t: Transaction, extra: Record<string, unknown> = {}): Promise<void> {
+    await recordEvent(tx, this.clock, {
+      type,
+      merchantId: t.merchantId,
+      resourceType: 'transaction',
+      resourceId: t.id,
+      data: {
+        transactionId: t.id,
+        typeId: t.typeId,
+        statusId: t.statusId,
+        amount: fromCents(t.totalCents),
+        currency: 'USD',
+        ...(t.customerId ? { customerId: t.customerId } : {}),
+        ...extra,
+      },
+    });
+  }
+}
+
+function inProgress(id: string): ConflictError {
+  return new ConflictError(
+    'Another operation on this transaction is in progress; retrieve the transaction and retry.',
+    'OperationInProgress',
+    id,
+  );
+}
+
+function statusName(statusId: number): string {
+  return (
+    (
+      {
+        1: 'Authorized',
+        2: 'Captured',
+        3: 'Voided',
+        4: 'Refunded',
+        5: 'Verified',
+        6: 'Settled',
+        24: 'Pending',
+        91: 'Declined',
+        92: 'Failed',
+      } as Record<number, string>
+    )[statusId] ?? String(statusId)
+  );
+}
+
+function followUp(t: Transaction, pending: PendingOperation) {
+  return {
+    reference: pending.reference,
+    originalReference: t.id,
+    merchantId: t.merchantId,
+    processorId: t.processorId,
+    amountCents: pending.amountCents,
+  };
+}
+
+export function cardProcessor(
+  configuration: MerchantConfiguration,
+  processorId: string | null | undefined,
+): PaymentProcessor {
+  const cards = configuration.processors.filter((p) => p.method === 'card' && p.statusId === 1);
+  const processor = processorId
+    ? cards.find((p) => p.id === processorId)
+    : (cards.find((p) => p.isDefault) ?? cards[0]);
+  if (!processor) {
+    throw ValidationError.field(
+      'paymentProcessorId',
+      processorId
+        ? "'paymentProcessorId' is not one of this merchant's active card processors (see GET /pay-api/v1/configurations/payments)."
+        : 'The merchant has no active card processor.',
+    );
+  }
+  return processor;
+}
+
+function newTransaction(input: {
+  id: string;
+  cmd: PaymentCommand;
+  processor: PaymentProcessor;
+  card: UsableCard;
+  amounts: AmountBreakdown;
+  billing: Transaction['billingAddress'];
+  pending: PendingOperation;
+  now: Date;
+}): Transaction {
+  const { cmd, card, amounts, now } = input;
+  return {
+    id: input.id,
+    merchantId: cmd.merchantId,
+    processorId: input.processor.id,
+    method: 'card',
+    typeId: TYPE_OF[cmd.kind],
+    statusId: TransactionStatus.Pending,
+    originalTransactionId: null,
+    customerId: card.customerId,
+    paymentMethodId: card.paymentMethodId,
+    createMethodId: cmd.createMethodId,
+    cardDataSourceId: cmd.cardDataSourceId,
+    referenceId: cmd.referenceId ?? null,
+    customerInitiated: cmd.customerInitiated ?? null,
+    currencyId: cmd.currencyId,
+    baseCents: amounts.baseCents,
+    percentageOffCents: amounts.percentageOffCents,
+    percentageOffRateMpct: amounts.percentageOffRateMpct,
+    cashDiscountCents: amounts.cashDiscountCents,
+    cashDiscountRateMpct: amounts.cashDiscountRateMpct,
+    surchargeCents: amounts.surchargeCents,
+    surchargeRateMpct: amounts.surchargeRateMpct,
+    tipCents: amounts.tipCents,
+    tipRateMpct: amounts.tipRateMpct,
+    taxCents: amounts.taxCents,
+    taxRateMpct: amounts.taxRateMpct,
+    totalCents: amounts.totalCents,
+    authorizedCents: 0,
+    capturedCents: 0,
+    refundedCents: 0,
+    panMask: card.mask,
+    cardTypeId: card.cardTypeId,
+    creditDebitTypeId: card.creditDebitTypeId,
+    cardTokenTypeId: card.cardTokenTypeId,
+    cardFingerprint: card.fingerprint,
+    expirationMonth: card.expirationMonth,
+    expirationYear: card.expirationYear,
+    billingAddress: input.billing,
+    shippingAddress: cmd.shippingAddress ?? null,
+    contactInfo: cmd.contactInfo ?? null,
+    avsResponse: null,
+    resultCode: null,
+    responseCode: null,
+    responseMessage: null,
+    authCode: null,
+    networkReference: null,
+    pendingOperation: input.pending,
+    batchId: null,
+    detailsMessage: null,
+    createdAt: now,
+    modifiedAt: now,
+    capturedAt: null,
+    voidedAt: null,
+    settledAt: null,
+  };
+}

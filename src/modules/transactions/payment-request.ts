@@ -1,0 +1,30 @@
+import type { Address } from '../reference/address.js';
+import type { ContactInfo } from './transactions.model.js';
+
+/** A new card payment as the service receives it: wire units already converted (cents, millipercent). */
+export interface PaymentCommand {
+  kind: 'sale' | 'authorize' | 'verify' | 'refund-without-reference';
+  merchantId: string;
+  processorId?: string | null;
+  customerId?: string | null;
+  paymentMethodId?: string | null;
+  accountNumber?: string | null;
+  expirationMonth?: number | null;
+  expirationYear?: number | null;
+  /** Only in memory for the call in flight. */
+  securityCode?: string | null;
+  amountCents: number;
+  tipCents?: number | null;
+  tipRateMpct?: number | null;
+  percentageOffRateMpct?: number | null;
+  surchargeRateMpct?: number | null;
+  useCardPrice?: boolean | null;
+  currencyId: number;
+  billingAddress?: Address | null;
+  shippingAddress?: Address | null;
+  contactInfo?: ContactInfo | null;
+  cardDataSourceId: number;
+  referenceId?: string | null;
+  customerInitiated?: boolean | null;
+  createMethodId: number;
+}

@@ -1,0 +1,288 @@
+import { CARD_TYPE_NAMES } from '../../connectors/card/card-numbers.js';
+import { fromCents, fromMillipercent } from '../../platform/money.js';
+import type { MerchantConfiguration, MerchantContact } from '../merchants/merchants.model.js';
+import { stateById } from '../reference/states.js';
+import type { AmountBreakdown } from './amounts.js';
+import { percentOf } from './amounts.js';
+import { avsView } from './avs.js';
+import type { OperationResult } from './card-payments.service.js';
+import {
+  CARD_DATA_SOURCE_NAMES,
+  CREATE_METHOD_NAMES,
+  STATUS_NAMES,
+  type Transaction,
+  TransactionStatus,
+  TransactionType,
+  TYPE_NAMES,
+} from './transactions.model.js';
+
+const rate = (mpct: number | null) => (mpct === null ? null : fromMillipercent(mpct));
+
+export function amountView(a: AmountBreakdown | Transaction) {
+  return {
+    baseAmount: fromCents(a.baseCents),
+    percentageOffAmount: fromCents(a.percentageOffCents),
+    percentageOffRate: rate(a.percentageOffRateMpct),
+    cashDiscountAmount: fromCents(a.cashDiscountCents),
+    cashDiscountRate: rate(a.cashDiscountRateMpct),
+    surchargeAmount: fromCents(a.surchargeCents),
+    surchargeRate: rate(a.surchargeRateMpct),
+    tipAmount: fromCents(a.tipCents),
+    tipRate: rate(a.tipRateMpct),
+    taxAmount: fromCents(a.taxCents),
+    taxRate: rate(a.taxRateMpct),
+    totalAmount: fromCents(a.totalCents),
+  };
+}
+
+function details(t: Transaction, result: OperationResult | null) {
+  const outcome = result?.outcome ?? null;
+  const code = outcome
+    ? outcome.kind === 'approved'
+      ? 'Approve'
+      : outcome.kind === 'declined'
+        ? 'Decline'
+        : outcome.kind === 'failed'
+          ? 'Error'
+          : 'Pending'
+    : (t.resultCode ?? (t.statusId === TransactionStatus.Pending ? 'Pending' : 'Approve'));
+  const message = t.detailsMessage ?? outcome?.message ?? t.responseMessage;
+  return {
+    code,
+    message:
+      code === 'Pending' && !t.detailsMessage
+        ? 'The outcome is not known yet; check the status later.'
+        : (message ?? null),
+    authCode: t.authCode,
+    maskedPan: t.panMask,
+    hostResponseCode: outcome?.responseCode ?? t.responseCode,
+    hostResponseMessage: outcome?.message ?? t.responseMessage,
+    processorResponseCode: outcome?.responseCode ?? t.responseCode,
+  };
+}
+
+function receipt(t: Transaction, merchantName: string) {
+  return {
+    transactionId: t.id,
+    transactionDateTime: t.createdAt.toISOString(),
+    amount: amountView(t),
+    currencyId: t.currencyId,
+    currency: 'USD',
+    merchantName,
+    authCode: t.authCode,
+    maskedPan: t.panMask,
+    cardType: t.cardTypeId === null ? null : (CARD_TYPE_NAMES[t.cardTypeId] ?? null),
+    cardDataSource: t.cardDataSourceId === null ? null : (CARD_DATA_SOURCE_NAMES[t.cardDataSourceId] ?? null),
+    transactionType: TYPE_NAMES[t.typeId]!,
+    status: STATUS_NAMES[t.statusId]!,
+  };
+}
+
+/** Response of sale, auth, verify and refund without reference (AuthorizationResponseDto). */
+export function authorizationResponse(result: OperationResult, merchantName: string) {
+  return { ...transactionResponse(result, merchantName), avsResponse: avsView(result.transaction.avsResponse) };
+}
+
+/** Response of capture, void, return and tip adjustment (TransactionResponseIsvDto). */
+export function transactionResponse(result: OperationResult, merchantName: string) {
+  const t = result.transaction;
+  return {
+    transactionId: t.id,
+    transactionDateTime: t.createdAt.toISOString(),
+    typeId: result.typeId,
+    type: TYPE_NAMES[result.typeId]!,
+    statusId: t.statusId,
+    status: STATUS_NAMES[t.statusId]!,
+    processedAmount: fromCents(result.processedCents),
+    details: details(t, result),
+    transactionReceipt: receipt(t, merchantName),
+  };
+}
+
+export function availableOperations(t: Transaction, configuration: MerchantConfiguration) {
+  const ops: Array<{
+    type: string;
+    typeId: number;
+    availableAmount: number;
+    suggestedTips: Array<{ tipRate: number; tipAmount: number }> | null;
+  }> = [];
+  if (t.pendingOperation || t.method !== 'card') return ops;
+  const tips = configuration.settings.isTipsEnabled
+    ? (configuration.settings.defaultTipsOptionsMpct ?? []).map((mpct) => ({
+        tipRate: fromMillipercent(mpct),
+        tipAmount: fromCents(percentOf(t.baseCents - t.percentageOffCents, mpct)),
+      }))
+    : null;
+  const payment = t.typeId === TransactionType.Sale || t.typeId === TransactionType.Authorization;
+  if (!payment) return ops;
+  if (t.statusId === TransactionStatus.Authorized) {
+    ops.push({
+      type: 'Capture',
+      typeId: TransactionType.Capture,
+      availableAmount: fromCents(t.authorizedCents),
+      suggestedTips: null,
+    });
+    ops.push({
+      type: 'Void',
+      typeId: TransactionType.Void,
+      availableAmount: fromCents(t.authorizedCents),
+      suggestedTips: null,
+    });
+    if (tips)
+      ops.push({
+        type: 'TipAdjustment',
+        typeId: TransactionType.TipAdjustment,
+        availableAmount: fromCents(t.tipCents),
+        suggestedTips: tips,
+      });
+  }
+  const refundable = t.capturedCents - t.refundedCents;
+  if (t.statusId === TransactionStatus.Captured && !t.settledAt && t.refundedCents === 0) {
+    ops.push({
+      type: 'Void',
+      typeId: TransactionType.Void,
+      availableAmount: fromCents(t.capturedCents),
+      suggestedTips: null,
+    });
+    if (tips)
+      ops.push({
+        type: 'TipAdjustment',
+        typeId: TransactionType.TipAdjustment,
+        availableAmount: fromCents(t.tipCents),
+        suggestedTips: tips,
+      });
+  }
+  if ((t.statusId === TransactionStatus.Captured || t.statusId === TransactionStatus.Settled) && refundable > 0) {
+    ops.push({
+      type: 'Refund',
+      typeId: TransactionType.Refund,
+      availableAmount: fromCents(refundable),
+      suggestedTips: null,
+    });
+  }
+  return ops;
+}
+
+function source(t: Transaction) {
+  return { typeId: t.createMethodId, type: CREATE_METHOD_NAMES[t.createMethodId] ?? 'ApiToken', id: null, name: null };
+}
+
+function addressLine(contact: MerchantContact | undefined): string | null {
+  if (!contact) return null;
+  const a = contact.address;
+  const state = a.stateId ? stateById(a.stateId)?.code : undefined;
+  const text = [a.line1, a.line2, a.city, [state, a.postalCode].filter(Boolean).join(' ')].filter(Boolean).join(', ');
+  return text || null;
+}
+
+/** The status check (GetIsvTransactionResponseDto). */
+export function transactionView(
+  t: Transaction,
+  configuration: MerchantConfiguration,
+  contact: MerchantContact | undefined,
+) {
+  const processor = configuration.processors.find((p) => p.id === t.processorId);
+  return {
+    transactionId: t.id,
+    transactionDateTime: t.createdAt.toISOString(),
+    amount: amountView(t),
+    currencyId: t.currencyId,
+    currency: 'USD',
+    processorId: t.processorId,
+    processor: processor?.name ?? 'Unknown',
+    operationTypeId: t.createMethodId === 7 ? 2 : 1,
+    operationType: t.createMethodId === 7 ? 'Subscription' : 'PayNow',
+    paymentMethodTypeId: t.method === 'card' ? 1 : 2,
+    paymentMethodType: t.method === 'card' ? 'Card' : 'ElectronicCheck',
+    transactionTypeId: t.typeId,
+    transactionType: TYPE_NAMES[t.typeId]!,
+    originalTransactionId: t.originalTransactionId,
+    customerId: t.customerId,
+    paymentMethodId: t.paymentMethodId,
+    customerPan: t.panMask,
+    cardType: t.cardTypeId === null ? null : (CARD_TYPE_NAMES[t.cardTypeId] ?? null),
+    cardTypeId: t.cardTypeId,
+    cardTokenType: t.cardTokenTypeId,
+    statusId: t.statusId,
+    status: STATUS_NAMES[t.statusId]!,
+    merchantName: configuration.companyName,
+    merchantAddress: addressLine(contact),
+    merchantPhoneNumber: contact?.phone ?? null,
+    merchantEmailAddress: contact?.email ?? null,
+    merchantWebsite: null,
+    authCode: t.authCode,
+    source: source(t),
+    cardholderAuthenticationMethodId: null,
+    cardholderAuthenticationMethod: null,
+    cvmResultMsg: null,
+    cardDataSourceId: t.cardDataSourceId,
+    cardDataSource: t.cardDataSourceId === null ? null : (CARD_DATA_SOURCE_NAMES[t.cardDataSourceId] ?? null),
+    responseCode: t.responseCode,
+    responseDescription: t.detailsMessage ?? t.responseMessage,
+    details: details(t, null),
+    referenceId: t.referenceId,
+    batchId: t.batchId,
+    capturedAmount: fromCents(t.capturedCents),
+    refundedAmount: fromCents(t.refundedCents),
+    cardProcessingDetails:
+      t.method === 'card'
+        ? {
+            authCode: t.authCode,
+            networkReference: t.networkReference,
+            maskedPan: t.panMask,
+            expirationMonth: t.expirationMonth,
+            expirationYear: t.expirationYear,
+            creditDebitType: t.creditDebitTypeId,
+          }
+        : null,
+    achProcessingDetails: null,
+    availableOperations: availableOperations(t, configuration),
+    avsResponse: avsView(t.avsResponse),
+    emvTags: null,
+    orderNumber: t.referenceId,
+  };
+}
+
+export function transactionListItem(
+  t: Transaction & {
+    customerName: string | null;
+    customerCompany: string | null;
+    customerEmail: string | null;
+    customerPhone: string | null;
+  },
+  configuration: MerchantConfiguration,
+) {
+  return {
+    id: t.id,
+    paymentProcessorId: t.processorId,
+    date: t.createdAt.toISOString(),
+    baseAmount: fromCents(t.baseCents),
+    totalAmount: fromCents(t.totalCents),
+    surchargeAmount: fromCents(t.surchargeCents),
+    surchargePercentage: rate(t.surchargeRateMpct),
+    currencyCode: 'USD',
+    currencyId: t.currencyId,
+    merchant: configuration.companyName,
+    merchantId: t.merchantId,
+    operationMode: t.createMethodId === 7 ? 'Subscription' : 'PayNow',
+    paymentMethodType: t.method === 'card' ? 'Card' : 'ElectronicCheck',
+    paymentMethodTypeId: t.method === 'card' ? 1 : 2,
+    paymentMethodName: t.cardTypeId === null ? null : (CARD_TYPE_NAMES[t.cardTypeId] ?? null),
+    customerId: t.customerId,
+    customerName: t.customerName,
+    customerCompany: t.customerCompany,
+    customerPan: t.panMask,
+    cardTokenType: t.cardTokenTypeId,
+    customerEmail: t.customerEmail,
+    customerPhone: t.customerPhone,
+    status: STATUS_NAMES[t.statusId]!,
+    statusId: t.statusId,
+    typeId: t.typeId,
+    type: TYPE_NAMES[t.typeId]!,
+    batchId: t.batchId,
+    referenceId: t.referenceId,
+    source: source(t),
+    availableOperations: availableOperations(t, configuration),
+    amount: amountView(t),
+  };
+}

@@ -1,0 +1,232 @@
+import type { Sql } from '../../platform/db/pool.js';
+import { likePattern, type PageRequest } from '../../platform/http/paging.js';
+import type { Transaction } from './transactions.model.js';
+
+/** Model field ↔ column, in one place: the insert, the update and the reads are all generated from it. */
+const FIELDS: ReadonlyArray<readonly [keyof Transaction, string]> = [
+  ['id', 'id'],
+  ['merchantId', 'merchant_id'],
+  ['processorId', 'processor_id'],
+  ['method', 'method'],
+  ['typeId', 'type_id'],
+  ['statusId', 'status_id'],
+  ['originalTransactionId', 'original_transaction_id'],
+  ['customerId', 'customer_id'],
+  ['paymentMethodId', 'payment_method_id'],
+  ['createMethodId', 'create_method_id'],
+  ['cardDataSourceId', 'card_data_source_id'],
+  ['referenceId', 'reference_id'],
+  ['customerInitiated', 'customer_initiated'],
+  ['currencyId', 'currency_id'],
+  ['baseCents', 'base_cents'],
+  ['percentageOffCents', 'percentage_off_cents'],
+  ['percentageOffRateMpct', 'percentage_off_rate_mpct'],
+  ['cashDiscountCents', 'cash_discount_cents'],
+  ['cashDiscountRateMpct', 'cash_discount_rate_mpct'],
+  ['surchargeCents', 'surcharge_cents'],
+  ['surchargeRateMpct', 'surcharge_rate_mpct'],
+  ['tipCents', 'tip_cents'],
+  ['tipRateMpct', 'tip_rate_mpct'],
+  ['taxCents', 'tax_cents'],
+  ['taxRateMpct', 'tax_rate_mpct'],
+  ['totalCents', 'total_cents'],
+  ['authorizedCents', 'authorized_cents'],
+  ['capturedCents', 'captured_cents'],
+  ['refundedCents', 'refunded_cents'],
+  ['panMask', 'pan_mask'],
+  ['cardTypeId', 'card_type_id'],
+  ['creditDebitTypeId', 'credit_debit_type_id'],
+  ['cardTokenTypeId', 'card_token_type_id'],
+  ['cardFingerprint', 'card_fingerprint'],
+  ['expirationMonth', 'expiration_month'],
+  ['expirationYear', 'expiration_year'],
+  ['billingAddress', 'billing_address'],
+  ['shippingAddress', 'shipping_address'],
+  ['contactInfo', 'contact_info'],
+  ['avsResponse', 'avs_response'],
+  ['resultCode', 'result_code'],
+  ['responseCode', 'response_code'],
+  ['responseMessage', 'response_message'],
+  ['authCode', 'auth_code'],
+  ['networkReference', 'network_reference'],
+  ['pendingOperation', 'pending_operation'],
+  ['batchId', 'batch_id'],
+  ['detailsMessage', 'details_message'],
+  ['createdAt', 'created_at'],
+  ['modifiedAt', 'modified_at'],
+  ['capturedAt', 'captured_at'],
+  ['voidedAt', 'voided_at'],
+  ['settledAt', 'settled_at'],
+];
+const JSON_FIELDS = new Set(['billingAddress', 'shippingAddress', 'contactInfo', 'avsResponse', 'pendingOperation']);
+/** Fields that never change after the insert. */
+const IMMUTABLE = new Set([
+  'id',
+  'merchantId',
+  'processorId',
+  'method',
+  'typeId',
+  'originalTransactionId',
+  'createdAt',
+]);
+
+export const TX_COLUMNS = FIELDS.map(([, column]) => `t.${column}`).join(', ');
+const INSERT_SQL = `INSERT INTO transactions (${FIELDS.map(([, c]) => c).join(', ')})
+  VALUES (${FIELDS.map((_, i) => `$${i + 1}`).join(', ')})`;
+const MUTABLE = FIELDS.filter(([field]) => !IMMUTABLE.has(field));
+const UPDATE_SQL = `UPDATE transactions SET ${MUTABLE.map(([, c], i) => `${c} = $${i + 2}`).join(', ')} WHERE id = $1`;
+
+function values(tx: Transaction, fields: ReadonlyArray<readonly [keyof Transaction, string]>): unknown[] {
+  return fields.map(([field]) => {
+    const value = tx[field];
+    return JSON_FIELDS.has(field) && value !== null ? JSON.stringify(value) : value;
+  });
+}
+
+export function toTransaction(row: Record<string, unknown>): Transaction {
+  const tx: Record<string, unknown> = {};
+  for (const [field, column] of FIELDS) tx[field] = row[column];
+  return tx as unknown as Transaction;
+}
+
+export async function insertTransaction(sql: Sql, tx: Transaction): Promise<void> {
+  await sql.query({ name: 'tx.insert', text: INSERT_SQL, values: values(tx, FIELDS) });
+}
+
+export async function saveTransaction(sql: Sql, tx: Transaction): Promise<void> {
+  await sql.query({ name: 'tx.update', text: UPDATE_SQL, values: [tx.id, ...values(tx, MUTABLE)] });
+}
+
+const FIND_SQL = `SELECT ${TX_COLUMNS} FROM transactions t WHERE t.id = $1 AND t.merchant_id = $2`;
+
+/** Tenant-scoped read; `forUpdate` takes the row lock that guards every state transition. */
+export async function findTransaction(
+  sql: Sql,
+  merchantId: string,
+  id: string,
+  options: { forUpdate?: boolean } = {},
+): Promise<Transaction | undefined> {
+  const { rows } = await sql.query(
+    options.forUpdate
+      ? { name: 'tx.find-for-update', text: `${FIND_SQL} FOR UPDATE`, values: [id, merchantId] }
+      : { name: 'tx.find', text: FIND_SQL, values: [id, merchantId] },
+  );
+  return rows[0] ? toTransaction(rows[0]) : undefined;
+}
+
+/** For workers acting on the system's behalf (reconciler, expiry): no tenant in scope, the id is from our own jobs. */
+export async function lockTransactionById(sql: Sql, id: string): Promise<Transaction | undefined> {
+  const { rows } = await sql.query(`SELECT ${TX_COLUMNS} FROM transactions t WHERE t.id = $1 FOR UPDATE`, [id]);
+  return rows[0] ? toTransaction(rows[0]) : undefined;
+}
+
+/** Is there an approved payment with this card, total and reference inside the window? */
+export async function findDuplicate(
+  sql: Sql,
+  merchantId: string,
+  fingerprint: Buffer,
+  totalCents: number,
+  referenceId: string | null,
+  since: Date,
+): Promise<string | undefined> {
+  const { rows } = await sql.query<{ id: string }>({
+    name: 'tx.find-duplicate',
+    text: `SELECT id FROM transactions
+           WHERE merchant_id = $1 AND card_fingerprint = $2 AND created_at >= $5 AND total_cents = $3
+             AND reference_id IS NOT DISTINCT FROM $4 AND type_id IN (1, 2) AND status_id NOT IN (91, 92)
+           LIMIT 1`,
+    values: [merchantId, fingerprint, totalCents, referenceId, since],
+  });
+  return rows[0]?.id;
+}
+
+export interface TransactionFilter {
+  merchantId: string;
+  createMethodId?: number;
+  batchId?: string;
+  noBatch?: boolean;
+  statusId?: number;
+  customerId?: string;
+  from?: Date;
+  to?: Date;
+}
+
+export async function listTransactions(
+  sql: Sql,
+  filter: TransactionFilter,
+  page: PageRequest,
+): Promise<{
+  items: Array<
+    Transaction & {
+      customerName: string | null;
+      customerCompany: string | null;
+      customerEmail: string | null;
+      customerPhone: string | null;
+    }
+  >;
+  total: number;
+}> {
+  const where = ['t.merchant_id = $1'];
+  const params: unknown[] = [filter.merchantId];
+  const add = (clause: (n: string) => string, value: unknown) => {
+    params.push(value);
+    where.push(clause(`$${params.length}`));
+  };
+  if (filter.createMethodId !== undefined) add((n) => `t.create_method_id = ${n}`, filter.createMethodId);
+  if (filter.batchId !== undefined) add((n) => `t.batch_id = ${n}`, filter.batchId);
+  if (filter.noBatch === true) where.push('t.batch_id IS NULL');
+  if (filter.noBatch === false) where.push('t.batch_id IS NOT NULL');
+  if (filter.statusId !== undefined) add((n) => `t.status_id = ${n}`, filter.statusId);
+  if (filter.customerId !== undefined) add((n) => `t.customer_id = ${n}`, filter.customerId);
+  if (filter.from) add((n) => `t.created_at >= ${n}`, filter.from);
+  if (filter.to) add((n) => `t.created_at <= ${n}`, filter.to);
+  if (page.search) {
+    add(
+      (n) =>
+        `(t.id::text ILIKE ${n} OR t.reference_id ILIKE ${n} OR t.pan_mask ILIKE ${n} OR t.auth_code ILIKE ${n}
+          OR c.first_name ILIKE ${n} OR c.last_name ILIKE ${n} OR c.company_name ILIKE ${n} OR c.email ILIKE ${n}
+          OR concat_ws(' ', c.first_name, c.last_name) ILIKE ${n})`,
+      likePattern(page.search),
+    );
+  }
+  params.push(page.limit, page.offset);
+  const { rows } = await sql.query(
+    `SELECT ${TX_COLUMNS}, nullif(concat_ws(' ', c.first_name, c.last_name), '') AS customer_name,
+            c.company_name AS customer_company, c.email AS customer_email, c.mobile_phone_number AS customer_phone,
+            count(*) OVER ()::int AS total
+     FROM transactions t LEFT JOIN customers c ON c.id = t.customer_id
+     WHERE ${where.join(' AND ')}
+     ${page.orderSql}
+     LIMIT $${params.length - 1} OFFSET $${params.length}`,
+    params,
+  );
+  let total = rows[0]?.total as number | undefined;
+  if (total === undefined) {
+    const counted = await sql.query<{ total: number }>(
+      `SELECT count(*)::int AS total FROM transactions t LEFT JOIN customers c ON c.id = t.customer_id
+       WHERE ${where.join(' AND ')}`,
+      params.slice(0, -2),
+    );
+    total = counted.rows[0]!.total;
+  }
+  return {
+    items: rows.map((row) => ({
+      ...toTransaction(row),
+      customerName: row.customer_name,
+      customerCompany: row.customer_company,
+      customerEmail: row.customer_email,
+      customerPhone: row.customer_phone,
+    })),
+    total,
+  };
+}
+
+/** Transactions whose outcome is not known yet and that nobody touched for `olderThan`. */
+export async function findUnresolved(sql: Sql, olderThan: Date, limit: number): Promise<string[]> {
+  const { rows } = await sql.query<{ id: string }>(
+    `SELECT id FROM transactions WHERE (status_id = 24 OR pending_operation IS NOT NULL) AND modified_at <= $1
+     ORDER BY modified_at LIMIT $2`,
+    [olderThan, limit],
+  );
+  return rows.map((r) => r.id);
+}

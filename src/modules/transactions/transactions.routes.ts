@@ -1,0 +1,358 @@
+import type { Static } from 'typebox';
+import type { AppContext } from '../../context.js';
+import { AUTHENTICATED_ERRORS, errorResponses } from '../../platform/http/error-schemas.js';
+import { NotFoundError } from '../../platform/http/errors.js';
+import { dateRange, pageRequest } from '../../platform/http/paging.js';
+import type { MerchantPrincipal } from '../../platform/http/principal.js';
+import type { App } from '../../platform/http/server.js';
+import { toCents, toMillipercent } from '../../platform/money.js';
+import { ZERO_COST_OPTION_NAMES } from '../merchants/merchants.model.js';
+import { normalizeAddress } from '../reference/address.js';
+import { pickPhone } from '../reference/phone.js';
+import { calculateAmount } from './amounts.js';
+import { cardProcessor } from './card-payments.service.js';
+import type { PaymentCommand } from './payment-request.js';
+import {
+  amountView,
+  authorizationResponse,
+  transactionListItem,
+  transactionResponse,
+  transactionView,
+} from './transactions.mapper.js';
+import { CreateMethod } from './transactions.model.js';
+import {
+  AuthBody,
+  AuthorizationResponse,
+  CalculateAmountQuery,
+  CalculateAmountResponse,
+  CaptureBody,
+  RefundWithoutReferenceBody,
+  ReturnBody,
+  SaleBody,
+  SettleBody,
+  SettleResponse,
+  TipAdjustmentBody,
+  TRANSACTION_LIST,
+  TransactionIdParams,
+  TransactionListQuery,
+  TransactionListResponse,
+  TransactionResponse,
+  TransactionView,
+  VerifyBody,
+  VoidBody,
+} from './transactions.schemas.js';
+
+type PaymentBody = Static<typeof SaleBody>;
+const cents = (value: number | null | undefined) => (value == null ? null : toCents(value));
+const mpct = (value: number | null | undefined) => (value == null ? null : toMillipercent(value));
+
+function command(kind: PaymentCommand['kind'], merchantId: string, body: Partial<PaymentBody>): PaymentCommand {
+  const contact = body.contactInfo;
+  return {
+    kind,
+    merchantId,
+    processorId: body.paymentProcessorId,
+    customerId: body.customerId,
+    paymentMethodId: body.paymentMethodId,
+    accountNumber: body.accountNumber,
+    expirationMonth: body.expirationMonth,
+    expirationYear: body.expirationYear,
+    securityCode: body.securityCode,
+    amountCents: kind === 'verify' ? 0 : toCents(body.amount ?? 0),
+    tipCents: cents(body.tipAmount),
+    tipRateMpct: mpct(body.tipRate),
+    percentageOffRateMpct: mpct(body.percentageOffRate),
+    surchargeRateMpct: mpct(body.surchargeRate),
+    useCardPrice: body.useCardPrice,
+    currencyId: body.currencyId ?? 1,
+    billingAddress: body.billingAddress ? normalizeAddress(body.billingAddress, 'billingAddress') : null,
+    shippingAddress: body.shippingAddress ? normalizeAddress(body.shippingAddress, 'shippingAddress') : null,
+    contactInfo: contact
+      ? {
+          firstName: contact.firstName ?? null,
+          lastName: contact.lastName ?? null,
+          companyName: contact.companyName ?? null,
+          email: contact.email ?? null,
+          mobilePhoneNumber: pickPhone(contact, 'contactInfo.') ?? null,
+          smsNotification: contact.smsNotification ?? null,
+        }
+      : null,
+    cardDataSourceId: body.cardDataSource ?? 1,
+    referenceId: body.referenceId?.trim() || null,
+    customerInitiated: body.customerInitiatedTransaction,
+    createMethodId: CreateMethod.ApiToken,
+  };
+}
+
+export function transactionsRoutes(app: App, ctx: AppContext): void {
+  const { cardPayments, merchants, transactions } = ctx.services;
+  const tags = ['Card transactions'];
+  const merchantOf = (request: { principal?: unknown }) => (request.principal as MerchantPrincipal).merchantId;
+  const nameOf = async (merchantId: string) => (await merchants.getConfiguration(merchantId)).companyName;
+  const AUTH_ERRORS = errorResponses(...AUTHENTICATED_ERRORS, 404);
+  const OP_ERRORS = errorResponses(...AUTHENTICATED_ERRORS, 404, 409);
+
+  const payment = (
+    path: string,
+    kind: PaymentCommand['kind'],
+    body: typeof SaleBody | typeof AuthBody | typeof VerifyBody | typeof RefundWithoutReferenceBody,
+    summary: string,
+    description: string,
+  ) =>
+    app.post(
+      path,
+      {
+        config: { idempotent: true },
+        schema: { tags, summary, description, body, response: { 200: AuthorizationResponse, ...AUTH_ERRORS } },
+      },
+      async (request) => {
+        const merchantId = merchantOf(request);
+        const result = await cardPayments.pay(command(kind, merchantId, request.body as Partial<PaymentBody>));
+        return authorizationResponse(result, await nameOf(merchantId));
+      },
+    );
+
+  const WAYS =
+    "Pay with a vaulted card (`customerId` plus `paymentMethodId`, or the customer's default card), an orphan " +
+    'card (`paymentMethodId` alone) or raw card data (`accountNumber`, `expirationMonth`, `expirationYear`, ' +
+    '`securityCode`). A decline is HTTP 200 with `status` "Declined" (statusId 91) and `details`; an invalid card ' +
+    'number is a 400 on `accountNumber`. Card-not-present requests run AVS on the billing address. ' +
+    'Honours `idempotency-key`.';
+  payment(
+    '/pay-api/v1/transactions/sale',
+    'sale',
+    SaleBody,
+    'One-step sale',
+    `Authorizes and captures at once (status Captured). ${WAYS}`,
+  );
+  payment(
+    '/pay-api/v1/transactions/auth',
+    'authorize',
+    AuthBody,
+    'Authorization',
+    `Holds the amount (status Authorized) until captured, voided, or voided by itself after 7 days. ${WAYS}`,
+  );
+  payment(
+    '/pay-api/v1/transactions/verify',
+    'verify',
+    VerifyBody,
+    'Card verification',
+    `A zero-amount card authentication (type 6, status Verified). ${WAYS}`,
+  );
+  payment(
+    '/pay-api/v1/transactions/refund-without-reference',
+    'refund-without-reference',
+    RefundWithoutReferenceBody,
+    'Refund without reference',
+    `Credits an amount to a card (type 7) with no original transaction; it nets in the open batch. ${WAYS}`,
+  );
+
+  app.post(
+    '/pay-api/v1/transactions/capture',
+    {
+      config: { idempotent: true },
+      schema: {
+        tags,
+        summary: 'Capture an authorization',
+        description: 'Partial capture allowed, never above the authorized amount. Concurrent captures capture once.',
+        body: CaptureBody,
+        response: { 200: TransactionResponse, ...OP_ERRORS },
+      },
+    },
+    async (request) => {
+      const merchantId = merchantOf(request);
+      const { transactionId, amount } = request.body;
+      const result = await cardPayments.capture(
+        merchantId,
+        transactionId,
+        amount === undefined ? undefined : toCents(amount),
+      );
+      return transactionResponse(result, await nameOf(merchantId));
+    },
+  );
+
+  app.post(
+    '/pay-api/v1/transactions/void',
+    {
+      config: { idempotent: true },
+      schema: {
+        tags,
+        summary: 'Void an authorization or an unsettled sale',
+        description: 'Updates the same transaction (status Voided). After settlement, refund instead.',
+        body: VoidBody,
+        response: { 200: TransactionResponse, ...OP_ERRORS },
+      },
+    },
+    async (request) => {
+      const merchantId = merchantOf(request);
+      const result = await cardPayments.void(merchantId, request.body.transactionId);
+      return transactionResponse(result, await nameOf(merchantId));
+    },
+  );
+
+  app.post(
+    '/pay-api/v1/transactions/return',
+    {
+      config: { idempotent: true },
+      schema: {
+        tags,
+        summary: 'Refund a captured transaction',
+        description:
+          'Partial refunds allowed; their sum never exceeds what was captured. The refund is a transaction of its ' +
+          'own (type Refund); the original becomes Refunded once fully refunded.',
+        body: ReturnBody,
+        response: { 200: TransactionResponse, ...OP_ERRORS },
+      },
+    },
+    async (request) => {
+      const merchantId = merchantOf(request);
+      const { transactionId, amount, cardDataSource } = request.body;
+      const result = await cardPayments.refund(
+        merchantId,
+        transactionId,
+        amount === undefined ? undefined : toCents(amount),
+        cardDataSource ?? 1,
+      );
+      return transactionResponse(result, await nameOf(merchantId));
+    },
+  );
+
+  app.post(
+    '/pay-api/v1/transactions/tip-adjustment',
+    {
+      config: { idempotent: true },
+      schema: {
+        tags,
+        summary: 'Change the tip of an authorized or unsettled captured transaction',
+        body: TipAdjustmentBody,
+        response: { 200: TransactionResponse, ...OP_ERRORS },
+      },
+    },
+    async (request) => {
+      const merchantId = merchantOf(request);
+      const result = await cardPayments.tipAdjust(
+        merchantId,
+        request.body.transactionId,
+        toCents(request.body.tipAmount),
+      );
+      return transactionResponse(result, await nameOf(merchantId));
+    },
+  );
+
+  app.post(
+    '/pay-api/v1/transactions/settle',
+    {
+      schema: {
+        tags: ['Settlements'],
+        summary: "Close a processor's open batch now",
+        body: SettleBody,
+        response: { 200: SettleResponse, ...OP_ERRORS },
+      },
+    },
+    async (request) => {
+      const merchantId = merchantOf(request);
+      const processor = cardProcessor(await merchants.getConfiguration(merchantId), request.body.paymentProcessorId);
+      return transactions.settle(merchantId, processor.id);
+    },
+  );
+
+  app.get(
+    '/pay-api/v1/transactions/calculate-amount',
+    {
+      schema: {
+        tags,
+        summary: 'What a payment of this amount totals, per tender',
+        description:
+          'The same calculation as a sale: percentage off, surcharge (credit cards only), cash discount or dual pricing, tip.',
+        querystring: CalculateAmountQuery,
+        response: { 200: CalculateAmountResponse, ...errorResponses(...AUTHENTICATED_ERRORS) },
+      },
+    },
+    async (request) => {
+      const q = request.query;
+      const { settings } = await merchants.getConfiguration(merchantOf(request));
+      const input = {
+        baseCents: toCents(q.amount),
+        percentageOffRateMpct: mpct(q.percentageOffRate),
+        tipCents: cents(q.tipAmount),
+        tipRateMpct: mpct(q.tipRate),
+        zeroCostOptionId: settings.zeroCostProcessingOptionId,
+        surchargeRateMpct: mpct(q.surchargeRate) ?? settings.defaultSurchargeRateMpct,
+        cashDiscountRateMpct: settings.defaultCashDiscountRateMpct,
+        dualPricingRateMpct: settings.defaultDualPricingRateMpct,
+        useCardPrice: q.useCardPrice ?? null,
+      };
+      return {
+        currencyId: 1,
+        currency: 'USD',
+        zeroCostProcessingOptionId: settings.zeroCostProcessingOptionId,
+        zeroCostProcessingOption: ZERO_COST_OPTION_NAMES[settings.zeroCostProcessingOptionId]!,
+        useCardPrice: q.useCardPrice ?? null,
+        cash: amountView(calculateAmount({ ...input, tender: 'cash' })),
+        creditCard: amountView(calculateAmount({ ...input, tender: 'credit' })),
+        debitCard: amountView(calculateAmount({ ...input, tender: 'debit' })),
+        ach: amountView(calculateAmount({ ...input, tender: 'ach' })),
+      };
+    },
+  );
+
+  const statusCheck = async (request: { principal?: unknown; params: { transactionId: string } }) => {
+    const merchantId = merchantOf(request);
+    const t = await transactions.get(merchantId, request.params.transactionId);
+    if (!t) throw new NotFoundError('Transaction', request.params.transactionId);
+    const [configuration, contacts] = await Promise.all([
+      merchants.getConfiguration(merchantId),
+      merchants.getContacts(merchantId),
+    ]);
+    return transactionView(t, configuration, contacts.find((c) => c.isMain) ?? contacts[0]);
+  };
+  for (const method of ['GET', 'POST'] as const) {
+    app.route({
+      method,
+      url: '/pay-api/v1/transactions/:transactionId',
+      schema: {
+        tags,
+        summary: 'Transaction status check',
+        description: 'The transaction with its amount breakdown, available operations and AVS result.',
+        params: TransactionIdParams,
+        response: { 200: TransactionView, ...AUTH_ERRORS },
+      },
+      handler: statusCheck,
+    });
+  }
+
+  app.get(
+    '/pay-api/v1/transactions',
+    {
+      schema: {
+        tags,
+        summary: 'List transactions',
+        description:
+          'Filters: createMethodId, batchId, noBatch, statusId, customerId, dateFrom/dateTo; search matches id, ' +
+          'referenceId, masked card number, auth code and customer name or email.',
+        querystring: TransactionListQuery,
+        response: { 200: TransactionListResponse, ...errorResponses(...AUTHENTICATED_ERRORS) },
+      },
+    },
+    async (request) => {
+      const q = request.query;
+      const merchantId = merchantOf(request);
+      const range = dateRange('dateFrom', q.dateFrom, 'dateTo', q.dateTo, ctx.clock);
+      const result = await transactions.list(
+        {
+          merchantId,
+          createMethodId: q.createMethodId,
+          batchId: q.batchId,
+          noBatch: q.noBatch,
+          statusId: q.statusId,
+          customerId: q.customerId,
+          from: range.from,
+          to: range.to,
+        },
+        pageRequest(q, TRANSACTION_LIST),
+      );
+      const configuration = await merchants.getConfiguration(merchantId);
+      return { items: result.items.map((t) => transactionListItem(t, configuration)), total: result.total };
+    },
+  );
+}

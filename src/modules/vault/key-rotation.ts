@@ -1,0 +1,118 @@
+import type { KeyEncryptionKey } from '../../platform/crypto/kek.js';
+import type { Pool } from '../../platform/db/pool.js';
+import { idempotencyAad } from '../../platform/http/idempotency.js';
+import { dataKeyAad, vaultSecretAad } from './data-keys.js';
+
+/** Everything the key-encryption key seals: where it lives, how its row is named, and its associated data. */
+interface SealedKind {
+  name: string;
+  table: string;
+  column: string;
+  key: string[];
+  aad(row: Record<string, unknown>): string;
+  where?: string;
+}
+
+const KINDS: SealedKind[] = [
+  {
+    name: 'data keys',
+    table: 'data_keys',
+    column: 'key_sealed',
+    key: ['merchant_id', 'version'],
+    aad: (row) => dataKeyAad(String(row.merchant_id), Number(row.version)),
+  },
+  {
+    name: 'vault secrets',
+    table: 'vault_secrets',
+    column: 'secret_sealed',
+    key: ['name'],
+    aad: (row) => vaultSecretAad(String(row.name)),
+  },
+  {
+    name: 'signing keys',
+    table: 'signing_keys',
+    column: 'private_key_sealed',
+    key: ['kid'],
+    aad: (row) => `signing-key:${row.kid}`,
+  },
+  {
+    name: 'stored idempotent responses',
+    table: 'idempotency_keys',
+    column: 'response_body',
+    key: ['principal', 'key'],
+    aad: (row) => idempotencyAad(String(row.principal), String(row.key)),
+    where: 'response_body IS NOT NULL',
+  },
+];
+
+export interface RotationReport {
+  kekVersion: number;
+  rewrapped: Record<string, number>;
+  retiredVersions: number[];
+}
+
+/**
+ * `tessera keys rotate`: re-wraps everything sealed under an older key-encryption key with the current one
+ * (ENCRYPTION_KEY), in small batches, each row by compare-and-set on its version, so it runs safely beside live
+ * servers. The plaintext underneath (data keys, secrets) does not change, so card data encrypted under the data keys
+ * is untouched and stays readable throughout. When nothing refers to an old version any more, it is retired.
+ */
+export async function rotateKeys(
+  pool: Pool,
+  kek: KeyEncryptionKey,
+  progress: (message: string) => void,
+  batchSize = 200,
+): Promise<RotationReport> {
+  const rewrapped: Record<string, number> = {};
+  for (const kind of KINDS) {
+    const filter = `kek_version <> $1${kind.where ? ` AND ${kind.where}` : ''}`;
+    const { rows: counted } = await pool.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM ${kind.table} WHERE ${filter}`,
+      [kek.version],
+    );
+    const total = counted[0]!.n;
+    let done = 0;
+    rewrapped[kind.name] = 0;
+    progress(`${kind.name}: ${total} to re-wrap`);
+    let skipped = 0;
+    for (;;) {
+      const { rows } = await pool.query<Record<string, unknown> & { kek_version: number }>(
+        `SELECT ${kind.key.join(', ')}, ${kind.column} AS sealed, kek_version FROM ${kind.table}
+         WHERE ${filter} ORDER BY ${kind.key.join(', ')} LIMIT $2 OFFSET $3`,
+        [kek.version, batchSize, skipped],
+      );
+      if (rows.length === 0) break;
+      for (const row of rows) {
+        if (!kek.canOpen(row.kek_version)) {
+          skipped++;
+          progress(`${kind.name}: cannot open version ${row.kek_version} (add it to ENCRYPTION_KEY_PREVIOUS); skipped`);
+          continue;
+        }
+        const aad = kind.aad(row);
+        const plaintext = kek.open(row.sealed as Buffer, aad, row.kek_version);
+        const keyValues = kind.key.map((column) => row[column]);
+        const updated = await pool.query(
+          `UPDATE ${kind.table} SET ${kind.column} = $1, kek_version = $2
+           WHERE ${kind.key.map((column, i) => `${column} = $${i + 4}`).join(' AND ')} AND kek_version = $3`,
+          [kek.seal(plaintext, aad), kek.version, row.kek_version, ...keyValues],
+        );
+        if (updated.rowCount === 1) rewrapped[kind.name]!++;
+        done++;
+      }
+      progress(`${kind.name}: ${Math.min(done, total)}/${total}`);
+    }
+  }
+  const retired = await pool.query<{ version: number }>(
+    `UPDATE key_encryption_keys k SET retired_at = now()
+     WHERE k.version <> $1 AND k.retired_at IS NULL
+       AND NOT EXISTS (SELECT 1 FROM data_keys WHERE kek_version = k.version)
+       AND NOT EXISTS (SELECT 1 FROM vault_secrets WHERE kek_version = k.version)
+       AND NOT EXISTS (SELECT 1 FROM signing_keys WHERE kek_version = k.version)
+       AND NOT EXISTS (SELECT 1 FROM idempotency_keys WHERE kek_version = k.version AND response_body IS NOT NULL)
+     RETURNING k.version`,
+    [kek.version],
+  );
+  const retiredVersions = retired.rows.map((r) => r.version);
+  progress(retiredVersions.length ? `retired key version(s) ${retiredVersions.join(', ')}` : 'no key version retired');
+  return { kekVersion: kek.version, rewrapped, retiredVersions };
+}

@@ -125,7 +125,7 @@ export class SettlementsService {
         ).rows[0]!;
         await tx.query(
           `UPDATE settlement_batches SET status_id = 3, closing_started_at = $2, transaction_count = $3,
-             sales_cents = $4, refunds_cents = $5, net_cents = $4 - $5
+             sales_cents = $4, refunds_cents = $5, net_cents = $4::bigint - $5::bigint
            WHERE id = $1`,
           [batchId, this.clock.now(), totals.transaction_count, totals.sales_cents, totals.refunds_cents],
         );

@@ -433,7 +433,7 @@ export class CardPaymentsService {
         case 'unknown':
           t.resultCode = 'Pending';
           t.pendingOperation = { ...t.pendingOperation, unknown: true };
-          await this.scheduleReconcile(tx, t.id, 5);
+          await this.scheduleReconcile(tx, t.id, 1);
           break;
       }
       await saveTransaction(tx, t);
@@ -645,7 +645,7 @@ export class CardPaymentsService {
       if (outcome.kind === 'unknown') {
         refund.resultCode = 'Pending';
         refund.pendingOperation = { ...refund.pendingOperation, unknown: true };
-        await this.scheduleReconcile(tx, refund.id, 5);
+        await this.scheduleReconcile(tx, refund.id, 1);
         await saveTransaction(tx, refund);
         return refund;
       }
@@ -754,7 +754,7 @@ export class CardPaymentsService {
       t.modifiedAt = now;
       if (outcome.kind === 'unknown') {
         t.pendingOperation = { ...pending, unknown: true };
-        await this.scheduleReconcile(tx, t.id, 5);
+        await this.scheduleReconcile(tx, t.id, 1);
         await saveTransaction(tx, t);
         return t;
       }

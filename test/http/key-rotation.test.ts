@@ -1,0 +1,85 @@
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { after, before, describe, it } from 'node:test';
+import { rotateKeys } from '../../src/modules/vault/key-rotation.js';
+import { createTestDatabase, ENCRYPTION_KEY, startNode, type TestDatabase } from '../harness.js';
+
+const NEW_KEY = randomBytes(32).toString('base64');
+const CARD = { pan: '4111111111111111', expirationMonth: 12, expirationYear: 2031 };
+
+describe('key-encryption key rotation', () => {
+  let database: TestDatabase;
+  before(async () => {
+    database = await createTestDatabase();
+  });
+  after(() => database.drop());
+
+  it('re-wraps data written before, keeps everything readable while serving, and retires the old key', async () => {
+    const before = await startNode({ database });
+    const merchant = await before.merchant();
+    const customer = await before.expectOk(
+      before.request('POST', '/pay-api/v1/customers', { token: merchant.token, body: { firstName: 'Rot' } }),
+    );
+    const oldCard = await before.expectOk(
+      before.request('POST', `/pay-api/v1/customers/${customer.id}/payment-methods/cards`, {
+        token: merchant.token,
+        body: CARD,
+      }),
+    );
+    await before.stop();
+
+    // The new key comes in with the old one as previous: data from before stays readable.
+    const node = await startNode({
+      database,
+      env: { ENCRYPTION_KEY: NEW_KEY, ENCRYPTION_KEY_PREVIOUS: ENCRYPTION_KEY },
+    });
+    try {
+      assert.equal(node.ctx.kek.version, 2);
+      const token = (await node.token(merchant.clientId, merchant.clientSecret)).access_token;
+      const sale = async (paymentMethodId: string, n: number) =>
+        node.expectOk(
+          node.request('POST', '/pay-api/v1/transactions/sale', {
+            token,
+            body: { amount: 10 + n, customerId: customer.id, paymentMethodId, referenceId: `rot-${n}` },
+          }),
+        );
+      assert.equal((await sale(oldCard.id, 1)).status, 'Captured');
+
+      // Rotate while the node serves.
+      const progress: string[] = [];
+      const report = await rotateKeys(node.ctx.pool, node.ctx.kek, (line) => progress.push(line), 1);
+      assert.ok(report.rewrapped['data keys']! >= 1);
+      assert.ok(report.rewrapped['signing keys']! >= 1);
+      assert.deepEqual(report.retiredVersions, [1]);
+      assert.ok(progress.some((line) => /data keys: \d+\/\d+/.test(line)));
+      const leftovers = await node.query<{ n: number }>(
+        'SELECT count(*)::int AS n FROM data_keys WHERE kek_version <> 2',
+      );
+      assert.equal(leftovers[0]!.n, 0);
+
+      const newCard = await node.expectOk(
+        node.request('POST', `/pay-api/v1/customers/${customer.id}/payment-methods/cards`, { token, body: CARD }),
+      );
+      assert.equal((await sale(oldCard.id, 2)).status, 'Captured');
+      assert.equal((await sale(newCard.id, 3)).status, 'Captured');
+    } finally {
+      await node.stop();
+    }
+
+    // After rotation the new key alone reads everything; the retired key is refused.
+    const after = await startNode({ database, env: { ENCRYPTION_KEY: NEW_KEY } });
+    try {
+      const token = (await after.token(merchant.clientId, merchant.clientSecret)).access_token;
+      const sale = await after.expectOk(
+        after.request('POST', '/pay-api/v1/transactions/sale', {
+          token,
+          body: { amount: 20, customerId: customer.id, paymentMethodId: oldCard.id, referenceId: 'rot-after' },
+        }),
+      );
+      assert.equal(sale.status, 'Captured');
+    } finally {
+      await after.stop();
+    }
+    await assert.rejects(startNode({ database }), /retired/);
+  });
+});

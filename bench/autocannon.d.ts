@@ -7,6 +7,13 @@ declare module 'autocannon' {
       body?: string;
       connections?: number;
       duration?: number;
+      requests?: Array<{
+        method?: string;
+        path?: string;
+        headers?: Record<string, string>;
+        body?: string;
+        setupRequest?: (request: Record<string, unknown>) => Record<string, unknown>;
+      }>;
     }
     interface Result {
       requests: { average: number };

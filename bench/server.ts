@@ -16,6 +16,25 @@ bare.get('/select1', async () => {
   const { rows } = await node.ctx.pool.query('SELECT 1 AS one');
   return rows[0];
 });
+// The payment baseline: one transaction of two INSERTs, the least a durable payment record could cost.
+await node.ctx.pool.query(
+  'CREATE TABLE IF NOT EXISTS bench_baseline (id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, payload jsonb NOT NULL, created_at timestamptz NOT NULL DEFAULT now())',
+);
+bare.post('/two-inserts', async (request) => {
+  const client = await node.ctx.pool.connect();
+  try {
+    await client.query('BEGIN');
+    await client.query('INSERT INTO bench_baseline (payload) VALUES ($1)', [request.body ?? {}]);
+    await client.query('INSERT INTO bench_baseline (payload) VALUES ($1)', [{ second: true }]);
+    await client.query('COMMIT');
+  } catch (error) {
+    await client.query('ROLLBACK');
+    throw error;
+  } finally {
+    client.release();
+  }
+  return { ok: true };
+});
 await bare.listen({ host: '127.0.0.1', port: Number(process.env.BENCH_BASELINE_PORT) });
 process.send?.({ ready: true });
 

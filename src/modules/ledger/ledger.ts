@@ -64,7 +64,7 @@ export class Ledger {
     if (lines.length === 0) return;
     const sum = lines.reduce((total, line) => total + line.amountCents, 0);
     if (sum !== 0) throw new Error(`Unbalanced ${posting.kind} posting (${sum})`);
-    const accounts = await this.accounts(posting.merchantId);
+    const accounts = this.accountIds.get(posting.merchantId) ?? (await this.accountsIn(tx, posting.merchantId));
     await tx.query({
       name: 'ledger.post',
       text: POST_SQL,
@@ -81,7 +81,27 @@ export class Ledger {
     });
   }
 
-  /** Accounts are created outside the caller's transaction (idempotently), so a rollback never strands a cached id. */
+  /**
+   * Creates and remembers a merchant's accounts outside any transaction (idempotent). Services call it before they
+   * open the transaction that posts, so a posting never waits for a second pool connection while holding one.
+   */
+  async warm(merchantId: string): Promise<void> {
+    if (!this.accountIds.has(merchantId)) await this.accounts(merchantId);
+  }
+
+  /** Fallback inside the caller's transaction; not cached, since the transaction may roll back. */
+  private async accountsIn(tx: Sql, merchantId: string): Promise<Map<LedgerAccount, number>> {
+    await tx.query(
+      `INSERT INTO ledger_accounts (merchant_id, code) SELECT $1, unnest($2::text[]) ON CONFLICT DO NOTHING`,
+      [merchantId, LEDGER_ACCOUNTS],
+    );
+    const { rows } = await tx.query<{ id: number; code: LedgerAccount }>(
+      'SELECT id, code FROM ledger_accounts WHERE merchant_id = $1',
+      [merchantId],
+    );
+    return new Map(rows.map((row) => [row.code, row.id]));
+  }
+
   private async accounts(merchantId: string): Promise<Map<LedgerAccount, number>> {
     const known = this.accountIds.get(merchantId);
     if (known) return known;

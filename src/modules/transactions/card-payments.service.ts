@@ -153,7 +153,13 @@ export class CardPaymentsService {
             ? connector.verify(request)
             : connector.refundWithoutReference(request);
     const outcome = await this.screenAvs(txn, await withDeadline(call), settings.avs.profileId, processor);
-    const transaction = await this.recordPaymentOutcome(id, pending.reference, outcome, settings.avs.profileId);
+    const transaction = await this.recordPaymentOutcome(
+      id,
+      pending.reference,
+      outcome,
+      settings.avs.profileId,
+      processor,
+    );
     return {
       transaction,
       typeId: txn.typeId,
@@ -352,7 +358,10 @@ export class CardPaymentsService {
     reference: string,
     outcome: CardOutcome,
     avsProfileId: number,
+    processor: PaymentProcessor,
   ): Promise<Transaction> {
+    // Everything that needs another pool connection happens before the transaction takes one.
+    await this.deps.ledger.warm(processor.merchantId);
     return withTransaction(this.deps.pool, async (tx) => {
       const t = (await lockTransactionById(tx, id))!;
       if (t.pendingOperation?.reference !== reference || t.statusId !== TransactionStatus.Pending) return t;
@@ -375,7 +384,7 @@ export class CardPaymentsService {
             t.authorizedCents = t.totalCents;
             t.capturedCents = t.totalCents;
             t.capturedAt = now;
-            t.batchId = await this.deps.settlements.joinOpenBatch(tx, await this.processorOf(t));
+            t.batchId = await this.deps.settlements.joinOpenBatch(tx, processor);
             await this.deps.ledger.post(tx, {
               merchantId: t.merchantId,
               kind: 'capture',
@@ -407,7 +416,7 @@ export class CardPaymentsService {
             t.statusId = TransactionStatus.Refunded;
             t.capturedCents = t.totalCents;
             t.capturedAt = now;
-            t.batchId = await this.deps.settlements.joinOpenBatch(tx, await this.processorOf(t));
+            t.batchId = await this.deps.settlements.joinOpenBatch(tx, processor);
             await this.deps.ledger.post(tx, {
               merchantId: t.merchantId,
               kind: 'refund',
@@ -618,7 +627,7 @@ export class CardPaymentsService {
         amountCents: prepared.refund.totalCents,
       }),
     );
-    const refund = await this.recordRefundOutcome(prepared.refund.id, outcome);
+    const refund = await this.recordRefundOutcome(prepared.refund.id, outcome, processor);
     return {
       transaction: refund,
       typeId: TransactionType.Refund,
@@ -627,7 +636,12 @@ export class CardPaymentsService {
     };
   }
 
-  private async recordRefundOutcome(refundId: string, outcome: CardOutcome): Promise<Transaction> {
+  private async recordRefundOutcome(
+    refundId: string,
+    outcome: CardOutcome,
+    processor: PaymentProcessor,
+  ): Promise<Transaction> {
+    await this.deps.ledger.warm(processor.merchantId);
     return withTransaction(this.deps.pool, async (tx) => {
       // Lock order everywhere: the original before its refund.
       const peek = await tx.query<{ original_transaction_id: string }>(
@@ -657,7 +671,7 @@ export class CardPaymentsService {
         refund.statusId = TransactionStatus.Refunded;
         refund.capturedCents = refund.totalCents;
         refund.capturedAt = now;
-        refund.batchId = await this.deps.settlements.joinOpenBatch(tx, await this.processorOf(refund));
+        refund.batchId = await this.deps.settlements.joinOpenBatch(tx, processor);
         await this.deps.ledger.post(tx, {
           merchantId: refund.merchantId,
           kind: 'refund',
@@ -726,7 +740,7 @@ export class CardPaymentsService {
     });
     const processor = await this.processorOf(t);
     const outcome = await withDeadline(op.call(this.deps.connectors.card(processor.connector), t, pending));
-    const transaction = await this.recordFollowUpOutcome(t.id, pending.reference, outcome);
+    const transaction = await this.recordFollowUpOutcome(t.id, pending.reference, outcome, processor);
     return {
       transaction,
       typeId,
@@ -744,8 +758,10 @@ export class CardPaymentsService {
     id: string,
     reference: string,
     outcome: CardOutcome,
+    processor: PaymentProcessor,
     reason?: string,
   ): Promise<Transaction> {
+    await this.deps.ledger.warm(processor.merchantId);
     return withTransaction(this.deps.pool, async (tx) => {
       const t = (await lockTransactionById(tx, id))!;
       const pending = t.pendingOperation;
@@ -759,7 +775,7 @@ export class CardPaymentsService {
         return t;
       }
       t.pendingOperation = null;
-      if (outcome.kind === 'approved') await this.applyFollowUp(tx, t, pending, reason);
+      if (outcome.kind === 'approved') await this.applyFollowUp(tx, t, pending, processor, reason);
       else {
         this.deps.logger.info(
           { transactionId: t.id, operation: pending.operation, outcome },
@@ -771,14 +787,20 @@ export class CardPaymentsService {
     });
   }
 
-  private async applyFollowUp(tx: Sql, t: Transaction, pending: PendingOperation, reason?: string): Promise<void> {
+  private async applyFollowUp(
+    tx: Sql,
+    t: Transaction,
+    pending: PendingOperation,
+    processor: PaymentProcessor,
+    reason?: string,
+  ): Promise<void> {
     const now = this.clock.now();
     switch (pending.operation) {
       case 'capture': {
         t.statusId = TransactionStatus.Captured;
         t.capturedCents = pending.amountCents;
         t.capturedAt = now;
-        t.batchId = await this.deps.settlements.joinOpenBatch(tx, await this.processorOf(t));
+        t.batchId = await this.deps.settlements.joinOpenBatch(tx, processor);
         await this.deps.ledger.post(tx, {
           merchantId: t.merchantId,
           kind: 'capture',
@@ -882,11 +904,17 @@ export class CardPaymentsService {
       };
     }
     if (t.statusId === TransactionStatus.Pending && pending.operation === 'refund') {
-      await this.recordRefundOutcome(t.id, outcome);
+      await this.recordRefundOutcome(t.id, outcome, processor);
     } else if (t.statusId === TransactionStatus.Pending) {
       const configuration = await this.deps.merchants.getConfiguration(t.merchantId);
       const screened = await this.screenAvs(t, outcome, configuration.settings.avs.profileId, processor);
-      await this.recordPaymentOutcome(t.id, pending.reference, screened, configuration.settings.avs.profileId);
+      await this.recordPaymentOutcome(
+        t.id,
+        pending.reference,
+        screened,
+        configuration.settings.avs.profileId,
+        processor,
+      );
     } else {
       await this.recordFollowUpOutcome(
         t.id,
@@ -894,6 +922,7 @@ export class CardPaymentsService {
         outcome.kind === 'approved'
           ? outcome
           : { kind: 'failed', responseCode: outcome.responseCode, message: outcome.message },
+        processor,
       );
     }
     return true;
@@ -924,7 +953,7 @@ export class CardPaymentsService {
     const outcome = await withDeadline(
       this.deps.connectors.card(processor.connector).void(followUp(claimed.t, claimed.pending)),
     );
-    await this.recordFollowUpOutcome(id, claimed.pending.reference, outcome, 'Authorization expired');
+    await this.recordFollowUpOutcome(id, claimed.pending.reference, outcome, processor, 'Authorization expired');
   }
 
   private async scheduleReconcile(tx: Sql, id: string, inSeconds: number): Promise<void> {

@@ -1,8 +1,7 @@
 import Type from 'typebox';
 import type { AppContext } from '../../context.js';
 import { AUTHENTICATED_ERRORS, errorResponses } from '../../platform/http/error-schemas.js';
-import { ValidationError } from '../../platform/http/errors.js';
-import { dateRange, pageRequest } from '../../platform/http/paging.js';
+import { dateRange, idList, pageRequest } from '../../platform/http/paging.js';
 import type { MerchantPrincipal } from '../../platform/http/principal.js';
 import type { App } from '../../platform/http/server.js';
 import { customerListItem, customerView, paymentMethodView } from './customers.mapper.js';
@@ -22,19 +21,6 @@ import {
 } from './customers.schemas.js';
 
 const EMPTY = Type.Unknown({ description: 'Empty body (200 with no content).', examples: [''] });
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/** `customerIds` arrives comma-separated, repeated, or both. */
-function parseIds(raw: string | undefined): string[] | undefined {
-  if (raw === undefined) return undefined;
-  const ids = raw
-    .split(',')
-    .map((id) => id.trim())
-    .filter(Boolean);
-  const bad = ids.find((id) => !UUID.test(id));
-  if (bad !== undefined) throw ValidationError.field('customerIds', `'${bad}' is not a valid customer id.`);
-  return ids;
-}
 
 export function customersRoutes(app: App, ctx: AppContext): void {
   const { customers, vault } = ctx.services;
@@ -56,6 +42,7 @@ export function customersRoutes(app: App, ctx: AppContext): void {
     },
     async (request) => {
       const q = request.query;
+      // `customerIds` arrives comma-separated, repeated, or both.
       const rawIds = (request.raw.url ?? '').includes('customerIds=')
         ? new URL(request.raw.url!, 'http://x').searchParams.getAll('customerIds').join(',')
         : undefined;
@@ -63,7 +50,7 @@ export function customersRoutes(app: App, ctx: AppContext): void {
       const result = await customers.list(
         {
           merchantId: merchantOf(request),
-          customerIds: parseIds(rawIds),
+          customerIds: idList('customerIds', rawIds),
           createdFrom: created.from,
           createdTo: created.to,
         },

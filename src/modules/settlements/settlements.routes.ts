@@ -1,14 +1,11 @@
 import Type from 'typebox';
 import type { AppContext } from '../../context.js';
 import { AUTHENTICATED_ERRORS, errorResponses } from '../../platform/http/error-schemas.js';
-import { ValidationError } from '../../platform/http/errors.js';
-import { DateFilter, dateRange, listQuerySchema, Paged, pageRequest } from '../../platform/http/paging.js';
+import { DateFilter, dateRange, idList, listQuerySchema, Paged, pageRequest } from '../../platform/http/paging.js';
 import type { MerchantPrincipal } from '../../platform/http/principal.js';
 import type { App } from '../../platform/http/server.js';
 import { fromCents } from '../../platform/money.js';
 import { BATCH_LIST, BATCH_STATUS_NAMES, type Batch } from './settlements.service.js';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const BatchQuery = listQuerySchema(BATCH_LIST, {
   dateFrom: DateFilter('Batch date (settlement time, or opening time while open) on or after.'),
@@ -52,17 +49,6 @@ const EXAMPLE_BATCH = {
   status: 'Settled',
 };
 
-function ids(field: string, raw: string | undefined): string[] | undefined {
-  if (raw === undefined) return undefined;
-  const list = raw
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean);
-  const bad = list.find((id) => !UUID.test(id));
-  if (bad !== undefined) throw ValidationError.field(field, `'${bad}' is not a valid id.`);
-  return list;
-}
-
 export function batchView(b: Batch) {
   return {
     id: b.id,
@@ -102,8 +88,8 @@ export function settlementsRoutes(app: App, ctx: AppContext): void {
       const result = await ctx.services.settlements.list(
         {
           merchantId: (request.principal as MerchantPrincipal).merchantId,
-          batchIds: ids('batchIds', q.batchIds),
-          processorIds: ids('paymentProcessorIds', q.paymentProcessorIds),
+          batchIds: idList('batchIds', q.batchIds),
+          processorIds: idList('paymentProcessorIds', q.paymentProcessorIds),
           statusId: q.statusId,
           from: range.from,
           to: range.to,

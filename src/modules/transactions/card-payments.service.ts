@@ -12,7 +12,7 @@ import { enqueue } from '../../platform/jobs/queue.js';
 import { fromCents } from '../../platform/money.js';
 import type { Logger } from '../../platform/observability/logger.js';
 import type { CustomersService } from '../customers/customers.service.js';
-import { type Ledger, lines } from '../ledger/ledger.js';
+import { type Ledger, lines, type Posting } from '../ledger/ledger.js';
 import type { MerchantConfiguration, MerchantSettings, PaymentProcessor } from '../merchants/merchants.model.js';
 import { ZeroCostProcessingOption } from '../merchants/merchants.model.js';
 import type { MerchantsService } from '../merchants/merchants.service.js';
@@ -25,6 +25,7 @@ import type { PaymentCommand } from './payment-request.js';
 import {
   CARD_NOT_PRESENT_SOURCES,
   type PendingOperation,
+  STATUS_NAMES,
   type Transaction,
   TransactionStatus,
   TransactionType,
@@ -32,6 +33,7 @@ import {
 import {
   findDuplicate,
   findTransaction,
+  findTransactionById,
   insertTransaction,
   lockTransactionById,
   saveTransaction,
@@ -382,15 +384,7 @@ export class CardPaymentsService {
           if (op === 'sale') {
             t.statusId = TransactionStatus.Captured;
             t.authorizedCents = t.totalCents;
-            t.capturedCents = t.totalCents;
-            t.capturedAt = now;
-            t.batchId = await this.deps.settlements.joinOpenBatch(tx, processor);
-            await this.deps.ledger.post(tx, {
-              merchantId: t.merchantId,
-              kind: 'capture',
-              transactionId: t.id,
-              lines: lines.capture(t.totalCents),
-            });
+            await this.moveMoney(tx, t, processor, t.totalCents, 'capture', lines.capture(t.totalCents));
             await this.event(tx, 'transaction.card.authorized', t);
             await this.event(tx, 'transaction.card.captured', t);
           } else if (op === 'authorize') {
@@ -414,15 +408,7 @@ export class CardPaymentsService {
           } else {
             // Refund without reference: money goes back to the card; it nets in the open batch.
             t.statusId = TransactionStatus.Refunded;
-            t.capturedCents = t.totalCents;
-            t.capturedAt = now;
-            t.batchId = await this.deps.settlements.joinOpenBatch(tx, processor);
-            await this.deps.ledger.post(tx, {
-              merchantId: t.merchantId,
-              kind: 'refund',
-              transactionId: t.id,
-              lines: lines.reverseCapture(t.totalCents),
-            });
+            await this.moveMoney(tx, t, processor, t.totalCents, 'refund', lines.reverseCapture(t.totalCents));
             await this.event(tx, 'transaction.card.refunded', t, { refundTransactionId: t.id });
           }
           break;
@@ -669,15 +655,14 @@ export class CardPaymentsService {
         refund.authCode = outcome.authCode;
         refund.networkReference = outcome.networkReference;
         refund.statusId = TransactionStatus.Refunded;
-        refund.capturedCents = refund.totalCents;
-        refund.capturedAt = now;
-        refund.batchId = await this.deps.settlements.joinOpenBatch(tx, processor);
-        await this.deps.ledger.post(tx, {
-          merchantId: refund.merchantId,
-          kind: 'refund',
-          transactionId: refund.id,
-          lines: lines.reverseCapture(refund.totalCents),
-        });
+        await this.moveMoney(
+          tx,
+          refund,
+          processor,
+          refund.totalCents,
+          'refund',
+          lines.reverseCapture(refund.totalCents),
+        );
         if (original.refundedCents === original.capturedCents) {
           original.statusId = TransactionStatus.Refunded;
         }
@@ -798,15 +783,10 @@ export class CardPaymentsService {
     switch (pending.operation) {
       case 'capture': {
         t.statusId = TransactionStatus.Captured;
-        t.capturedCents = pending.amountCents;
-        t.capturedAt = now;
-        t.batchId = await this.deps.settlements.joinOpenBatch(tx, processor);
-        await this.deps.ledger.post(tx, {
-          merchantId: t.merchantId,
-          kind: 'capture',
-          transactionId: t.id,
-          lines: [...lines.releaseHold(t.authorizedCents), ...lines.capture(pending.amountCents)],
-        });
+        await this.moveMoney(tx, t, processor, pending.amountCents, 'capture', [
+          ...lines.releaseHold(t.authorizedCents),
+          ...lines.capture(pending.amountCents),
+        ]);
         await this.event(tx, 'transaction.card.captured', t, { capturedAmount: fromCents(pending.amountCents) });
         break;
       }
@@ -884,9 +864,8 @@ export class CardPaymentsService {
 
   /** Resolves an unknown outcome by querying the processor; returns false while it is still unknown. */
   async reconcile(id: string): Promise<boolean> {
-    const { rows } = await this.deps.pool.query('SELECT merchant_id FROM transactions WHERE id = $1', [id]);
-    if (!rows[0]) return true;
-    const t = (await findTransaction(this.deps.pool, rows[0].merchant_id, id))!;
+    const t = await findTransactionById(this.deps.pool, id);
+    if (!t) return true;
     const pending = t.pendingOperation;
     if (!pending || !this.mayReconcile(pending)) return true;
     const processor = await this.processorOf(t);
@@ -930,9 +909,8 @@ export class CardPaymentsService {
 
   /** An authorization left uncaptured for AUTHORIZATION_EXPIRY_DAYS voids itself. */
   async expireAuthorization(id: string): Promise<void> {
-    const { rows } = await this.deps.pool.query('SELECT merchant_id FROM transactions WHERE id = $1', [id]);
-    if (!rows[0]) return;
-    const merchantId = rows[0].merchant_id as string;
+    const merchantId = (await findTransactionById(this.deps.pool, id))?.merchantId;
+    if (!merchantId) return;
     await this.resolveIfUnknown(merchantId, id);
     const claimed = await withTransaction(this.deps.pool, async (tx) => {
       const t = await findTransaction(tx, merchantId, id, { forUpdate: true });
@@ -954,6 +932,24 @@ export class CardPaymentsService {
       this.deps.connectors.card(processor.connector).void(followUp(claimed.t, claimed.pending)),
     );
     await this.recordFollowUpOutcome(id, claimed.pending.reference, outcome, processor, 'Authorization expired');
+  }
+
+  /**
+   * Money moved (a capture, or a refund to the card): the transaction records the amount, joins its processor's
+   * Open batch and posts the entries, all in the caller's transaction.
+   */
+  private async moveMoney(
+    tx: Sql,
+    t: Transaction,
+    processor: PaymentProcessor,
+    cents: number,
+    kind: 'capture' | 'refund',
+    entryLines: Posting['lines'],
+  ): Promise<void> {
+    t.capturedCents = cents;
+    t.capturedAt = this.clock.now();
+    t.batchId = await this.deps.settlements.joinOpenBatch(tx, processor);
+    await this.deps.ledger.post(tx, { merchantId: t.merchantId, kind, transactionId: t.id, lines: entryLines });
   }
 
   private async scheduleReconcile(tx: Sql, id: string, inSeconds: number): Promise<void> {
@@ -1000,21 +996,7 @@ function inProgress(id: string): ConflictError {
 }
 
 function statusName(statusId: number): string {
-  return (
-    (
-      {
-        1: 'Authorized',
-        2: 'Captured',
-        3: 'Voided',
-        4: 'Refunded',
-        5: 'Verified',
-        6: 'Settled',
-        24: 'Pending',
-        91: 'Declined',
-        92: 'Failed',
-      } as Record<number, string>
-    )[statusId] ?? String(statusId)
-  );
+  return STATUS_NAMES[statusId] ?? String(statusId);
 }
 
 function followUp(t: Transaction, pending: PendingOperation) {

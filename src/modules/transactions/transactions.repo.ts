@@ -115,6 +115,12 @@ export async function findTransaction(
 }
 
 /** For workers acting on the system's behalf (reconciler, expiry): no tenant in scope, the id is from our own jobs. */
+export async function findTransactionById(sql: Sql, id: string): Promise<Transaction | undefined> {
+  const { rows } = await sql.query(`SELECT ${TX_COLUMNS} FROM transactions t WHERE t.id = $1`, [id]);
+  return rows[0] ? toTransaction(rows[0]) : undefined;
+}
+
+/** Like findTransactionById, with the row lock that guards state transitions. */
 export async function lockTransactionById(sql: Sql, id: string): Promise<Transaction | undefined> {
   const { rows } = await sql.query(`SELECT ${TX_COLUMNS} FROM transactions t WHERE t.id = $1 FOR UPDATE`, [id]);
   return rows[0] ? toTransaction(rows[0]) : undefined;

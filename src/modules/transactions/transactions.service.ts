@@ -28,7 +28,7 @@ export class TransactionsService {
       await new Promise((resolve) => setTimeout(resolve, 200));
       result = await this.settlements.closeOpenBatch(merchantId, processorId);
     }
-    const now = new Date().toISOString();
+    const now = new Date();
     switch (result.kind) {
       case 'busy':
         throw new ConflictError(
@@ -36,73 +36,69 @@ export class TransactionsService {
           'OperationInProgress',
         );
       case 'nothing-open':
-        return {
-          transactionId: null,
-          transactionDateTime: now,
-          typeId: null,
-          type: 'Settle',
+        return settleResponse({
+          at: now,
           statusId: 0,
           status: 'NothingToSettle',
-          processedAmount: 0,
-          batchId: null,
+          code: 'Approve',
           message: 'There is no open batch to close.',
-          processorResponseCode: null,
-          details: {
-            code: 'Approve',
-            message: 'There is no open batch to close.',
-            authCode: null,
-            maskedPan: null,
-            hostResponseCode: null,
-            hostResponseMessage: null,
-            processorResponseCode: null,
-          },
-        };
+        });
       case 'processor-error':
-        return {
-          transactionId: null,
-          transactionDateTime: now,
-          typeId: null,
-          type: 'Settle',
+        return settleResponse({
+          at: now,
           statusId: 3,
           status: 'PendingSettlement',
-          processedAmount: 0,
-          batchId: null,
+          code: 'Error',
           message: `The processor did not close the batch (${result.message}); it is retried automatically.`,
-          processorResponseCode: null,
-          details: {
-            code: 'Error',
-            message: result.message,
-            authCode: null,
-            maskedPan: null,
-            hostResponseCode: null,
-            hostResponseMessage: null,
-            processorResponseCode: null,
-          },
-        };
-      case 'settled': {
-        const batch = result.batch;
-        return {
-          transactionId: null,
-          transactionDateTime: (batch.settledAt ?? new Date()).toISOString(),
-          typeId: null,
-          type: 'Settle',
+          detailsMessage: result.message,
+        });
+      case 'settled':
+        return settleResponse({
+          at: result.batch.settledAt ?? now,
           statusId: 6,
           status: 'Settled',
-          processedAmount: fromCents(batch.netCents),
-          batchId: batch.id,
+          code: 'Approve',
           message: 'Batch closed successfully',
           processorResponseCode: '00',
-          details: {
-            code: 'Approve',
-            message: 'Batch closed successfully',
-            authCode: null,
-            maskedPan: null,
-            hostResponseCode: '00',
-            hostResponseMessage: 'Batch closed successfully',
-            processorResponseCode: '00',
-          },
-        };
-      }
+          batchId: result.batch.id,
+          processedCents: result.batch.netCents,
+        });
     }
   }
+}
+
+/** The answer to POST /settle: the TransactionResponse shape with the v2 settle fields (`batchId`, `message`, ...). */
+function settleResponse(r: {
+  at: Date;
+  statusId: number;
+  status: string;
+  code: 'Approve' | 'Error';
+  message: string;
+  detailsMessage?: string;
+  processorResponseCode?: string;
+  batchId?: string;
+  processedCents?: number;
+}) {
+  const responseCode = r.processorResponseCode ?? null;
+  return {
+    transactionId: null,
+    transactionDateTime: r.at.toISOString(),
+    typeId: null,
+    type: 'Settle',
+    statusId: r.statusId,
+    status: r.status,
+    processedAmount: fromCents(r.processedCents ?? 0),
+    batchId: r.batchId ?? null,
+    message: r.message,
+    processorResponseCode: responseCode,
+    details: {
+      code: r.code,
+      message: r.detailsMessage ?? r.message,
+      authCode: null,
+      maskedPan: null,
+      hostResponseCode: responseCode,
+      hostResponseMessage: responseCode ? r.message : null,
+      processorResponseCode: responseCode,
+    },
+  };
 }

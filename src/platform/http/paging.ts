@@ -1,5 +1,6 @@
 import Type, { type TProperties, type TSchema } from 'typebox';
 import type { Clock } from '../clock/clock.js';
+import { isUuid } from '../crypto/ids.js';
 import { ValidationError } from './errors.js';
 
 export const DEFAULT_PAGE_SIZE = 15;
@@ -126,4 +127,16 @@ function parseInstant(field: string, value: string, edge: 'start' | 'end'): Date
     throw ValidationError.field(field, `'${field}' must be an ISO 8601 date or date-time (e.g. 2026-01-31T00:00:00Z).`);
   }
   return date;
+}
+
+/** A comma-separated list of ids in a query parameter (`batchIds=a,b`); any malformed one is a 400 naming the field. */
+export function idList(field: string, raw: string | undefined): string[] | undefined {
+  if (raw === undefined) return undefined;
+  const ids = raw
+    .split(',')
+    .map((id) => id.trim())
+    .filter(Boolean);
+  const bad = ids.find((id) => !isUuid(id));
+  if (bad !== undefined) throw ValidationError.field(field, `'${bad}' is not a valid id.`);
+  return ids;
 }

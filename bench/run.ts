@@ -13,7 +13,8 @@ import { projectRoot } from '../src/platform/paths.js';
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const CONNECTIONS = 32;
 const ADMIN_TOKEN = 'bench-admin-token-0123456789abcdef';
-const ONLY = process.env.BENCH_ONLY; // e.g. "GET /pay-api" to run (and profile) one measurement
+// e.g. "GET /pay-api" to run (and profile) one measurement; "|" separates alternatives ("2 INSERTs|sale").
+const ONLY = process.env.BENCH_ONLY?.split('|');
 
 const root = projectRoot();
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'tessera-bench-'));
@@ -84,7 +85,7 @@ interface Figure {
 }
 
 async function measure(name: string, options: autocannon.Options): Promise<Figure | undefined> {
-  if (ONLY && !name.includes(ONLY)) return undefined;
+  if (ONLY && !ONLY.some((part) => name.includes(part))) return undefined;
   await autocannon({ ...options, duration: 2, connections: CONNECTIONS }); // warm-up: JIT, pool, caches
   const result = await autocannon({ ...options, duration: DURATION, connections: CONNECTIONS });
   const failed = result.non2xx + result.errors;

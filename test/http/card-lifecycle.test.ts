@@ -158,6 +158,23 @@ describe('card transaction lifecycle', () => {
     assert.equal(other.body.status, 'Captured');
   });
 
+  it('lets exactly one of several identical concurrent sales through; a decline gives the key up; the window ends', async () => {
+    const body = { amount: 44.44, ...CARD, referenceId: 'dup-race' };
+    const raced = await Promise.all(Array.from({ length: 6 }, () => post('sale', body)));
+    assert.deepEqual(raced.map((res) => res.status).sort(), [200, 400, 400, 400, 400, 400]);
+    assert.equal(raced.filter((res) => res.body.errorCode === 'IsDuplicate').length, 5);
+
+    const declined = await post('sale', { ...body, referenceId: 'dup-decline', securityCode: '000' });
+    assert.equal(declined.body.status, 'Declined');
+    assert.equal((await post('sale', { ...body, referenceId: 'dup-decline' })).body.status, 'Captured');
+
+    await t.admin('POST', '/admin/v1/clock/advance', { seconds: 10 * 60 + 1 });
+    const later = await post('sale', body);
+    assert.equal(later.status, 200, later.text);
+    assert.equal(later.body.status, 'Captured');
+    assert.equal((await post('sale', body)).body.errorCode, 'IsDuplicate');
+  });
+
   it('applies merchant rules: maximum amount, dual pricing needs useCardPrice, surcharge on credit only', async () => {
     const capped = await t.merchant({ body: { settings: { maxTransactionAmount: 100 } } });
     const over = await post('sale', { amount: 100.01, ...CARD, referenceId: ref() }, capped.token);
@@ -288,6 +305,19 @@ describe('card transaction lifecycle', () => {
       merchant.id,
     ]);
     assert.equal(event.length, 1);
+
+    // This node remembers the batch it just settled as the open one; the next sale's compare-and-set finds it
+    // closed and joins a new batch instead.
+    const next = await sale({ amount: 7 }, merchant.token);
+    assert.equal(next.status, 'Captured');
+    const nextStatus = await get(next.transactionId, merchant.token);
+    assert.ok(nextStatus.body.batchId);
+    assert.notEqual(nextStatus.body.batchId, batch.id);
+    const open = await t.request('GET', '/pay-api/v1/settlements/batches?statusId=1', { token: merchant.token });
+    assert.deepEqual(
+      [open.body.total, open.body.items[0].id, open.body.items[0].salesAmount],
+      [1, nextStatus.body.batchId, 7],
+    );
   });
 
   it('closes the batch by itself at the processor time slot (22:00 New York) on the clock', async () => {

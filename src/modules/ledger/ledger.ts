@@ -1,7 +1,7 @@
-import { randomInt } from 'node:crypto';
 import type { Clock } from '../../platform/clock/clock.js';
 import { newId } from '../../platform/crypto/ids.js';
 import type { Pool, Sql } from '../../platform/db/pool.js';
+import type { Tx } from '../../platform/db/tx.js';
 
 /**
  * The accounts every merchant has. Signs: debit positive, credit negative.
@@ -35,48 +35,89 @@ export interface Posting {
   lines: Array<{ account: LedgerAccount; amountCents: number }>;
 }
 
-const BALANCE_SLOTS = 8;
+/**
+ * Balance rows per account. A posting adds to the slot of its database session (backend pid), so concurrent
+ * transactions, which run on distinct sessions, rarely touch the same row; an account's balance is the sum of its slots.
+ */
+const BALANCE_SLOTS = 32;
 
 const POST_SQL = `
-  WITH lines AS (SELECT * FROM unnest($1::bigint[], $2::bigint[]) AS l(account_id, amount)),
+  WITH lines AS (
+    SELECT * FROM unnest($1::uuid[], $2::bigint[], $3::text[], $4::uuid[], $5::uuid[], $6::bigint[])
+      AS l(entry_set_id, account_id, kind, transaction_id, batch_id, amount)
+  ),
   entries AS (
     INSERT INTO ledger_entries (entry_set_id, account_id, kind, transaction_id, batch_id, amount_cents, created_at)
-    SELECT $3, account_id, $4, $5, $6, amount, $7 FROM lines
+    SELECT entry_set_id, account_id, kind, transaction_id, batch_id, amount, $7 FROM lines
   )
   INSERT INTO ledger_balances AS b (account_id, slot, balance_cents)
-  SELECT account_id, $8, sum(amount) FROM lines GROUP BY account_id
+  SELECT account_id, pg_backend_pid() % ${BALANCE_SLOTS}, sum(amount) FROM lines GROUP BY account_id ORDER BY account_id
   ON CONFLICT (account_id, slot) DO UPDATE SET balance_cents = b.balance_cents + EXCLUDED.balance_cents`;
 
 /**
  * Posts balanced entry sets in the caller's transaction, so money moves exactly when the state change commits.
+ * A posting is checked at once but written with COMMIT (the last statement before it, in the same round trip), all
+ * of a transaction's postings in one statement: balance rows are the hottest rows in the system, and written last
+ * their locks are held for one round trip.
  * Account ids are immutable once created, so each node remembers them.
  */
 export class Ledger {
   private readonly accountIds = new Map<string, Map<LedgerAccount, number>>();
+  private readonly queued = new WeakMap<Tx, Posting[]>();
 
   constructor(
     private readonly pool: Pool,
     private readonly clock: Clock,
   ) {}
 
-  async post(tx: Sql, posting: Posting): Promise<void> {
+  async post(tx: Tx, posting: Posting): Promise<void> {
     const lines = posting.lines.filter((line) => line.amountCents !== 0);
     if (lines.length === 0) return;
     const sum = lines.reduce((total, line) => total + line.amountCents, 0);
     if (sum !== 0) throw new Error(`Unbalanced ${posting.kind} posting (${sum})`);
-    const accounts = this.accountIds.get(posting.merchantId) ?? (await this.accountsIn(tx, posting.merchantId));
-    await tx.query({
+    let queue = this.queued.get(tx);
+    if (!queue) {
+      const postings: Posting[] = [];
+      queue = postings;
+      this.queued.set(tx, postings);
+      tx.beforeCommit(() => this.write(tx, postings));
+    }
+    queue.push({ ...posting, lines });
+  }
+
+  private async write(tx: Tx, postings: Posting[]): Promise<void> {
+    this.queued.delete(tx);
+    const columns = {
+      sets: [] as string[],
+      accounts: [] as number[],
+      kinds: [] as string[],
+      transactions: [] as Array<string | null>,
+      batches: [] as Array<string | null>,
+      amounts: [] as number[],
+    };
+    for (const posting of postings) {
+      const accounts = this.accountIds.get(posting.merchantId) ?? (await this.accountsIn(tx, posting.merchantId));
+      const setId = newId();
+      for (const line of posting.lines) {
+        columns.sets.push(setId);
+        columns.accounts.push(accounts.get(line.account)!);
+        columns.kinds.push(posting.kind);
+        columns.transactions.push(posting.transactionId ?? null);
+        columns.batches.push(posting.batchId ?? null);
+        columns.amounts.push(line.amountCents);
+      }
+    }
+    tx.defer({
       name: 'ledger.post',
       text: POST_SQL,
       values: [
-        lines.map((line) => accounts.get(line.account)!),
-        lines.map((line) => line.amountCents),
-        newId(),
-        posting.kind,
-        posting.transactionId ?? null,
-        posting.batchId ?? null,
+        columns.sets,
+        columns.accounts,
+        columns.kinds,
+        columns.transactions,
+        columns.batches,
+        columns.amounts,
         this.clock.now(),
-        randomInt(BALANCE_SLOTS),
       ],
     });
   }

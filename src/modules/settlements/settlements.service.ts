@@ -1,3 +1,4 @@
+import type { QueryConfig, QueryResult } from 'pg';
 import type { Connectors } from '../../connectors/registry.js';
 import { withDeadline } from '../../connectors/registry.js';
 import type { Clock } from '../../platform/clock/clock.js';
@@ -52,6 +53,8 @@ export type CloseResult =
  * processor to close, then marks the batch and its transactions Settled and posts the payout to the ledger.
  */
 export class SettlementsService {
+  private readonly openBatches = new Map<string, string>();
+
   constructor(
     private readonly pool: Pool,
     private readonly clock: Clock,
@@ -63,14 +66,10 @@ export class SettlementsService {
    * The processor's Open batch, created on demand. The KEY SHARE lock lets any number of payments join at once,
    * while a closing batch (FOR UPDATE) waits for them and they, in turn, never join a batch that started closing.
    */
-  async joinOpenBatch(tx: Sql, processor: PaymentProcessor): Promise<string> {
-    for (;;) {
-      const { rows } = await tx.query<{ id: string }>({
-        name: 'batch.open-for-share',
-        text: 'SELECT id FROM settlement_batches WHERE processor_id = $1 AND status_id = 1 FOR KEY SHARE',
-        values: [processor.id],
-      });
-      if (rows[0]) return rows[0].id;
+  async joinOpenBatch(tx: Sql, processor: PaymentProcessor, prefetched?: QueryResult): Promise<string> {
+    for (let first = true; ; first = false) {
+      const { rows } = first && prefetched ? prefetched : await tx.query(this.openBatchQuery(processor));
+      if (rows[0]) return this.remember(processor.id, rows[0].id as string);
       const now = this.clock.now();
       const closesAt = nextDailySlot(now, processor.settlementTimeSlots) ?? new Date(now.getTime() + 24 * 3600 * 1000);
       const id = newId();
@@ -86,9 +85,32 @@ export class SettlementsService {
           runAt: closesAt,
           singletonKey: id,
         });
-        return id;
+        return this.remember(processor.id, id);
       }
     }
+  }
+
+  /**
+   * The Open batch this node last saw for the processor: a hint for a compare-and-set that checks the batch is
+   * still Open (transactionQueries.saveIfPending), never trusted on its own.
+   */
+  knownOpenBatch(processorId: string): string | undefined {
+    return this.openBatches.get(processorId);
+  }
+
+  private remember(processorId: string, batchId: string): string {
+    if (this.openBatches.size > 100_000) this.openBatches.clear();
+    this.openBatches.set(processorId, batchId);
+    return batchId;
+  }
+
+  /** The first query of joinOpenBatch, for a caller that sends it along with others (`Tx.batch`). */
+  openBatchQuery(processor: PaymentProcessor): QueryConfig {
+    return {
+      name: 'batch.open-for-share',
+      text: 'SELECT id FROM settlement_batches WHERE processor_id = $1 AND status_id = 1 FOR KEY SHARE',
+      values: [processor.id],
+    };
   }
 
   /** Closes the processor's Open batch now (POST /settle). */

@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+import type { QueryResult } from 'pg';
 import type { Config } from '../../config.js';
 import type { CardOutcome, PaymentRequest } from '../../connectors/card/card-connector.js';
 import { CreditDebitType } from '../../connectors/card/card-numbers.js';
@@ -5,12 +7,13 @@ import { CONNECTOR_TIMEOUT_MS, type Connectors, withDeadline } from '../../conne
 import type { Clock } from '../../platform/clock/clock.js';
 import { newId } from '../../platform/crypto/ids.js';
 import type { Pool, Sql } from '../../platform/db/pool.js';
-import { withTransaction } from '../../platform/db/tx.js';
-import { recordEvent } from '../../platform/events/outbox.js';
+import { isExpectationFailure, type Tx, withTransaction } from '../../platform/db/tx.js';
+import { eventsInsert } from '../../platform/events/outbox.js';
 import { ConflictError, NotFoundError, ValidationError } from '../../platform/http/errors.js';
 import { enqueue } from '../../platform/jobs/queue.js';
 import { fromCents } from '../../platform/money.js';
 import type { Logger } from '../../platform/observability/logger.js';
+import type { Customer } from '../customers/customers.model.js';
 import type { CustomersService } from '../customers/customers.service.js';
 import { type Ledger, lines, type Posting } from '../ledger/ledger.js';
 import type { MerchantConfiguration, MerchantSettings, PaymentProcessor } from '../merchants/merchants.model.js';
@@ -31,12 +34,16 @@ import {
   TransactionType,
 } from './transactions.model.js';
 import {
-  findDuplicate,
+  findDuplicateKeyHolder,
   findTransaction,
   findTransactionById,
   insertTransaction,
+  insertUnlessDuplicate,
   lockTransactionById,
+  releaseDuplicateKey,
   saveTransaction,
+  toTransaction,
+  transactionQueries,
 } from './transactions.repo.js';
 
 export const RECONCILE_QUEUE = 'cards.reconcile';
@@ -80,6 +87,9 @@ function illegal(message: string): ValidationError {
   return new ValidationError({ transactionId: [message] }, message, 'InvalidTransactionState');
 }
 
+/** The processor's open batch as far as the caller knows: a remembered id, the prefetched query, or nothing yet. */
+type OpenBatch = string | QueryResult | undefined;
+
 /**
  * Card payments: the state machine of a card transaction. Every processor call follows one pattern, so no database
  * transaction ever waits on the network and no outcome is ever lost:
@@ -102,14 +112,15 @@ export class CardPaymentsService {
   async pay(cmd: PaymentCommand): Promise<OperationResult> {
     const configuration = await this.deps.merchants.getConfiguration(cmd.merchantId);
     const processor = cardProcessor(configuration, cmd.processorId);
-    const card = await this.resolveCard(cmd);
+    const { card, customer } = await this.resolveCard(cmd);
     const settings = configuration.settings;
     const amounts = this.amountsFor(cmd, settings, card);
     const cardNotPresent = CARD_NOT_PRESENT_SOURCES.has(cmd.cardDataSourceId);
     const runAvs = cardNotPresent && settings.avs.isEnabled && cmd.kind !== 'refund-without-reference';
     let billing = cmd.billingAddress ?? null;
-    if (!billing && card.customerId)
-      billing = (await this.deps.customers.get(cmd.merchantId, card.customerId)).billingAddress;
+    if (!billing && card.customerId) {
+      billing = (customer ?? (await this.deps.customers.get(cmd.merchantId, card.customerId))).billingAddress;
+    }
 
     const now = this.clock.now();
     const id = newId();
@@ -127,9 +138,10 @@ export class CardPaymentsService {
       amounts,
       billing,
       pending,
+      duplicateKey: this.duplicateKey(cmd, card, amounts.totalCents),
       now,
     });
-    await this.recordAttempt(txn, cmd.kind === 'sale' || cmd.kind === 'authorize');
+    await this.recordAttempt(txn);
 
     const request: PaymentRequest = {
       reference: id,
@@ -161,6 +173,7 @@ export class CardPaymentsService {
       outcome,
       settings.avs.profileId,
       processor,
+      txn,
     );
     return {
       transaction,
@@ -171,7 +184,7 @@ export class CardPaymentsService {
   }
 
   /** The three ways to pay (rule 5), each inconsistent combination a 400 naming the field. */
-  private async resolveCard(cmd: PaymentCommand): Promise<UsableCard> {
+  private async resolveCard(cmd: PaymentCommand): Promise<{ card: UsableCard; customer?: Customer }> {
     const raw = cmd.accountNumber != null && cmd.accountNumber !== '';
     if (cmd.paymentMethodId && raw) {
       throw ValidationError.field(
@@ -202,20 +215,24 @@ export class CardPaymentsService {
         },
         { pan: 'accountNumber' },
       );
-      return this.deps.vault.rawCard(checked);
+      return { card: this.deps.vault.rawCard(checked) };
     }
     if (cmd.securityCode != null && !/^\d{3,4}$/.test(cmd.securityCode)) {
       throw ValidationError.field('securityCode', "'securityCode' must be 3 or 4 digits.");
     }
     if (cmd.customerId) {
-      const customer = await this.deps.customers.get(cmd.merchantId, cmd.customerId);
+      // With both ids, the customer and the card are fetched at once.
+      const [customer, given] = await Promise.all([
+        this.deps.customers.get(cmd.merchantId, cmd.customerId),
+        cmd.paymentMethodId ? this.deps.vault.usableCard(cmd.merchantId, cmd.paymentMethodId) : undefined,
+      ]);
       const methodId = cmd.paymentMethodId ?? customer.defaultPaymentMethodId;
       if (!methodId) {
         throw ValidationError.field('paymentMethodId', 'The customer has no default card; send a paymentMethodId.');
       }
-      const card = await this.deps.vault.usableCard(cmd.merchantId, methodId);
+      const card = given ?? (await this.deps.vault.usableCard(cmd.merchantId, methodId));
       if (card.customerId !== customer.id) throw new NotFoundError('PaymentMethod', methodId);
-      return card;
+      return { card, customer };
     }
     if (cmd.paymentMethodId) {
       const card = await this.deps.vault.usableCard(cmd.merchantId, cmd.paymentMethodId);
@@ -225,7 +242,7 @@ export class CardPaymentsService {
           "This payment method belongs to a customer: send its 'customerId' too.",
         );
       }
-      return card;
+      return { card };
     }
     throw new ValidationError(
       {
@@ -290,44 +307,51 @@ export class CardPaymentsService {
   }
 
   /**
-   * tx1 of a new payment. The duplicate check and the insert run under a transaction-scoped advisory lock on the
-   * duplicate key, so two identical requests racing each other cannot both pass.
+   * tx1 of a new payment: one statement, the insert with its duplicate check (a unique key). A payment holding the
+   * key blocks this one while it is within the window and was not declined or failed; past the window it gives the
+   * key up here, since nothing else needs to clean keys up.
    */
-  private async recordAttempt(txn: Transaction, checkDuplicates: boolean): Promise<void> {
-    const windowMinutes = this.deps.config.duplicateWindowMinutes;
-    if (!checkDuplicates || windowMinutes === 0 || !txn.cardFingerprint) {
-      await insertTransaction(this.deps.pool, txn);
-      return;
-    }
-    await withTransaction(this.deps.pool, async (tx) => {
-      const key = `${txn.merchantId}|${txn.cardFingerprint!.toString('hex')}|${txn.totalCents}|${txn.referenceId ?? ''}`;
-      await tx.query({
-        name: 'tx.duplicate-lock',
-        text: 'SELECT pg_advisory_xact_lock(hashtextextended($1, 0))',
-        values: [key],
-      });
-      const since = new Date(txn.createdAt.getTime() - windowMinutes * 60_000);
-      const duplicate = await findDuplicate(
-        tx,
-        txn.merchantId,
-        txn.cardFingerprint!,
-        txn.totalCents,
-        txn.referenceId,
-        since,
-      );
-      if (duplicate) {
-        throw new ValidationError(
-          {
-            referenceId: [
-              `The same card was charged the same amount with the same referenceId within ${windowMinutes} minutes (transaction ${duplicate}). Send a different referenceId to charge it again.`,
-            ],
-          },
-          'Duplicate transaction.',
-          'IsDuplicate',
-        );
+  private async recordAttempt(txn: Transaction): Promise<void> {
+    const key = txn.duplicateKey;
+    for (let attempt = 1; ; attempt++) {
+      if (await insertUnlessDuplicate(this.deps.pool, txn)) return;
+      const holder = await findDuplicateKeyHolder(this.deps.pool, key!);
+      if (holder) {
+        const windowMinutes = this.deps.config.duplicateWindowMinutes;
+        const since = txn.createdAt.getTime() - windowMinutes * 60_000;
+        const stillCounts =
+          holder.createdAt.getTime() >= since &&
+          holder.statusId !== TransactionStatus.Declined &&
+          holder.statusId !== TransactionStatus.Failed;
+        if (stillCounts || attempt >= 3) {
+          throw new ValidationError(
+            {
+              referenceId: [
+                `The same card was charged the same amount with the same referenceId within ${windowMinutes} minutes (transaction ${holder.id}). Send a different referenceId to charge it again.`,
+              ],
+            },
+            'Duplicate transaction.',
+            'IsDuplicate',
+          );
+        }
+        await releaseDuplicateKey(this.deps.pool, holder.id, key!);
       }
-      await insertTransaction(tx, txn);
-    });
+    }
+  }
+
+  /** Sales and authorizations of a card, while the check is on (DUPLICATE_CHECK_MINUTES > 0). */
+  private duplicateKey(cmd: PaymentCommand, card: UsableCard, totalCents: number): Buffer | null {
+    if (cmd.kind !== 'sale' && cmd.kind !== 'authorize') return null;
+    if (this.deps.config.duplicateWindowMinutes === 0 || !card.fingerprint) return null;
+    return (
+      createHash('sha256')
+        .update(cmd.merchantId)
+        .update(card.fingerprint)
+        .update(`|${totalCents}|`)
+        // null and "" are different references; JSON keeps them apart.
+        .update(JSON.stringify(cmd.referenceId ?? null))
+        .digest()
+    );
   }
 
   /** An approval the merchant's AVS profile refuses is voided at the network and recorded as a decline. */
@@ -354,20 +378,58 @@ export class CardPaymentsService {
     return { kind: 'declined', responseCode: 'AVS', message: 'Address verification failed', avs: outcome.avs };
   }
 
-  /** tx2 of a new payment (also used by the reconciler). Idempotent: only the holder of `reference` applies. */
+  /**
+   * tx2 of a new payment (also used by the reconciler). Idempotent: only the holder of `reference` applies. With
+   * `written` (the row as tx1 inserted it), the row is not read: the outcome is applied as a compare-and-set sent with
+   * COMMIT, one round trip in all, and only if the row moved on meanwhile (the reconciler got there first, or the
+   * remembered batch closed) does it run again the ordinary way, under the row lock.
+   */
   private async recordPaymentOutcome(
     id: string,
     reference: string,
     outcome: CardOutcome,
     avsProfileId: number,
     processor: PaymentProcessor,
+    written?: Transaction,
   ): Promise<Transaction> {
     // Everything that needs another pool connection happens before the transaction takes one.
     await this.deps.ledger.warm(processor.merchantId);
+    if (written) {
+      try {
+        return await this.applyPaymentOutcome(id, reference, outcome, avsProfileId, processor, written);
+      } catch (error) {
+        if (!isExpectationFailure(error)) throw error;
+      }
+    }
+    return this.applyPaymentOutcome(id, reference, outcome, avsProfileId, processor);
+  }
+
+  private applyPaymentOutcome(
+    id: string,
+    reference: string,
+    outcome: CardOutcome,
+    avsProfileId: number,
+    processor: PaymentProcessor,
+    written?: Transaction,
+  ): Promise<Transaction> {
     return withTransaction(this.deps.pool, async (tx) => {
-      const t = (await lockTransactionById(tx, id))!;
-      if (t.pendingOperation?.reference !== reference || t.statusId !== TransactionStatus.Pending) return t;
-      const op = t.pendingOperation.operation;
+      let t: Transaction;
+      let openBatch: OpenBatch;
+      if (written) {
+        t = { ...written };
+        openBatch = this.deps.settlements.knownOpenBatch(processor.id);
+      } else {
+        // An approval will most likely join the open batch: ask for it in the same round trip as the row lock.
+        const [locked, batch] = await tx.batch([
+          transactionQueries.lockById(id),
+          ...(outcome.kind === 'approved' ? [this.deps.settlements.openBatchQuery(processor)] : []),
+        ]);
+        t = toTransaction(locked!.rows[0]!);
+        openBatch = batch;
+        if (t.pendingOperation?.reference !== reference || t.statusId !== TransactionStatus.Pending) return t;
+      }
+      const pendingOperation = t.pendingOperation!;
+      const op = pendingOperation.operation;
       const now = this.clock.now();
       t.modifiedAt = now;
       t.responseCode = outcome.responseCode;
@@ -384,9 +446,8 @@ export class CardPaymentsService {
           if (op === 'sale') {
             t.statusId = TransactionStatus.Captured;
             t.authorizedCents = t.totalCents;
-            await this.moveMoney(tx, t, processor, t.totalCents, 'capture', lines.capture(t.totalCents));
-            await this.event(tx, 'transaction.card.authorized', t);
-            await this.event(tx, 'transaction.card.captured', t);
+            await this.moveMoney(tx, t, processor, t.totalCents, 'capture', lines.capture(t.totalCents), openBatch);
+            this.event(tx, ['transaction.card.authorized', 'transaction.card.captured'], t);
           } else if (op === 'authorize') {
             t.statusId = TransactionStatus.Authorized;
             t.authorizedCents = t.totalCents;
@@ -396,7 +457,7 @@ export class CardPaymentsService {
               transactionId: t.id,
               lines: lines.hold(t.totalCents),
             });
-            await this.event(tx, 'transaction.card.authorized', t);
+            this.event(tx, 'transaction.card.authorized', t);
             await enqueue(tx, this.clock, {
               queue: EXPIRE_AUTHORIZATION_QUEUE,
               payload: { transactionId: t.id },
@@ -408,31 +469,41 @@ export class CardPaymentsService {
           } else {
             // Refund without reference: money goes back to the card; it nets in the open batch.
             t.statusId = TransactionStatus.Refunded;
-            await this.moveMoney(tx, t, processor, t.totalCents, 'refund', lines.reverseCapture(t.totalCents));
-            await this.event(tx, 'transaction.card.refunded', t, { refundTransactionId: t.id });
+            await this.moveMoney(
+              tx,
+              t,
+              processor,
+              t.totalCents,
+              'refund',
+              lines.reverseCapture(t.totalCents),
+              openBatch,
+            );
+            this.event(tx, 'transaction.card.refunded', t, { refundTransactionId: t.id });
           }
           break;
         }
         case 'declined':
           t.pendingOperation = null;
+          t.duplicateKey = null;
           t.resultCode = 'Decline';
           t.statusId = TransactionStatus.Declined;
-          await this.event(tx, 'transaction.card.declined', t);
+          this.event(tx, 'transaction.card.declined', t);
           break;
         case 'failed':
           t.pendingOperation = null;
+          t.duplicateKey = null;
           t.resultCode = 'Error';
           t.statusId = TransactionStatus.Failed;
-          await this.event(tx, 'transaction.card.failed', t);
+          this.event(tx, 'transaction.card.failed', t);
           break;
         case 'unknown':
           t.resultCode = 'Pending';
-          t.pendingOperation = { ...t.pendingOperation, unknown: true };
+          t.pendingOperation = { ...pendingOperation, unknown: true };
           await this.scheduleReconcile(tx, t.id, 1);
           break;
       }
-      await saveTransaction(tx, t);
-      if (outcome.kind === 'approved') await this.deps.merchants.touchLastTransaction(tx, t.merchantId, now);
+      tx.defer(written ? transactionQueries.saveIfPending(t, reference) : transactionQueries.save(t));
+      if (outcome.kind === 'approved') this.deps.merchants.touchLastTransaction(tx, t.merchantId, now);
       return t;
     });
   }
@@ -565,6 +636,7 @@ export class CardPaymentsService {
         originalTransactionId: original.id,
         cardDataSourceId,
         referenceId: null,
+        duplicateKey: null,
         baseCents: amount,
         percentageOffCents: 0,
         percentageOffRateMpct: null,
@@ -668,7 +740,7 @@ export class CardPaymentsService {
         }
         original.modifiedAt = now;
         await saveTransaction(tx, original);
-        await this.event(tx, 'transaction.card.refunded', original, {
+        this.event(tx, 'transaction.card.refunded', original, {
           refundTransactionId: refund.id,
           refundAmount: fromCents(refund.totalCents),
           refundedAmount: fromCents(original.refundedCents),
@@ -695,7 +767,7 @@ export class CardPaymentsService {
       operation: 'capture' | 'void' | 'tip-adjust';
       guard: (
         t: Transaction,
-        tx: Sql,
+        tx: Tx,
       ) => { amountCents: number; tipCents?: number } | Promise<{ amountCents: number; tipCents?: number }>;
       call: (
         connector: ReturnType<Connectors['card']>,
@@ -773,7 +845,7 @@ export class CardPaymentsService {
   }
 
   private async applyFollowUp(
-    tx: Sql,
+    tx: Tx,
     t: Transaction,
     pending: PendingOperation,
     processor: PaymentProcessor,
@@ -787,7 +859,7 @@ export class CardPaymentsService {
           ...lines.releaseHold(t.authorizedCents),
           ...lines.capture(pending.amountCents),
         ]);
-        await this.event(tx, 'transaction.card.captured', t, { capturedAmount: fromCents(pending.amountCents) });
+        this.event(tx, 'transaction.card.captured', t, { capturedAmount: fromCents(pending.amountCents) });
         break;
       }
       case 'void': {
@@ -811,7 +883,7 @@ export class CardPaymentsService {
             lines: lines.releaseHold(t.authorizedCents),
           });
         }
-        await this.event(tx, 'transaction.card.voided', t, reason ? { reason } : {});
+        this.event(tx, 'transaction.card.voided', t, reason ? { reason } : {});
         break;
       }
       case 'tip-adjust': {
@@ -939,16 +1011,19 @@ export class CardPaymentsService {
    * Open batch and posts the entries, all in the caller's transaction.
    */
   private async moveMoney(
-    tx: Sql,
+    tx: Tx,
     t: Transaction,
     processor: PaymentProcessor,
     cents: number,
     kind: 'capture' | 'refund',
     entryLines: Posting['lines'],
+    openBatch?: OpenBatch,
   ): Promise<void> {
     t.capturedCents = cents;
     t.capturedAt = this.clock.now();
-    t.batchId = await this.deps.settlements.joinOpenBatch(tx, processor);
+    // A remembered batch id is only a hint: the compare-and-set that saves `t` checks that batch is still Open.
+    t.batchId =
+      typeof openBatch === 'string' ? openBatch : await this.deps.settlements.joinOpenBatch(tx, processor, openBatch);
     await this.deps.ledger.post(tx, { merchantId: t.merchantId, kind, transactionId: t.id, lines: entryLines });
   }
 
@@ -968,22 +1043,29 @@ export class CardPaymentsService {
     return processor;
   }
 
-  private async event(tx: Sql, type: string, t: Transaction, extra: Record<string, unknown> = {}): Promise<void> {
-    await recordEvent(tx, this.clock, {
-      type,
-      merchantId: t.merchantId,
-      resourceType: 'transaction',
-      resourceId: t.id,
-      data: {
-        transactionId: t.id,
-        typeId: t.typeId,
-        statusId: t.statusId,
-        amount: fromCents(t.totalCents),
-        currency: 'USD',
-        ...(t.customerId ? { customerId: t.customerId } : {}),
-        ...extra,
-      },
-    });
+  /** The transaction's event, or several of one change (in order): written with COMMIT, in one statement. */
+  private event(tx: Tx, types: string | readonly string[], t: Transaction, extra: Record<string, unknown> = {}): void {
+    const data = {
+      transactionId: t.id,
+      typeId: t.typeId,
+      statusId: t.statusId,
+      amount: fromCents(t.totalCents),
+      currency: 'USD',
+      ...(t.customerId ? { customerId: t.customerId } : {}),
+      ...extra,
+    };
+    tx.defer(
+      eventsInsert(
+        this.clock,
+        (typeof types === 'string' ? [types] : types).map((type) => ({
+          type,
+          merchantId: t.merchantId,
+          resourceType: 'transaction',
+          resourceId: t.id,
+          data,
+        })),
+      ).query,
+    );
   }
 }
 
@@ -1036,6 +1118,7 @@ function newTransaction(input: {
   amounts: AmountBreakdown;
   billing: Transaction['billingAddress'];
   pending: PendingOperation;
+  duplicateKey: Buffer | null;
   now: Date;
 }): Transaction {
   const { cmd, card, amounts, now } = input;
@@ -1074,6 +1157,7 @@ function newTransaction(input: {
     creditDebitTypeId: card.creditDebitTypeId,
     cardTokenTypeId: card.cardTokenTypeId,
     cardFingerprint: card.fingerprint,
+    duplicateKey: input.duplicateKey,
     expirationMonth: card.expirationMonth,
     expirationYear: card.expirationYear,
     billingAddress: input.billing,

@@ -45,6 +45,7 @@ const sample: Transaction = {
   creditDebitTypeId: 1,
   cardTokenTypeId: 1,
   cardFingerprint: null,
+  duplicateKey: null,
   expirationMonth: 12,
   expirationYear: 2030,
   billingAddress: null,

@@ -162,6 +162,11 @@ export interface Transaction {
   creditDebitTypeId: number | null;
   cardTokenTypeId: number | null;
   cardFingerprint: Buffer | null;
+  /**
+   * Held by a sale or authorization while it can be a duplicate (see the duplicate check): a hash of merchant, card
+   * fingerprint, total and reference, unique among the rows that hold one.
+   */
+  duplicateKey: Buffer | null;
   expirationMonth: number | null;
   expirationYear: number | null;
   billingAddress: Address | null;

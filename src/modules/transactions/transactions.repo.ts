@@ -1,3 +1,4 @@
+import type { QueryConfig } from 'pg';
 import type { Sql } from '../../platform/db/pool.js';
 import { likePattern, type PageRequest } from '../../platform/http/paging.js';
 import type { Transaction } from './transactions.model.js';
@@ -38,6 +39,7 @@ const FIELDS: ReadonlyArray<readonly [keyof Transaction, string]> = [
   ['creditDebitTypeId', 'credit_debit_type_id'],
   ['cardTokenTypeId', 'card_token_type_id'],
   ['cardFingerprint', 'card_fingerprint'],
+  ['duplicateKey', 'duplicate_key'],
   ['expirationMonth', 'expiration_month'],
   ['expirationYear', 'expiration_year'],
   ['billingAddress', 'billing_address'],
@@ -89,14 +91,41 @@ export function toTransaction(row: Record<string, unknown>): Transaction {
   return tx as unknown as Transaction;
 }
 
+/** The statements as values, for a caller that pipelines them (`Tx.batch`, `Tx.defer`). */
+export const transactionQueries = {
+  insert: (tx: Transaction): QueryConfig => ({ name: 'tx.insert', text: INSERT_SQL, values: values(tx, FIELDS) }),
+  save: (tx: Transaction): QueryConfig => ({
+    name: 'tx.update',
+    text: UPDATE_SQL,
+    values: [tx.id, ...values(tx, MUTABLE)],
+  }),
+  /**
+   * The update as a compare-and-set for a transaction not read under lock: it applies only while the row is still
+   * Pending with `reference` in flight and (when the transaction joins a batch) that batch is still Open, whose row
+   * it then holds KEY SHARE like joinOpenBatch. Otherwise the statement fails with SQLSTATE TS409.
+   */
+  saveIfPending: (tx: Transaction, reference: string): QueryConfig => ({
+    name: 'tx.update-if-pending',
+    text: `WITH updated AS (
+             ${UPDATE_SQL} AND status_id = 24 AND pending_operation->>'reference' = $${MUTABLE.length + 2}
+               AND ($${MUTABLE.length + 3}::uuid IS NULL OR EXISTS (
+                 SELECT 1 FROM settlement_batches b WHERE b.id = $${MUTABLE.length + 3} AND b.status_id = 1 FOR KEY SHARE))
+             RETURNING 1)
+           SELECT expect((SELECT count(*) FROM updated) = 1, 'transaction ' || $1 || ' or its batch changed meanwhile')`,
+    values: [tx.id, ...values(tx, MUTABLE), reference, tx.batchId],
+  }),
+  lockById: (id: string): QueryConfig => ({ name: 'tx.lock-by-id', text: `${BY_ID_SQL} FOR UPDATE`, values: [id] }),
+};
+
 export async function insertTransaction(sql: Sql, tx: Transaction): Promise<void> {
-  await sql.query({ name: 'tx.insert', text: INSERT_SQL, values: values(tx, FIELDS) });
+  await sql.query(transactionQueries.insert(tx));
 }
 
 export async function saveTransaction(sql: Sql, tx: Transaction): Promise<void> {
-  await sql.query({ name: 'tx.update', text: UPDATE_SQL, values: [tx.id, ...values(tx, MUTABLE)] });
+  await sql.query(transactionQueries.save(tx));
 }
 
+const BY_ID_SQL = `SELECT ${TX_COLUMNS} FROM transactions t WHERE t.id = $1`;
 const FIND_SQL = `SELECT ${TX_COLUMNS} FROM transactions t WHERE t.id = $1 AND t.merchant_id = $2`;
 
 /** Tenant-scoped read; `forUpdate` takes the row lock that guards every state transition. */
@@ -116,34 +145,48 @@ export async function findTransaction(
 
 /** For workers acting on the system's behalf (reconciler, expiry): no tenant in scope, the id is from our own jobs. */
 export async function findTransactionById(sql: Sql, id: string): Promise<Transaction | undefined> {
-  const { rows } = await sql.query(`SELECT ${TX_COLUMNS} FROM transactions t WHERE t.id = $1`, [id]);
+  const { rows } = await sql.query({ name: 'tx.find-by-id', text: BY_ID_SQL, values: [id] });
   return rows[0] ? toTransaction(rows[0]) : undefined;
 }
 
 /** Like findTransactionById, with the row lock that guards state transitions. */
 export async function lockTransactionById(sql: Sql, id: string): Promise<Transaction | undefined> {
-  const { rows } = await sql.query(`SELECT ${TX_COLUMNS} FROM transactions t WHERE t.id = $1 FOR UPDATE`, [id]);
+  const { rows } = await sql.query(transactionQueries.lockById(id));
   return rows[0] ? toTransaction(rows[0]) : undefined;
 }
 
 /** Is there an approved payment with this card, total and reference inside the window? */
-export async function findDuplicate(
-  sql: Sql,
-  merchantId: string,
-  fingerprint: Buffer,
-  totalCents: number,
-  referenceId: string | null,
-  since: Date,
-): Promise<string | undefined> {
-  const { rows } = await sql.query<{ id: string }>({
-    name: 'tx.find-duplicate',
-    text: `SELECT id FROM transactions
-           WHERE merchant_id = $1 AND card_fingerprint = $2 AND created_at >= $5 AND total_cents = $3
-             AND reference_id IS NOT DISTINCT FROM $4 AND type_id IN (1, 2) AND status_id NOT IN (91, 92)
-           LIMIT 1`,
-    values: [merchantId, fingerprint, totalCents, referenceId, since],
+/**
+ * The insert of a new sale or authorization with its duplicate check, in one statement: false when another payment
+ * holds the same duplicate key. The unique index makes two identical requests racing each other queue on the key, so
+ * at most one gets in.
+ */
+export async function insertUnlessDuplicate(sql: Sql, tx: Transaction): Promise<boolean> {
+  const { rowCount } = await sql.query({
+    name: 'tx.insert-unless-duplicate',
+    text: `${INSERT_SQL} ON CONFLICT (duplicate_key) WHERE duplicate_key IS NOT NULL DO NOTHING`,
+    values: values(tx, FIELDS),
   });
-  return rows[0]?.id;
+  return rowCount === 1;
+}
+
+export interface DuplicateKeyHolder {
+  id: string;
+  statusId: number;
+  createdAt: Date;
+}
+
+export async function findDuplicateKeyHolder(sql: Sql, key: Buffer): Promise<DuplicateKeyHolder | undefined> {
+  const { rows } = await sql.query<{ id: string; status_id: number; created_at: Date }>(
+    'SELECT id, status_id, created_at FROM transactions WHERE duplicate_key = $1',
+    [key],
+  );
+  return rows[0] && { id: rows[0].id, statusId: rows[0].status_id, createdAt: rows[0].created_at };
+}
+
+/** A holder past the window gives its key up; only if it still holds it (compare-and-set). */
+export async function releaseDuplicateKey(sql: Sql, id: string, key: Buffer): Promise<void> {
+  await sql.query('UPDATE transactions SET duplicate_key = NULL WHERE id = $1 AND duplicate_key = $2', [id, key]);
 }
 
 export interface TransactionFilter {

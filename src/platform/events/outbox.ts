@@ -1,3 +1,4 @@
+import type { QueryConfig } from 'pg';
 import type { Clock } from '../clock/clock.js';
 import { newId } from '../crypto/ids.js';
 import type { Sql } from '../db/pool.js';
@@ -17,20 +18,39 @@ export interface DomainEvent {
  * committed change always has one. Delivery (webhooks) reads the table; nothing here talks to the network.
  */
 export async function recordEvent(tx: Sql, clock: Clock, event: DomainEvent): Promise<string> {
-  const id = newId();
-  await tx.query(
-    `INSERT INTO events (id, type, merchant_id, partner_id, resource_type, resource_id, data, occurred_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-    [
-      id,
-      event.type,
-      event.merchantId ?? null,
-      event.partnerId ?? null,
-      event.resourceType,
-      event.resourceId,
-      event.data ?? {},
-      clock.now(),
-    ],
-  );
-  return id;
+  const [id] = await recordEvents(tx, clock, [event]);
+  return id!;
+}
+
+/** Several events of one change in one statement, in order (their `seq` follows the array). */
+export async function recordEvents(tx: Sql, clock: Clock, events: readonly DomainEvent[]): Promise<string[]> {
+  const { query, ids } = eventsInsert(clock, events);
+  await tx.query(query);
+  return ids;
+}
+
+/** The insert as a value, for a transaction that sends it with other statements (`Tx.defer`). */
+export function eventsInsert(clock: Clock, events: readonly DomainEvent[]): { query: QueryConfig; ids: string[] } {
+  const ids = events.map(() => newId());
+  return {
+    ids,
+    query: {
+      name: 'events.insert',
+      text: `INSERT INTO events (id, type, merchant_id, partner_id, resource_type, resource_id, data, occurred_at)
+             SELECT id, type, merchant_id, partner_id, resource_type, resource_id, data, $8
+             FROM unnest($1::uuid[], $2::text[], $3::uuid[], $4::uuid[], $5::text[], $6::text[], $7::jsonb[])
+               WITH ORDINALITY AS e(id, type, merchant_id, partner_id, resource_type, resource_id, data, n)
+             ORDER BY n`,
+      values: [
+        ids,
+        events.map((event) => event.type),
+        events.map((event) => event.merchantId ?? null),
+        events.map((event) => event.partnerId ?? null),
+        events.map((event) => event.resourceType),
+        events.map((event) => event.resourceId),
+        events.map((event) => JSON.stringify(event.data ?? {})),
+        clock.now(),
+      ],
+    },
+  };
 }

@@ -9,6 +9,7 @@ import { operatorRoutes } from './modules/operator/operator.routes.js';
 import { settlementsRoutes } from './modules/settlements/settlements.routes.js';
 import { systemRoutes } from './modules/system/system.routes.js';
 import { transactionsRoutes } from './modules/transactions/transactions.routes.js';
+import { webhooksRoutes } from './modules/webhooks/webhooks.routes.js';
 import { type App, createHttpServer, type HttpDeps } from './platform/http/server.js';
 
 export interface BuildAppOptions {
@@ -67,6 +68,7 @@ export async function buildApp(ctx: AppContext, http: HttpDeps, options: BuildAp
     customersRoutes(scoped, ctx);
     transactionsRoutes(scoped, ctx);
     settlementsRoutes(scoped, ctx);
+    webhooksRoutes(scoped, ctx);
     options.configure?.(scoped);
   });
 

@@ -295,6 +295,7 @@ export const TOKEN_KINDS: Record<string, Kind[]> = {
   'POST /pay-api/v1/transactions/{transactionId}': ['merchant'],
   'GET /pay-api/v1/transactions': ['merchant'],
   'GET /pay-api/v1/settlements/batches': ['merchant'],
+  'GET /v2/webhooks/event-types': ['merchant', 'partner'],
 };
 
 describe('tenancy', () => {

@@ -49,6 +49,13 @@ export interface AmountBreakdown {
   totalCents: number;
 }
 
+/** The breakdown as a transaction stores it: every amount and rate (whether tax was inclusive is not kept). */
+export type AmountColumns = Omit<AmountBreakdown, 'taxInclusive'>;
+
+export function amountColumns({ taxInclusive: _, ...columns }: AmountBreakdown): AmountColumns {
+  return columns;
+}
+
 /** cents × millipercent / 100 000, rounded half-up, exact for every amount and rate we accept. */
 export function percentOf(cents: number, rateMpct: number): number {
   const product = BigInt(cents) * BigInt(rateMpct);

@@ -22,7 +22,7 @@ import type { MerchantsService } from '../merchants/merchants.service.js';
 import type { SettlementsService } from '../settlements/settlements.service.js';
 import type { UsableCard } from '../vault/vault.model.js';
 import { checkCard, type VaultService } from '../vault/vault.service.js';
-import { type AmountBreakdown, calculateAmount } from './amounts.js';
+import { type AmountBreakdown, amountColumns, calculateAmount } from './amounts.js';
 import { avsAction } from './avs.js';
 import type { PaymentCommand } from './payment-request.js';
 import {
@@ -637,18 +637,10 @@ export class CardPaymentsService {
         cardDataSourceId,
         referenceId: null,
         duplicateKey: null,
-        baseCents: amount,
-        percentageOffCents: 0,
-        percentageOffRateMpct: null,
-        cashDiscountCents: 0,
-        cashDiscountRateMpct: null,
-        surchargeCents: 0,
-        surchargeRateMpct: null,
-        tipCents: 0,
-        tipRateMpct: null,
-        taxCents: 0,
-        taxRateMpct: null,
-        totalCents: amount,
+        // A refund is a plain amount: no discount, surcharge, tip or tax of its own.
+        ...amountColumns(
+          calculateAmount({ baseCents: amount, zeroCostOptionId: ZeroCostProcessingOption.None, tender: 'credit' }),
+        ),
         authorizedCents: 0,
         capturedCents: 0,
         refundedCents: 0,
@@ -1137,18 +1129,7 @@ function newTransaction(input: {
     referenceId: cmd.referenceId ?? null,
     customerInitiated: cmd.customerInitiated ?? null,
     currencyId: cmd.currencyId,
-    baseCents: amounts.baseCents,
-    percentageOffCents: amounts.percentageOffCents,
-    percentageOffRateMpct: amounts.percentageOffRateMpct,
-    cashDiscountCents: amounts.cashDiscountCents,
-    cashDiscountRateMpct: amounts.cashDiscountRateMpct,
-    surchargeCents: amounts.surchargeCents,
-    surchargeRateMpct: amounts.surchargeRateMpct,
-    tipCents: amounts.tipCents,
-    tipRateMpct: amounts.tipRateMpct,
-    taxCents: amounts.taxCents,
-    taxRateMpct: amounts.taxRateMpct,
-    totalCents: amounts.totalCents,
+    ...amountColumns(amounts),
     authorizedCents: 0,
     capturedCents: 0,
     refundedCents: 0,

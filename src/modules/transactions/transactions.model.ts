@@ -1,5 +1,6 @@
 import type { AvsResult } from '../../connectors/card/card-connector.js';
 import type { Address } from '../reference/address.js';
+import type { AmountColumns } from './amounts.js';
 
 /** Wire ids from the specification (wire-notes §2). */
 export const TransactionStatus = {
@@ -127,7 +128,8 @@ export interface StoredAvs extends AvsResult {
   action: 'Allow' | 'Deny';
 }
 
-export interface Transaction {
+/** A transaction row; its amount breakdown columns are those of amounts.ts (cents; rates in millipercent). */
+export interface Transaction extends AmountColumns {
   id: string;
   merchantId: string;
   processorId: string;
@@ -142,18 +144,6 @@ export interface Transaction {
   referenceId: string | null;
   customerInitiated: boolean | null;
   currencyId: number;
-  baseCents: number;
-  percentageOffCents: number;
-  percentageOffRateMpct: number | null;
-  cashDiscountCents: number;
-  cashDiscountRateMpct: number | null;
-  surchargeCents: number;
-  surchargeRateMpct: number | null;
-  tipCents: number;
-  tipRateMpct: number | null;
-  taxCents: number;
-  taxRateMpct: number | null;
-  totalCents: number;
   authorizedCents: number;
   capturedCents: number;
   refundedCents: number;

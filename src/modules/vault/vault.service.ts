@@ -102,12 +102,7 @@ export class VaultService {
     if (isExpired(card.expirationMonth, card.expirationYear, this.clock.now())) {
       throw ValidationError.field('expirationYear', 'The card has expired.');
     }
-    const id = newId();
-    const dataKey = await this.dataKeys.current(merchantId, sql);
-    const now = this.clock.now();
-    await insertPaymentMethod(sql, {
-      id,
-      merchantId,
+    return this.store(merchantId, sql, card.pan, {
       customerId,
       typeId: PaymentMethodType.Card,
       name: input.name?.trim() || null,
@@ -122,22 +117,12 @@ export class VaultService {
       accountTypeId: null,
       accountHolderTypeId: null,
       taxId: null,
-      createdAt: now,
-      modifiedAt: now,
-      dataKeyVersion: dataKey.version,
-      secretSealed: encryptWith(dataKey, card.pan, id),
     });
-    return { id };
   }
 
   async addBankAccount(merchantId: string, customerId: string | null, input: AchInput, sql: Sql = this.pool) {
     const { accountNumber, routingNumber } = checkBankAccount(input);
-    const id = newId();
-    const dataKey = await this.dataKeys.current(merchantId, sql);
-    const now = this.clock.now();
-    await insertPaymentMethod(sql, {
-      id,
-      merchantId,
+    return this.store(merchantId, sql, accountNumber, {
       customerId,
       typeId: PaymentMethodType.Ach,
       name: input.name?.trim() || null,
@@ -152,10 +137,27 @@ export class VaultService {
       accountTypeId: input.accountType ?? 1,
       accountHolderTypeId: input.accountHolderType ?? 2,
       taxId: input.taxId?.trim() || null,
+    });
+  }
+
+  /** Seals `secret` under the merchant's current data key (bound to the new id) and inserts the method. */
+  private async store(
+    merchantId: string,
+    sql: Sql,
+    secret: string,
+    facts: Omit<PaymentMethod, 'id' | 'merchantId' | 'createdAt' | 'modifiedAt'>,
+  ): Promise<{ id: string }> {
+    const id = newId();
+    const dataKey = await this.dataKeys.current(merchantId, sql);
+    const now = this.clock.now();
+    await insertPaymentMethod(sql, {
+      ...facts,
+      id,
+      merchantId,
       createdAt: now,
       modifiedAt: now,
       dataKeyVersion: dataKey.version,
-      secretSealed: encryptWith(dataKey, accountNumber, id),
+      secretSealed: encryptWith(dataKey, secret, id),
     });
     return { id };
   }

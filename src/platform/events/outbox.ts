@@ -18,18 +18,15 @@ export interface DomainEvent {
  * committed change always has one. Delivery (webhooks) reads the table; nothing here talks to the network.
  */
 export async function recordEvent(tx: Sql, clock: Clock, event: DomainEvent): Promise<string> {
-  const [id] = await recordEvents(tx, clock, [event]);
-  return id!;
-}
-
-/** Several events of one change in one statement, in order (their `seq` follows the array). */
-export async function recordEvents(tx: Sql, clock: Clock, events: readonly DomainEvent[]): Promise<string[]> {
-  const { query, ids } = eventsInsert(clock, events);
+  const { query, ids } = eventsInsert(clock, [event]);
   await tx.query(query);
-  return ids;
+  return ids[0]!;
 }
 
-/** The insert as a value, for a transaction that sends it with other statements (`Tx.defer`). */
+/**
+ * Several events of one change as one insert statement, in order (their `seq` follows the array), as a value for a
+ * transaction that sends it with other statements (`Tx.defer`).
+ */
 export function eventsInsert(clock: Clock, events: readonly DomainEvent[]): { query: QueryConfig; ids: string[] } {
   const ids = events.map(() => newId());
   return {

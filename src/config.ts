@@ -36,6 +36,15 @@ export interface Config {
   readonly authorizationExpiryDays: number;
   /** Trust X-Forwarded-For from a load balancer when deciding the client address (rate limits, logs). */
   readonly trustProxy: boolean;
+  /** Brand word in the webhook header names (`<prefix>-Webhook-ID`, ...) and the User-Agent. */
+  readonly webhookHeaderPrefix: string;
+  /** Sandbox only: let endpoints target loopback (127.0.0.0/8, ::1, localhost) over http, for local development. */
+  readonly webhookAllowPrivateTargets: boolean;
+  /** A delivery attempt that has not answered within this time failed. */
+  readonly webhookTimeoutMs: number;
+  /** Delivery attempts one worker process keeps in flight, and at most this many per endpoint. */
+  readonly webhookConcurrency: number;
+  readonly webhookConcurrencyPerEndpoint: number;
 }
 
 export class ConfigError extends Error {
@@ -121,7 +130,16 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     sandboxCardLatencyMs: read.integer('SANDBOX_CARD_LATENCY_MS', 0, { min: 0, max: 60_000 }),
     duplicateWindowMinutes: read.integer('DUPLICATE_CHECK_MINUTES', 10, { min: 0, max: 24 * 60 }),
     authorizationExpiryDays: read.integer('AUTHORIZATION_EXPIRY_DAYS', 7, { min: 1, max: 30 }),
+    webhookHeaderPrefix: read.string('WEBHOOK_HEADER_PREFIX', 'Service'),
+    // Ignored in production: there, every endpoint must be a public https:// address.
+    webhookAllowPrivateTargets: tesseraEnv === 'sandbox' && read.boolean('WEBHOOK_ALLOW_PRIVATE_TARGETS', false),
+    webhookTimeoutMs: read.integer('WEBHOOK_TIMEOUT_MS', 10_000, { min: 100, max: 60_000 }),
+    webhookConcurrency: read.integer('WEBHOOK_CONCURRENCY', 64, { min: 1, max: 1000 }),
+    webhookConcurrencyPerEndpoint: read.integer('WEBHOOK_CONCURRENCY_PER_ENDPOINT', 16, { min: 1, max: 1000 }),
   };
+  if (!/^[A-Za-z][A-Za-z0-9]{0,31}$/.test(config.webhookHeaderPrefix)) {
+    problems.push('WEBHOOK_HEADER_PREFIX must be one word of letters and digits (it becomes part of header names)');
+  }
 
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze(config);

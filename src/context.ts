@@ -9,6 +9,7 @@ import type { SettlementsService } from './modules/settlements/settlements.servi
 import type { CardPaymentsService } from './modules/transactions/card-payments.service.js';
 import type { TransactionsService } from './modules/transactions/transactions.service.js';
 import type { VaultService } from './modules/vault/vault.service.js';
+import type { WebhooksService } from './modules/webhooks/webhooks.service.js';
 import type { Clock, SharedClock } from './platform/clock/clock.js';
 import type { KeyEncryptionKey } from './platform/crypto/kek.js';
 import type { Pool } from './platform/db/pool.js';
@@ -27,6 +28,7 @@ export interface Services {
   settlements: SettlementsService;
   cardPayments: CardPaymentsService;
   transactions: TransactionsService;
+  webhooks: WebhooksService;
 }
 
 /** Everything a running node holds. Built once by the runtime (or the test harness) and passed down explicitly. */

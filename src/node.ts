@@ -20,6 +20,9 @@ import { cardQueues, cardSchedules } from './modules/transactions/transactions.j
 import { TransactionsService } from './modules/transactions/transactions.service.js';
 import { DataKeys } from './modules/vault/data-keys.js';
 import { VaultService } from './modules/vault/vault.service.js';
+import { WebhookDispatcher } from './modules/webhooks/dispatcher.js';
+import { WebhookSender } from './modules/webhooks/sender.js';
+import { WebhooksService } from './modules/webhooks/webhooks.service.js';
 import { SharedClock, systemClock } from './platform/clock/clock.js';
 import { loadKeyEncryptionKey } from './platform/crypto/kek.js';
 import { Listener } from './platform/db/listener.js';
@@ -117,6 +120,23 @@ export async function createNode(config: Config, options: NodeOptions): Promise<
       settlements,
     });
     const transactions = new TransactionsService(pool, settlements);
+    const webhookSender = new WebhookSender(
+      { allowLoopback: config.webhookAllowPrivateTargets },
+      config.webhookTimeoutMs,
+    );
+    closers.unshift(() => webhookSender.close());
+    const webhooks = new WebhooksService(pool, clock, kek, config, webhookSender);
+    const webhookDispatcher = new WebhookDispatcher(
+      pool,
+      { clock, kek, sender: webhookSender, headerPrefix: config.webhookHeaderPrefix },
+      logger,
+      {
+        concurrency: config.webhookConcurrency,
+        perEndpoint: config.webhookConcurrencyPerEndpoint,
+        // Outlives the attempt's own timeout with room for writing its outcome.
+        leaseMs: config.webhookTimeoutMs * 2 + 5000,
+      },
+    );
 
     const jobs = new JobRunner(pool, clock, logger, metrics, config.workers);
     jobs.register(maintenanceQueue(pool, clock, logger));
@@ -146,6 +166,7 @@ export async function createNode(config: Config, options: NodeOptions): Promise<
         settlements,
         cardPayments,
         transactions,
+        webhooks,
       },
     };
     const app = await buildApp(
@@ -168,7 +189,10 @@ export async function createNode(config: Config, options: NodeOptions): Promise<
       ctx,
       app,
       generatedAdminToken,
-      startWorkers: () => jobs.start(listener, sharedClock),
+      async startWorkers() {
+        await jobs.start(listener, sharedClock);
+        if (config.workers > 0) webhookDispatcher.start(listener, sharedClock);
+      },
       async listen() {
         return app.listen({ host: config.host, port: config.port });
       },
@@ -176,7 +200,7 @@ export async function createNode(config: Config, options: NodeOptions): Promise<
         if (stopped) return;
         stopped = true;
         await closeGracefully(app);
-        await jobs.stop(config.shutdownTimeoutMs);
+        await Promise.all([jobs.stop(config.shutdownTimeoutMs), webhookDispatcher.stop(config.shutdownTimeoutMs)]);
         for (const close of closers) await close();
       },
     };

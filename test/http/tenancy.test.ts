@@ -2,7 +2,7 @@
 // otherwise), and every token route in TOKEN_KINDS. Later capabilities extend both tables.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { startNode, type TestNode } from '../harness.js';
+import { eventually, startNode, type TestNode } from '../harness.js';
 
 type Kind = 'merchant' | 'partner';
 
@@ -259,6 +259,91 @@ const merchantCases: CrossTenantCase[] = [
 ];
 CROSS_TENANT.push(...merchantCases);
 
+// Webhook endpoints point at a closed loopback port (the tenancy node allows loopback targets): pings and retries
+// fail fast without sending traffic anywhere else.
+async function webhookEndpoint(t: TestNode, owner: Owner): Promise<Record<string, string>> {
+  const endpoint = await t.expectOk(
+    t.request('POST', '/v2/webhooks/endpoints', {
+      token: owner.token,
+      body: { name: 'hook', endpointUrl: 'http://127.0.0.1:9/hook', eventTypes: ['api_key.created'] },
+    }),
+  );
+  return { endpointId: endpoint.endpointId };
+}
+
+/** A failed delivery attempt of the owner's endpoint (an api_key.created event, which both kinds can cause). */
+async function failedDelivery(t: TestNode, owner: Owner): Promise<Record<string, string>> {
+  const { endpointId } = await webhookEndpoint(t, owner);
+  await t.expectOk(
+    t.request('POST', '/pay-api/v1/merchants/tokens', {
+      token: owner.token,
+      body: { merchantId: owner.merchantId, tokenName: 'k' },
+    }),
+  );
+  const log = await eventually(async () => {
+    const res = await t.request('GET', `/v2/webhooks/delivery-logs?webhookId=${endpointId}`, { token: owner.token });
+    return res.body.items?.[0];
+  }, 10_000);
+  return { endpointId: endpointId!, deliveryLogId: log.deliveryLogId };
+}
+
+for (const caller of ['merchant', 'partner'] as const) {
+  CROSS_TENANT.push(
+    {
+      route: 'GET /v2/webhooks/endpoints/{endpointId}',
+      caller,
+      setup: webhookEndpoint,
+      request: (ids) => ({ method: 'GET', url: `/v2/webhooks/endpoints/${ids.endpointId}` }),
+    },
+    {
+      route: 'PATCH /v2/webhooks/endpoints/{endpointId}',
+      caller,
+      setup: webhookEndpoint,
+      request: (ids) => ({ method: 'PATCH', url: `/v2/webhooks/endpoints/${ids.endpointId}`, body: { name: 'n' } }),
+    },
+    {
+      route: 'PUT /v2/webhooks/endpoints/{endpointId}',
+      caller,
+      setup: webhookEndpoint,
+      request: (ids) => ({
+        method: 'PUT',
+        url: `/v2/webhooks/endpoints/${ids.endpointId}`,
+        body: { name: 'n', endpointUrl: 'http://127.0.0.1:9/other', eventTypes: ['api_key.deleted'] },
+      }),
+    },
+    {
+      route: 'DELETE /v2/webhooks/endpoints/{endpointId}',
+      caller,
+      setup: webhookEndpoint,
+      request: (ids) => ({ method: 'DELETE', url: `/v2/webhooks/endpoints/${ids.endpointId}` }),
+    },
+    {
+      route: 'POST /v2/webhooks/endpoints/{endpointId}/ping',
+      caller,
+      setup: webhookEndpoint,
+      request: (ids) => ({ method: 'POST', url: `/v2/webhooks/endpoints/${ids.endpointId}/ping` }),
+    },
+    {
+      route: 'GET /v2/webhooks/endpoints/{endpointId}/ping',
+      caller,
+      setup: webhookEndpoint,
+      request: (ids) => ({ method: 'GET', url: `/v2/webhooks/endpoints/${ids.endpointId}/ping` }),
+    },
+    {
+      route: 'GET /v2/webhooks/delivery-logs/{deliveryLogId}',
+      caller,
+      setup: failedDelivery,
+      request: (ids) => ({ method: 'GET', url: `/v2/webhooks/delivery-logs/${ids.deliveryLogId}` }),
+    },
+    {
+      route: 'POST /v2/webhooks/delivery-logs/{deliveryLogId}/retry',
+      caller,
+      setup: failedDelivery,
+      request: (ids) => ({ method: 'POST', url: `/v2/webhooks/delivery-logs/${ids.deliveryLogId}/retry` }),
+    },
+  );
+}
+
 /** Which token kinds each bearer route accepts; the other kind must get 403. */
 export const TOKEN_KINDS: Record<string, Kind[]> = {
   'GET /pay-api/v1/merchants': ['partner'],
@@ -296,13 +381,25 @@ export const TOKEN_KINDS: Record<string, Kind[]> = {
   'GET /pay-api/v1/transactions': ['merchant'],
   'GET /pay-api/v1/settlements/batches': ['merchant'],
   'GET /v2/webhooks/event-types': ['merchant', 'partner'],
+  'POST /v2/webhooks/endpoints': ['merchant', 'partner'],
+  'GET /v2/webhooks/endpoints': ['merchant', 'partner'],
+  'GET /v2/webhooks/endpoints/{endpointId}': ['merchant', 'partner'],
+  'PATCH /v2/webhooks/endpoints/{endpointId}': ['merchant', 'partner'],
+  'PUT /v2/webhooks/endpoints/{endpointId}': ['merchant', 'partner'],
+  'DELETE /v2/webhooks/endpoints/{endpointId}': ['merchant', 'partner'],
+  'POST /v2/webhooks/endpoints/{endpointId}/ping': ['merchant', 'partner'],
+  'GET /v2/webhooks/endpoints/{endpointId}/ping': ['merchant', 'partner'],
+  'GET /v2/webhooks/delivery-logs': ['merchant', 'partner'],
+  'GET /v2/webhooks/delivery-logs/export': ['merchant', 'partner'],
+  'GET /v2/webhooks/delivery-logs/{deliveryLogId}': ['merchant', 'partner'],
+  'POST /v2/webhooks/delivery-logs/{deliveryLogId}/retry': ['merchant', 'partner'],
 };
 
 describe('tenancy', () => {
   let t: TestNode;
   let openapi: any;
   before(async () => {
-    t = await startNode();
+    t = await startNode({ workers: true, env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', WEBHOOK_TIMEOUT_MS: '2000' } });
     openapi = (await t.request('GET', '/openapi.json')).body;
   });
   after(() => t.stop());

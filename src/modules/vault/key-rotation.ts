@@ -1,6 +1,7 @@
 import type { KeyEncryptionKey } from '../../platform/crypto/kek.js';
 import type { Pool } from '../../platform/db/pool.js';
 import { idempotencyAad } from '../../platform/http/idempotency.js';
+import { webhookSecretAad } from '../webhooks/delivery-attempt.js';
 import { dataKeyAad, vaultSecretAad } from './data-keys.js';
 
 /** Everything the key-encryption key seals: where it lives, how its row is named, and its associated data. */
@@ -34,6 +35,13 @@ const KINDS: SealedKind[] = [
     column: 'private_key_sealed',
     key: ['kid'],
     aad: (row) => `signing-key:${row.kid}`,
+  },
+  {
+    name: 'webhook signing secrets',
+    table: 'webhook_endpoints',
+    column: 'secret_sealed',
+    key: ['id'],
+    aad: (row) => webhookSecretAad(String(row.id)),
   },
   {
     name: 'stored idempotent responses',

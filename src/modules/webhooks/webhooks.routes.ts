@@ -1,9 +1,35 @@
+import { Readable } from 'node:stream';
+import { stringify } from 'csv-stringify';
 import Type from 'typebox';
 import type { AppContext } from '../../context.js';
 import { AUTHENTICATED_ERRORS, errorResponses } from '../../platform/http/error-schemas.js';
-import type { AuthPolicy } from '../../platform/http/principal.js';
+import { ValidationError } from '../../platform/http/errors.js';
+import { dateRange, pageRequest } from '../../platform/http/paging.js';
+import type { AuthPolicy, MerchantPrincipal, PartnerPrincipal } from '../../platform/http/principal.js';
 import type { App } from '../../platform/http/server.js';
-import { EVENT_TYPES } from './event-catalog.js';
+import { EVENT_TYPES, eventTypeNamed } from './event-catalog.js';
+import { EXPORT_COLUMNS, endpointView, logDetailView, logView } from './webhooks.mapper.js';
+import type { LogFilter, LogRow, WebhookOwner } from './webhooks.repo.js';
+import {
+  CreatedEndpointView,
+  CreateEndpointBody,
+  ENDPOINT_LIST,
+  type EndpointBody,
+  EndpointList,
+  EndpointListQuery,
+  EndpointParams,
+  EndpointView,
+  ExportResponse,
+  LOG_LIST,
+  LogDetail,
+  LogExportQuery,
+  LogList,
+  LogListQuery,
+  LogParams,
+  PingResponse,
+  RetryResponse,
+  UpdateEndpointBody,
+} from './webhooks.schemas.js';
 
 /** Every webhook operation: a merchant or a partner token whose API key carries the Webhooks permission. */
 export const WEBHOOKS_AUTH: AuthPolicy = { tokens: ['merchant', 'partner'], permission: 'Webhooks' };
@@ -34,14 +60,111 @@ const EventTypeList = Type.Object(
   },
 );
 
-// _ctx: the catalog is static; later webhook routes use the services.
-export function webhooksRoutes(app: App, _ctx: AppContext): void {
+function ownerOf(request: { principal?: unknown }): WebhookOwner {
+  const principal = request.principal as MerchantPrincipal | PartnerPrincipal;
+  return principal.kind === 'merchant' ? { merchantId: principal.merchantId } : { partnerId: principal.partnerId };
+}
+
+function input(body: EndpointBody) {
+  return { ...body, name: body.name ?? body.webhookName };
+}
+
+interface LogQuery {
+  webhookId?: string;
+  endpointId?: string;
+  eventType?: string;
+  status?: string;
+  deliveryLogStatus?: string;
+  httpStatus?: number;
+  fromDate?: string;
+  toDate?: string;
+  dateFrom?: string;
+  dateTo?: string;
+  search?: string;
+}
+
+/** Query → filter. Event types match under either naming set (logs keep the name the endpoint subscribed with). */
+function logFilter(query: LogQuery, clock: AppContext['clock']): LogFilter {
+  let eventTypes: string[] | undefined;
+  if (query.eventType !== undefined) {
+    eventTypes = [];
+    for (const name of query.eventType
+      .split(',')
+      .map((part) => part.trim())
+      .filter(Boolean)) {
+      if (name === 'ping') {
+        eventTypes.push('ping');
+        continue;
+      }
+      const entry = eventTypeNamed(name);
+      if (!entry) throw ValidationError.field('eventType', `'${name}' is not an event type.`);
+      eventTypes.push(entry.eventType, ...entry.aliases);
+    }
+  }
+  const rawStatus = query.status ?? query.deliveryLogStatus;
+  let status: LogFilter['status'];
+  if (rawStatus !== undefined) {
+    const wanted = rawStatus.trim().toLowerCase();
+    if (wanted === 'success') status = 'Success';
+    else if (wanted === 'failure') status = 'Failure';
+    else throw ValidationError.field('status', "'status' must be Success or Failure.");
+  }
+  const fromField = query.fromDate !== undefined ? 'fromDate' : 'dateFrom';
+  const toField = query.toDate !== undefined ? 'toDate' : 'dateTo';
+  const range = dateRange(fromField, query.fromDate ?? query.dateFrom, toField, query.toDate ?? query.dateTo, clock);
+  return {
+    endpointId: query.webhookId ?? query.endpointId,
+    eventTypes,
+    status,
+    httpStatus: query.httpStatus,
+    from: range.from,
+    to: range.to,
+    search: query.search?.trim() || undefined,
+  };
+}
+
+/** Spreadsheet programs run cells that start with these as formulas; a leading quote keeps them text. */
+function csvSafe(value: string): string {
+  return /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+}
+
+function exportStream(rows: AsyncGenerator<LogRow>, format: 'csv' | 'json'): Readable {
+  if (format === 'json') {
+    return Readable.from(
+      (async function* () {
+        let first = true;
+        yield '[';
+        for await (const row of rows) {
+          yield `${first ? '' : ','}${JSON.stringify(logView(row))}`;
+          first = false;
+        }
+        yield ']';
+      })(),
+    );
+  }
+  const csv = stringify({
+    header: true,
+    columns: [...EXPORT_COLUMNS],
+    cast: { string: csvSafe, boolean: (value) => String(value) },
+  });
+  const source = Readable.from(
+    (async function* () {
+      for await (const row of rows) yield logView(row);
+    })(),
+  );
+  source.on('error', (error) => csv.destroy(error));
+  return source.pipe(csv);
+}
+
+export function webhooksRoutes(app: App, ctx: AppContext): void {
+  const { webhooks } = ctx.services;
+  const tags = ['Webhooks'];
   app.get(
     '/v2/webhooks/event-types',
     {
       config: { auth: WEBHOOKS_AUTH },
       schema: {
-        tags: ['Webhooks'],
+        tags,
         summary: 'List event types',
         description: 'Every event type, not paged: `total` is their count.',
         response: { 200: EventTypeList, ...errorResponses(...AUTHENTICATED_ERRORS) },
@@ -51,5 +174,203 @@ export function webhooksRoutes(app: App, _ctx: AppContext): void {
       items: EVENT_TYPES.map((entry) => ({ ...entry, aliases: [...entry.aliases] })),
       total: EVENT_TYPES.length,
     }),
+  );
+
+  app.post(
+    '/v2/webhooks/endpoints',
+    {
+      config: { auth: WEBHOOKS_AUTH },
+      schema: {
+        tags,
+        summary: 'Create an endpoint',
+        description: 'The answer is the only place the signing secret (`hmacSecret`) ever appears.',
+        body: CreateEndpointBody,
+        response: { 200: CreatedEndpointView, ...errorResponses(...AUTHENTICATED_ERRORS) },
+      },
+    },
+    async (request) => {
+      const created = await webhooks.create(ownerOf(request), input(request.body));
+      return { ...endpointView(created), hmacSecret: created.hmacSecret };
+    },
+  );
+
+  app.get(
+    '/v2/webhooks/endpoints',
+    {
+      config: { auth: WEBHOOKS_AUTH },
+      schema: {
+        tags,
+        summary: 'List endpoints',
+        description: 'Active and inactive endpoints, newest first; `search` matches name, URL or id.',
+        querystring: EndpointListQuery,
+        response: { 200: EndpointList, ...errorResponses(...AUTHENTICATED_ERRORS) },
+      },
+    },
+    async (request) => {
+      const q = request.query;
+      const result = await webhooks.list(
+        ownerOf(request),
+        { status: q.status ?? q.endpointStatus, name: q.name, endpointUrl: q.endpointUrl, search: q.search },
+        pageRequest(q, ENDPOINT_LIST),
+      );
+      return { data: result.rows.map(endpointView), total: result.total };
+    },
+  );
+
+  app.get(
+    '/v2/webhooks/endpoints/:endpointId',
+    {
+      config: { auth: WEBHOOKS_AUTH },
+      schema: {
+        tags,
+        summary: 'Get an endpoint',
+        params: EndpointParams,
+        response: { 200: EndpointView, ...errorResponses(...AUTHENTICATED_ERRORS, 404) },
+      },
+    },
+    async (request) => endpointView(await webhooks.get(ownerOf(request), request.params.endpointId)),
+  );
+
+  for (const [method, mode] of [
+    ['PATCH', 'merge'],
+    ['PUT', 'replace'],
+  ] as const) {
+    app.route({
+      method,
+      url: '/v2/webhooks/endpoints/:endpointId',
+      config: { auth: WEBHOOKS_AUTH },
+      schema: {
+        tags,
+        summary: mode === 'merge' ? 'Update an endpoint (merge)' : 'Replace an endpoint',
+        description:
+          mode === 'merge'
+            ? 'Fields left out keep their value. Setting status Inactive stops its scheduled retries.'
+            : 'name, endpointUrl and eventTypes are required; status is Active unless given.',
+        params: EndpointParams,
+        body: UpdateEndpointBody,
+        response: { 200: EndpointView, ...errorResponses(...AUTHENTICATED_ERRORS, 404) },
+      },
+      handler: async (request) =>
+        endpointView(await webhooks.update(ownerOf(request), request.params.endpointId, input(request.body), mode)),
+    });
+  }
+
+  app.delete(
+    '/v2/webhooks/endpoints/:endpointId',
+    {
+      config: { auth: WEBHOOKS_AUTH },
+      schema: {
+        tags,
+        summary: 'Delete an endpoint',
+        description: 'Cancels its pending and scheduled deliveries; its delivery logs are kept.',
+        params: EndpointParams,
+        response: {
+          200: Type.Unknown({ description: 'Deleted: 200 with no content.', examples: [''] }),
+          ...errorResponses(...AUTHENTICATED_ERRORS, 404),
+        },
+      },
+    },
+    async (request, reply) => {
+      await webhooks.remove(ownerOf(request), request.params.endpointId);
+      return reply.code(200).send();
+    },
+  );
+
+  for (const method of ['POST', 'GET'] as const) {
+    app.route({
+      method,
+      url: '/v2/webhooks/endpoints/:endpointId/ping',
+      config: { auth: WEBHOOKS_AUTH },
+      schema: {
+        tags,
+        summary: 'Send a test ping',
+        description:
+          'One synthetic `ping` message, sent now and never retried. 200 with the outcome (also when the endpoint ' +
+          'failed it), logged as a delivery log entry.',
+        params: EndpointParams,
+        response: { 200: PingResponse, ...errorResponses(...AUTHENTICATED_ERRORS, 404) },
+      },
+      handler: async (request) => webhooks.ping(ownerOf(request), request.params.endpointId),
+    });
+  }
+
+  app.get(
+    '/v2/webhooks/delivery-logs',
+    {
+      config: { auth: WEBHOOKS_AUTH },
+      schema: {
+        tags,
+        summary: 'List delivery attempts',
+        description:
+          'One entry per attempt (and per ping), newest first, 20 per page by default. `search` matches the event ' +
+          'id exactly, or part of the endpoint name or URL.',
+        querystring: LogListQuery,
+        response: { 200: LogList, ...errorResponses(...AUTHENTICATED_ERRORS) },
+      },
+    },
+    async (request) => {
+      const q = request.query;
+      const result = await webhooks.listLogs(ownerOf(request), logFilter(q, ctx.clock), pageRequest(q, LOG_LIST));
+      return { items: result.rows.map(logView), total: result.total };
+    },
+  );
+
+  app.get(
+    '/v2/webhooks/delivery-logs/export',
+    {
+      config: { auth: WEBHOOKS_AUTH },
+      schema: {
+        tags,
+        summary: 'Export delivery attempts',
+        description: 'The list filters combined; `format` csv (default) or json. Streamed, newest first.',
+        querystring: LogExportQuery,
+        response: { 200: ExportResponse, ...errorResponses(...AUTHENTICATED_ERRORS) },
+      },
+    },
+    async (request, reply) => {
+      const wanted = (request.query.format ?? 'csv').trim().toLowerCase();
+      if (wanted !== 'csv' && wanted !== 'json') throw ValidationError.field('format', "'format' must be csv or json.");
+      const rows = webhooks.exportLogs(ownerOf(request), logFilter(request.query, ctx.clock));
+      return (
+        reply
+          .header('content-type', wanted === 'csv' ? 'text/csv; charset=utf-8' : 'application/json; charset=utf-8')
+          .header('content-disposition', `attachment; filename="webhook-delivery-logs.${wanted}"`)
+          // A stream is sent as it is read (Fastify skips serialization for streams); the schema documents the text.
+          .send(exportStream(rows, wanted) as unknown as string)
+      );
+    },
+  );
+
+  app.get(
+    '/v2/webhooks/delivery-logs/:deliveryLogId',
+    {
+      config: { auth: WEBHOOKS_AUTH },
+      schema: {
+        tags,
+        summary: 'Get one delivery attempt',
+        description: 'With the request sent and the response received (body and headers up to 16 KiB).',
+        params: LogParams,
+        response: { 200: LogDetail, ...errorResponses(...AUTHENTICATED_ERRORS, 404) },
+      },
+    },
+    async (request) => logDetailView(await webhooks.getLog(ownerOf(request), request.params.deliveryLogId)),
+  );
+
+  app.post(
+    '/v2/webhooks/delivery-logs/:deliveryLogId/retry',
+    {
+      config: { auth: WEBHOOKS_AUTH },
+      schema: {
+        tags,
+        summary: 'Retry a failed delivery once',
+        description:
+          'One try, now, logged as the next attempt number; it schedules nothing. 400 for pings, successful ' +
+          'attempts, deliveries that have since succeeded, and deleted or inactive endpoints; 409 while an attempt ' +
+          'of the same delivery is in flight.',
+        params: LogParams,
+        response: { 200: RetryResponse, ...errorResponses(...AUTHENTICATED_ERRORS, 404, 409) },
+      },
+    },
+    async (request) => logDetailView(await webhooks.retry(ownerOf(request), request.params.deliveryLogId)),
   );
 }

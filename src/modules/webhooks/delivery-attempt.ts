@@ -1,0 +1,87 @@
+import type { Clock } from '../../platform/clock/clock.js';
+import { newId } from '../../platform/crypto/ids.js';
+import type { KeyEncryptionKey } from '../../platform/crypto/kek.js';
+import type { WebhookSender } from './sender.js';
+import { envelope, signMessage } from './signing.js';
+import type { AttemptRecord, ClaimedDelivery } from './webhooks.repo.js';
+
+/** Waits before automatic attempts 2..7 (spec "Delivery rules"): after failure n, wait RETRY_DELAYS_SECONDS[n-1]. */
+export const RETRY_DELAYS_SECONDS = [60, 5 * 60, 30 * 60, 2 * 3600, 8 * 3600, 24 * 3600] as const;
+export const MAX_AUTOMATIC_ATTEMPTS = RETRY_DELAYS_SECONDS.length + 1;
+
+export function webhookSecretAad(endpointId: string): string {
+  return `webhook-secret:${endpointId}`;
+}
+
+export interface AttemptDeps {
+  clock: Clock;
+  kek: KeyEncryptionKey;
+  sender: WebhookSender;
+  headerPrefix: string;
+}
+
+/**
+ * Sends one attempt of a leased delivery and says what follows: delivered, the next automatic attempt on the
+ * schedule, or failed for good after the seventh. A manual retry changes nothing about the schedule: it only delivers
+ * (which ends the schedule) or leaves the delivery as it was.
+ */
+export async function attemptDelivery(
+  deps: AttemptDeps,
+  delivery: ClaimedDelivery,
+  mode: 'automatic' | 'manual',
+): Promise<AttemptRecord> {
+  const secret = deps.kek
+    .open(delivery.secret_sealed, webhookSecretAad(delivery.endpoint_id), delivery.kek_version)
+    .toString('utf8');
+  const body = envelope({
+    messageId: delivery.id,
+    eventType: delivery.event_type,
+    occurredAt: delivery.occurred_at,
+    resourceId: delivery.resource_id,
+    resourceType: delivery.resource_type,
+  });
+  const message = signMessage(deps.headerPrefix, secret, delivery.id, body);
+  const outcome = await deps.sender.post(delivery.url, message.headers, message.body);
+  const automaticAttempts = delivery.automatic_attempts + (mode === 'automatic' ? 1 : 0);
+  let deliveryStatus: AttemptRecord['deliveryStatus'];
+  let nextRetryAt: Date | null;
+  if (outcome.delivered) {
+    deliveryStatus = 'Delivered';
+    nextRetryAt = null;
+  } else if (mode === 'manual') {
+    deliveryStatus = delivery.status;
+    nextRetryAt = delivery.next_attempt_at;
+  } else if (automaticAttempts >= MAX_AUTOMATIC_ATTEMPTS) {
+    deliveryStatus = 'Failed';
+    nextRetryAt = null;
+  } else {
+    deliveryStatus = 'Scheduled';
+    nextRetryAt = new Date(deps.clock.nowMs() + RETRY_DELAYS_SECONDS[automaticAttempts - 1]! * 1000);
+  }
+  return {
+    logId: newId(),
+    deliveryId: delivery.id,
+    endpointId: delivery.endpoint_id,
+    merchantId: delivery.merchant_id,
+    partnerId: delivery.partner_id,
+    endpointName: delivery.name,
+    endpointUrl: delivery.url,
+    messageId: delivery.id,
+    eventType: delivery.event_type,
+    isPing: false,
+    isManual: mode === 'manual',
+    attemptNumber: delivery.attempts + 1,
+    automaticAttempts,
+    logStatus: outcome.delivered ? 'Success' : 'Failure',
+    deliveryStatus,
+    nextRetryAt,
+    responseStatusCode: outcome.statusCode,
+    durationMs: outcome.durationMs,
+    errorMessage: outcome.errorMessage,
+    requestHeaders: message.headers,
+    requestBody: message.body,
+    responseHeaders: outcome.responseHeaders,
+    responseBody: outcome.responseBody,
+    createdAt: deps.clock.now(),
+  };
+}

@@ -1,0 +1,446 @@
+import type { Sql } from '../../platform/db/pool.js';
+import { likePattern } from '../../platform/http/paging.js';
+
+/** Whose endpoints and logs: exactly one of the two. */
+export type WebhookOwner =
+  | { merchantId: string; partnerId?: undefined }
+  | { partnerId: string; merchantId?: undefined };
+
+export function ownerCondition(owner: WebhookOwner, params: unknown[], alias = ''): string {
+  if (owner.merchantId) {
+    params.push(owner.merchantId);
+    return `${alias}merchant_id = $${params.length}`;
+  }
+  params.push(owner.partnerId);
+  return `${alias}partner_id = $${params.length}`;
+}
+
+export interface EndpointRow {
+  id: string;
+  merchant_id: string | null;
+  partner_id: string | null;
+  name: string;
+  url: string;
+  event_types: string[];
+  status: 'Active' | 'Inactive';
+  secret_sealed: Buffer;
+  kek_version: number;
+  created_at: Date;
+  modified_at: Date;
+}
+
+const ENDPOINT_COLUMNS =
+  'id, merchant_id, partner_id, name, url, event_types, status, secret_sealed, kek_version, created_at, modified_at';
+
+export async function insertEndpoint(
+  sql: Sql,
+  row: EndpointRow & { subscriptions: Record<string, string> },
+): Promise<EndpointRow> {
+  const { rows } = await sql.query<EndpointRow>(
+    `INSERT INTO webhook_endpoints (${ENDPOINT_COLUMNS}, subscriptions)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
+     RETURNING ${ENDPOINT_COLUMNS}`,
+    [
+      row.id,
+      row.merchant_id,
+      row.partner_id,
+      row.name,
+      row.url,
+      row.event_types,
+      row.status,
+      row.secret_sealed,
+      row.kek_version,
+      row.created_at,
+      row.modified_at,
+      row.subscriptions,
+    ],
+  );
+  return rows[0]!;
+}
+
+export async function findEndpoint(
+  sql: Sql,
+  owner: WebhookOwner,
+  id: string,
+  options: { forUpdate?: boolean } = {},
+): Promise<EndpointRow | undefined> {
+  const params: unknown[] = [id];
+  const { rows } = await sql.query<EndpointRow>(
+    `SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints
+     WHERE id = $1 AND deleted_at IS NULL AND ${ownerCondition(owner, params)}${options.forUpdate ? ' FOR UPDATE' : ''}`,
+    params,
+  );
+  return rows[0];
+}
+
+export async function countEndpoints(sql: Sql, owner: WebhookOwner): Promise<number> {
+  const params: unknown[] = [];
+  const { rows } = await sql.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM webhook_endpoints WHERE deleted_at IS NULL AND ${ownerCondition(owner, params)}`,
+    params,
+  );
+  return rows[0]!.n;
+}
+
+export interface EndpointFilter {
+  status?: 'Active' | 'Inactive';
+  name?: string;
+  endpointUrl?: string;
+  search?: string;
+}
+
+export async function listEndpoints(
+  sql: Sql,
+  owner: WebhookOwner,
+  filter: EndpointFilter,
+  page: { limit: number; offset: number; orderSql: string },
+): Promise<{ rows: EndpointRow[]; total: number }> {
+  const params: unknown[] = [];
+  const where = ['deleted_at IS NULL', ownerCondition(owner, params)];
+  if (filter.status) {
+    params.push(filter.status);
+    where.push(`status = $${params.length}`);
+  }
+  if (filter.name) {
+    params.push(likePattern(filter.name));
+    where.push(`name ILIKE $${params.length}`);
+  }
+  if (filter.endpointUrl) {
+    params.push(likePattern(filter.endpointUrl));
+    where.push(`url ILIKE $${params.length}`);
+  }
+  if (filter.search) {
+    params.push(likePattern(filter.search));
+    where.push(
+      `(name ILIKE $${params.length} OR url ILIKE $${params.length} OR id::text = lower($${params.length + 1}))`,
+    );
+    params.push(filter.search);
+  }
+  const whereSql = where.join(' AND ');
+  const [{ rows }, { rows: counted }] = await Promise.all([
+    sql.query<EndpointRow>(
+      `SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE ${whereSql} ${page.orderSql}
+       LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
+      [...params, page.limit, page.offset],
+    ),
+    sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM webhook_endpoints WHERE ${whereSql}`, params),
+  ]);
+  return { rows, total: counted[0]!.n };
+}
+
+export async function updateEndpoint(
+  sql: Sql,
+  id: string,
+  changes: Pick<EndpointRow, 'name' | 'url' | 'event_types' | 'status' | 'modified_at'> & {
+    subscriptions: Record<string, string>;
+  },
+): Promise<EndpointRow> {
+  const { rows } = await sql.query<EndpointRow>(
+    `UPDATE webhook_endpoints SET name = $2, url = $3, event_types = $4, subscriptions = $5, status = $6, modified_at = $7
+     WHERE id = $1 RETURNING ${ENDPOINT_COLUMNS}`,
+    [id, changes.name, changes.url, changes.event_types, changes.subscriptions, changes.status, changes.modified_at],
+  );
+  return rows[0]!;
+}
+
+export async function deleteEndpoint(sql: Sql, id: string, now: Date): Promise<void> {
+  await sql.query('UPDATE webhook_endpoints SET deleted_at = $2, status = $3 WHERE id = $1', [id, now, 'Inactive']);
+}
+
+/** Stops an endpoint's pending and scheduled deliveries (delete, deactivate). Logs stay. */
+export async function cancelDeliveries(sql: Sql, endpointId: string): Promise<number> {
+  const { rowCount } = await sql.query(
+    `UPDATE webhook_deliveries SET status = 'Cancelled', next_attempt_at = NULL
+     WHERE endpoint_id = $1 AND status IN ('Pending', 'Scheduled')`,
+    [endpointId],
+  );
+  return rowCount ?? 0;
+}
+
+export interface LogRow {
+  id: string;
+  delivery_id: string | null;
+  endpoint_id: string;
+  merchant_id: string | null;
+  partner_id: string | null;
+  endpoint_name: string;
+  endpoint_url: string;
+  message_id: string;
+  event_type: string;
+  is_ping: boolean;
+  is_manual: boolean;
+  attempt_number: number;
+  status: 'Success' | 'Failure';
+  response_status_code: number | null;
+  duration_ms: number;
+  error_message: string | null;
+  next_retry_at: Date | null;
+  created_at: Date;
+  seq: string;
+}
+
+export interface LogDetailRow extends LogRow {
+  request_headers: Record<string, string>;
+  request_body: string;
+  response_headers: Record<string, string> | null;
+  response_body: string | null;
+}
+
+const LOG_COLUMNS =
+  'id, delivery_id, endpoint_id, merchant_id, partner_id, endpoint_name, endpoint_url, message_id, event_type, ' +
+  'is_ping, is_manual, attempt_number, status, response_status_code, duration_ms, error_message, next_retry_at, ' +
+  'created_at, seq';
+const LOG_DETAIL_COLUMNS = `${LOG_COLUMNS}, request_headers, request_body, response_headers, response_body`;
+
+export interface LogFilter {
+  endpointId?: string;
+  eventTypes?: string[];
+  status?: 'Success' | 'Failure';
+  httpStatus?: number;
+  from?: Date;
+  to?: Date;
+  search?: string;
+}
+
+function logWhere(owner: WebhookOwner, filter: LogFilter, params: unknown[]): string {
+  const where = [ownerCondition(owner, params)];
+  const add = (value: unknown, condition: (placeholder: string) => string) => {
+    params.push(value);
+    where.push(condition(`$${params.length}`));
+  };
+  if (filter.endpointId) add(filter.endpointId, (p) => `endpoint_id = ${p}`);
+  if (filter.eventTypes) add(filter.eventTypes, (p) => `event_type = ANY(${p})`);
+  if (filter.status) add(filter.status, (p) => `status = ${p}`);
+  if (filter.httpStatus !== undefined) add(filter.httpStatus, (p) => `response_status_code = ${p}`);
+  if (filter.from) add(filter.from, (p) => `created_at >= ${p}`);
+  if (filter.to) add(filter.to, (p) => `created_at <= ${p}`);
+  if (filter.search) {
+    const search = filter.search;
+    // An id matches exactly (the message id receivers see); names and URLs match in part.
+    add(
+      likePattern(search),
+      (p) => `(endpoint_name ILIKE ${p} OR endpoint_url ILIKE ${p} OR message_id::text = lower($${params.length + 1}))`,
+    );
+    params.push(search);
+  }
+  return where.join(' AND ');
+}
+
+export async function listLogs(
+  sql: Sql,
+  owner: WebhookOwner,
+  filter: LogFilter,
+  page: { limit: number; offset: number; orderSql: string },
+): Promise<{ rows: LogRow[]; total: number }> {
+  const params: unknown[] = [];
+  const where = logWhere(owner, filter, params);
+  const [{ rows }, { rows: counted }] = await Promise.all([
+    sql.query<LogRow>(
+      `SELECT ${LOG_COLUMNS} FROM webhook_delivery_logs WHERE ${where} ${page.orderSql}
+       LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
+      [...params, page.limit, page.offset],
+    ),
+    sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM webhook_delivery_logs WHERE ${where}`, params),
+  ]);
+  return { rows, total: counted[0]!.n };
+}
+
+/**
+ * Every matching log, newest first, fetched in keyset pages so an export of any size holds one page in memory.
+ */
+export async function* streamLogs(
+  sql: Sql,
+  owner: WebhookOwner,
+  filter: LogFilter,
+  pageSize = 500,
+): AsyncGenerator<LogRow> {
+  let after: { createdAt: Date; seq: string } | undefined;
+  for (;;) {
+    const params: unknown[] = [];
+    let where = logWhere(owner, filter, params);
+    if (after) {
+      params.push(after.createdAt, after.seq);
+      where += ` AND (created_at, seq) < ($${params.length - 1}, $${params.length})`;
+    }
+    params.push(pageSize);
+    const { rows } = await sql.query<LogRow>(
+      `SELECT ${LOG_COLUMNS} FROM webhook_delivery_logs WHERE ${where}
+       ORDER BY created_at DESC, seq DESC LIMIT $${params.length}`,
+      params,
+    );
+    for (const row of rows) yield row;
+    if (rows.length < pageSize) return;
+    const last = rows[rows.length - 1]!;
+    after = { createdAt: last.created_at, seq: last.seq };
+  }
+}
+
+export async function findLog(sql: Sql, owner: WebhookOwner, id: string): Promise<LogDetailRow | undefined> {
+  const params: unknown[] = [id];
+  const { rows } = await sql.query<LogDetailRow>(
+    `SELECT ${LOG_DETAIL_COLUMNS} FROM webhook_delivery_logs WHERE id = $1 AND ${ownerCondition(owner, params)}`,
+    params,
+  );
+  return rows[0];
+}
+
+/** One finished attempt, as the completion statement takes it. */
+export interface AttemptRecord {
+  logId: string;
+  deliveryId: string | null;
+  endpointId: string;
+  merchantId: string | null;
+  partnerId: string | null;
+  endpointName: string;
+  endpointUrl: string;
+  messageId: string;
+  eventType: string;
+  isPing: boolean;
+  isManual: boolean;
+  attemptNumber: number;
+  automaticAttempts: number;
+  logStatus: 'Success' | 'Failure';
+  /** The delivery's status after this attempt (ignored for pings). */
+  deliveryStatus: 'Scheduled' | 'Delivered' | 'Failed' | 'Pending' | 'Cancelled';
+  nextRetryAt: Date | null;
+  responseStatusCode: number | null;
+  durationMs: number;
+  errorMessage: string | null;
+  requestHeaders: Record<string, string>;
+  requestBody: string;
+  responseHeaders: Record<string, string> | null;
+  responseBody: string | null;
+  createdAt: Date;
+}
+
+/**
+ * Records finished attempts in one statement: each delivery moves on (only if this worker still holds its lease, and
+ * a delivery cancelled meanwhile stays cancelled unless this attempt delivered it), and every attempt gets its log
+ * row, whose nextRetryAt is the delivery's actual next attempt.
+ */
+export async function recordAttempts(sql: Sql, lockedBy: string, attempts: AttemptRecord[]): Promise<void> {
+  if (attempts.length === 0) return;
+  await sql.query(
+    `WITH input AS (
+       SELECT * FROM jsonb_to_recordset($1::jsonb) AS i(
+         "logId" uuid, "deliveryId" uuid, "endpointId" uuid, "merchantId" uuid, "partnerId" uuid,
+         "endpointName" text, "endpointUrl" text, "messageId" uuid, "eventType" text, "isPing" boolean,
+         "isManual" boolean, "attemptNumber" int, "automaticAttempts" int, "logStatus" text, "deliveryStatus" text,
+         "nextRetryAt" timestamptz, "responseStatusCode" int, "durationMs" int, "errorMessage" text,
+         "requestHeaders" jsonb, "requestBody" text, "responseHeaders" jsonb, "responseBody" text,
+         "createdAt" timestamptz)
+     ), moved AS (
+       UPDATE webhook_deliveries d SET
+         attempts = GREATEST(d.attempts, i."attemptNumber"),
+         automatic_attempts = i."automaticAttempts",
+         status = CASE WHEN d.status = 'Cancelled' AND i."deliveryStatus" <> 'Delivered' THEN 'Cancelled'
+                       ELSE i."deliveryStatus" END,
+         next_attempt_at = CASE WHEN d.status = 'Cancelled' THEN NULL ELSE i."nextRetryAt" END,
+         locked_by = NULL, locked_until = NULL
+       FROM input i
+       WHERE d.id = i."deliveryId" AND d.locked_by = $2
+       RETURNING d.id, d.status, d.next_attempt_at
+     )
+     INSERT INTO webhook_delivery_logs (id, delivery_id, endpoint_id, merchant_id, partner_id, endpoint_name,
+       endpoint_url, message_id, event_type, is_ping, is_manual, attempt_number, status, response_status_code,
+       duration_ms, error_message, request_headers, request_body, response_headers, response_body, next_retry_at,
+       created_at)
+     SELECT i."logId", i."deliveryId", i."endpointId", i."merchantId", i."partnerId", i."endpointName",
+       i."endpointUrl", i."messageId", i."eventType", i."isPing", i."isManual", i."attemptNumber", i."logStatus",
+       i."responseStatusCode", i."durationMs", i."errorMessage", i."requestHeaders", i."requestBody",
+       i."responseHeaders", i."responseBody",
+       CASE WHEN m.status = 'Scheduled' THEN m.next_attempt_at END, i."createdAt"
+     FROM input i LEFT JOIN moved m ON m.id = i."deliveryId"`,
+    [JSON.stringify(attempts), lockedBy],
+  );
+}
+
+export interface ClaimedDelivery {
+  id: string;
+  endpoint_id: string;
+  event_type: string;
+  status: 'Pending' | 'Scheduled' | 'Delivered' | 'Failed' | 'Cancelled';
+  attempts: number;
+  automatic_attempts: number;
+  next_attempt_at: Date | null;
+  url: string;
+  name: string;
+  endpoint_status: 'Active' | 'Inactive';
+  endpoint_deleted: boolean;
+  merchant_id: string | null;
+  partner_id: string | null;
+  secret_sealed: Buffer;
+  kek_version: number;
+  occurred_at: Date;
+  resource_id: string;
+  resource_type: string;
+}
+
+const CLAIMED_COLUMNS = `d.id, d.endpoint_id, d.event_type, d.status, d.attempts, d.automatic_attempts,
+  d.next_attempt_at, ep.url, ep.name, ep.status AS endpoint_status, ep.deleted_at IS NOT NULL AS endpoint_deleted,
+  ep.merchant_id, ep.partner_id, ep.secret_sealed, ep.kek_version, e.occurred_at, e.resource_id, e.resource_type`;
+
+/**
+ * Leases due deliveries to one worker. SKIP LOCKED lets any number of workers claim side by side; the lease (real
+ * database time) outlives the attempt's timeout, so only a dead worker's deliveries are ever taken over.
+ */
+export async function claimDue(
+  sql: Sql,
+  options: { now: Date; limit: number; lockedBy: string; leaseMs: number; skipEndpoints: string[] },
+): Promise<ClaimedDelivery[]> {
+  const { rows } = await sql.query<ClaimedDelivery>(
+    `WITH due AS (
+       SELECT id FROM webhook_deliveries
+       WHERE status IN ('Pending', 'Scheduled') AND next_attempt_at <= $1
+         AND (locked_until IS NULL OR locked_until < now()) AND endpoint_id <> ALL($5::uuid[])
+         AND EXISTS (SELECT 1 FROM webhook_endpoints ep
+                     WHERE ep.id = endpoint_id AND ep.status = 'Active' AND ep.deleted_at IS NULL)
+       ORDER BY next_attempt_at LIMIT $2
+       FOR UPDATE SKIP LOCKED
+     ), leased AS (
+       UPDATE webhook_deliveries d SET locked_by = $3, locked_until = now() + $4 * interval '1 millisecond'
+       FROM due WHERE d.id = due.id
+       RETURNING d.*
+     )
+     SELECT ${CLAIMED_COLUMNS}
+     FROM leased d JOIN webhook_endpoints ep ON ep.id = d.endpoint_id JOIN events e ON e.id = d.event_id
+     ORDER BY d.next_attempt_at`,
+    [options.now, options.limit, options.lockedBy, options.leaseMs, options.skipEndpoints],
+  );
+  return rows;
+}
+
+/** Leases one delivery for a manual retry, unless an attempt is in flight. */
+export async function leaseDelivery(
+  sql: Sql,
+  deliveryId: string,
+  lockedBy: string,
+  leaseMs: number,
+): Promise<ClaimedDelivery | undefined> {
+  const { rows } = await sql.query<ClaimedDelivery>(
+    `WITH leased AS (
+       UPDATE webhook_deliveries d SET locked_by = $2, locked_until = now() + $3 * interval '1 millisecond'
+       WHERE d.id = $1 AND (d.locked_until IS NULL OR d.locked_until < now())
+       RETURNING d.*
+     )
+     SELECT ${CLAIMED_COLUMNS}
+     FROM leased d JOIN webhook_endpoints ep ON ep.id = d.endpoint_id JOIN events e ON e.id = d.event_id`,
+    [deliveryId, lockedBy, leaseMs],
+  );
+  return rows[0];
+}
+
+export async function releaseLeases(sql: Sql, ids: string[], lockedBy: string): Promise<void> {
+  if (ids.length === 0) return;
+  await sql.query(
+    'UPDATE webhook_deliveries SET locked_by = NULL, locked_until = NULL WHERE id = ANY($1) AND locked_by = $2',
+    [ids, lockedBy],
+  );
+}
+
+export async function deliveryStatus(sql: Sql, deliveryId: string): Promise<string | undefined> {
+  const { rows } = await sql.query<{ status: string }>('SELECT status FROM webhook_deliveries WHERE id = $1', [
+    deliveryId,
+  ]);
+  return rows[0]?.status;
+}

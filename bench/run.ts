@@ -5,6 +5,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
+import pg from 'pg';
 import { startEmbeddedPostgres } from '../src/platform/db/embedded.js';
 import { migrate } from '../src/platform/db/migrator.js';
 import { freePort } from '../src/platform/net.js';
@@ -218,6 +219,153 @@ const paymentBaselineAgain = await measure('payment baseline again (drift check)
 });
 await stopServer(payServer);
 
+// Run 4: webhook delivery. Events are recorded in the outbox (as a state change would), fanned out by the trigger,
+// delivered by the worker in the server process to a receiver in a third process, signed and logged. The baseline
+// is the receiver's own ceiling: unsigned POSTs of a same-sized body straight at it from the load generator.
+interface DeliveryFigures {
+  baseline: Figure;
+  deliveriesPerSecond: number;
+  throughputRatio: number;
+  loadedP50Ms: number;
+  loadedP99Ms: number;
+  idleP50Ms: number;
+  idleP99Ms: number;
+}
+let webhookDelivery: DeliveryFigures | undefined;
+if (!ONLY || ONLY.some((part) => 'webhook delivery'.includes(part))) {
+  const receiver = fork(path.join(root, 'bench/receiver.ts'), {
+    execArgv: ['--import', 'tsx'],
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  });
+  const receiverPort = await new Promise<number>((resolve) =>
+    receiver.once('message', (m: { port: number }) => resolve(m.port)),
+  );
+  const drain = () =>
+    new Promise<{ count: number; arrivals: Array<[string, number]> }>((resolve) => {
+      receiver.once('message', resolve as (m: unknown) => void);
+      receiver.send({ type: 'drain' });
+    });
+  const hookServer = await startServer({ WORKERS: '1', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' });
+  const hook = await credentials(hookServer);
+  const endpointResponse = await fetch(`${hookServer.api}/v2/webhooks/endpoints`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${hook.token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({
+      name: 'bench',
+      endpointUrl: `http://127.0.0.1:${receiverPort}/hook`,
+      eventTypes: ['transaction.card.captured'],
+    }),
+  });
+  if (!endpointResponse.ok) throw new Error(`endpoint: ${await endpointResponse.text()}`);
+  const events = new pg.Pool({ connectionString: db.url, max: 4 });
+  const { rows: owner } = await events.query<{ merchant_id: string }>(
+    'SELECT merchant_id FROM webhook_endpoints LIMIT 1',
+  );
+  const merchantId = owner[0]!.merchant_id;
+  const record = async (count: number): Promise<{ ids: string[]; committedAt: number }> => {
+    const { rows } = await events.query<{ id: string }>(
+      `INSERT INTO events (id, type, merchant_id, resource_type, resource_id, occurred_at)
+       SELECT gen_random_uuid(), 'transaction.card.captured', $1, 'transaction', gen_random_uuid()::text, now()
+       FROM generate_series(1, $2) RETURNING id`,
+      [merchantId, count],
+    );
+    return { ids: rows.map((row) => row.id), committedAt: Date.now() };
+  };
+  const deliveryIds = async (eventIds: string[]) =>
+    new Map(
+      (
+        await events.query<{ id: string; event_id: string }>(
+          'SELECT id, event_id FROM webhook_deliveries WHERE event_id = ANY($1)',
+          [eventIds],
+        )
+      ).rows.map((row) => [row.id, row.event_id]),
+    );
+  const percentile = (values: number[], p: number) => {
+    const sorted = [...values].sort((a, b) => a - b);
+    return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
+  };
+  const waitDelivered = async () => {
+    for (;;) {
+      const { rows } = await events.query<{ n: number }>(
+        "SELECT count(*)::int AS n FROM webhook_deliveries WHERE status IN ('Pending', 'Scheduled')",
+      );
+      if (rows[0]!.n === 0) return Date.now();
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  };
+
+  const sampleBody = JSON.stringify({
+    id: '3e8a1c2d-7b6f-4a5e-9d0c-1f2e3d4c5b6a',
+    type: 'transaction.card.captured',
+    created: 1795255200,
+    apiVersion: 'v2',
+    data: { object: { id: '9c1f3e8a-1c2d-7b6f-4a5e-9d0c1f2e3d4c', resourceType: 'transaction' } },
+  });
+  const receiverBaseline = await measure('webhook delivery baseline: unsigned POSTs to the receiver', {
+    url: `http://127.0.0.1:${receiverPort}/hook`,
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: sampleBody,
+  });
+  await drain();
+
+  // Warm-up, then the loaded run: a burst of events recorded in batches as fast as the database takes them.
+  await record(500);
+  await waitDelivered();
+  await drain();
+  const TOTAL = 10_000;
+  const started = Date.now();
+  const committed = new Map<string, number>();
+  for (let sent = 0; sent < TOTAL; sent += 500) {
+    const batch = await record(500);
+    for (const id of batch.ids) committed.set(id, batch.committedAt);
+  }
+  const finished = await waitDelivered();
+  const loaded = await drain();
+  const loadedDeliveries = await deliveryIds([...committed.keys()]);
+  const loadedLatencies = loaded.arrivals
+    .filter(([id]) => loadedDeliveries.has(id))
+    .map(([id, at]) => at - committed.get(loadedDeliveries.get(id)!)!);
+  const deliveriesPerSecond = Math.round((TOTAL / (finished - started)) * 1000);
+
+  // Idle: one event at a time, commit to arrival.
+  const idle: number[] = [];
+  for (let i = 0; i < 50; i++) {
+    const one = await record(1);
+    const [deliveryId] = [...(await deliveryIds(one.ids)).keys()];
+    for (;;) {
+      const { arrivals } = await drain();
+      const hit = arrivals.find(([id]) => id === deliveryId);
+      if (hit) {
+        idle.push(hit[1] - one.committedAt);
+        break;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 2));
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  await events.end();
+  await stopServer(hookServer);
+  receiver.kill('SIGTERM');
+  if (receiverBaseline) {
+    webhookDelivery = {
+      baseline: receiverBaseline,
+      deliveriesPerSecond,
+      throughputRatio: Math.round((deliveriesPerSecond / receiverBaseline.requestsPerSecond) * 100) / 100,
+      loadedP50Ms: percentile(loadedLatencies, 50),
+      loadedP99Ms: percentile(loadedLatencies, 99),
+      idleP50Ms: percentile(idle, 50),
+      idleP99Ms: percentile(idle, 99),
+    };
+    console.log(
+      `  ${'webhook deliveries (signed, logged), 10,000 events'.padEnd(52)} ${String(deliveriesPerSecond).padStart(7)} /s     commit→receiver p50 ${webhookDelivery.loadedP50Ms} ms  p99 ${webhookDelivery.loadedP99Ms} ms`,
+    );
+    console.log(
+      `  ${'webhook delivery latency while idle (50 events)'.padEnd(52)}                commit→receiver p50 ${webhookDelivery.idleP50Ms} ms  p99 ${webhookDelivery.idleP99Ms} ms`,
+    );
+  }
+}
+
 const summary = {
   date: new Date().toISOString(),
   node: process.version,
@@ -234,6 +382,7 @@ const summary = {
   paymentBaselineAgain,
   rawSale: rawSale && { ...rawSale, throughputRatio: ratio(rawSale, paymentBaseline) },
   vaultedSale: vaultedSale && { ...vaultedSale, throughputRatio: ratio(vaultedSale, paymentBaseline) },
+  webhookDelivery,
 };
 console.log(`
   authenticated GET / baseline throughput            ${summary.authenticatedGet?.throughputRatio}  (target >= 0.5)
@@ -244,6 +393,8 @@ console.log(`
   raw-card sale / 2-INSERT baseline throughput       ${summary.rawSale?.throughputRatio}  (target >= 0.4, p99 <= 50 ms: ${rawSale?.p99Ms} ms)
   vaulted sale / 2-INSERT baseline throughput        ${summary.vaultedSale?.throughputRatio}  (target >= 0.4, p99 <= 50 ms: ${vaultedSale?.p99Ms} ms)
   payment baseline drift (second / first)            ${ratio(paymentBaselineAgain, paymentBaseline)}
+  webhook deliveries/s (ratio to receiver baseline)  ${webhookDelivery?.deliveriesPerSecond} (${webhookDelivery?.throughputRatio})  (target >= 500/s)
+  webhook commit→receiver p50 while idle             ${webhookDelivery?.idleP50Ms} ms  (target <= 100 ms)
 `);
 if (!ONLY) {
   mkdirSync(path.join(root, 'bench/results'), { recursive: true });
@@ -259,6 +410,10 @@ for (const [name, figure] of [
     console.error(`${name} misses its target (>= 40% of the 2-INSERT baseline, p99 <= 50 ms)`);
     process.exitCode = 1;
   }
+}
+if (webhookDelivery && (webhookDelivery.deliveriesPerSecond < 500 || webhookDelivery.idleP50Ms > 100)) {
+  console.error('webhook delivery misses its target (>= 500 deliveries/s, p50 <= 100 ms while idle)');
+  process.exitCode = 1;
 }
 if (summary.authenticatedGet && summary.authenticatedGet.throughputRatio! < 0.5) {
   console.error('authenticated GET is below 50% of the baseline');

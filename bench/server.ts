@@ -10,6 +10,8 @@ const config = loadConfig(process.env);
 const logger = createLogger(config.logLevel);
 const node = await createNode(config, { logger, databaseUrl });
 await node.listen();
+// Webhook delivery workers (the delivery benchmark); WORKERS=0 everywhere else.
+if (config.workers > 0) await node.startWorkers();
 
 const bare = Fastify();
 bare.get('/select1', async () => {

@@ -15,8 +15,16 @@ describe('key-encryption key rotation', () => {
   after(() => database.drop());
 
   it('re-wraps data written before, keeps everything readable while serving, and retires the old key', async () => {
-    const before = await startNode({ database });
+    const loopback = { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' };
+    const before = await startNode({ database, env: loopback });
     const merchant = await before.merchant();
+    // A webhook signing secret, sealed under the old key (a closed loopback port: pings fail without traffic).
+    const endpoint = await before.expectOk(
+      before.request('POST', '/v2/webhooks/endpoints', {
+        token: merchant.token,
+        body: { name: 'rot', endpointUrl: 'http://127.0.0.1:9/hook', eventTypes: ['transaction.card.voided'] },
+      }),
+    );
     const customer = await before.expectOk(
       before.request('POST', '/pay-api/v1/customers', { token: merchant.token, body: { firstName: 'Rot' } }),
     );
@@ -50,6 +58,7 @@ describe('key-encryption key rotation', () => {
       const report = await rotateKeys(node.ctx.pool, node.ctx.kek, (line) => progress.push(line), 1);
       assert.ok(report.rewrapped['data keys']! >= 1);
       assert.ok(report.rewrapped['signing keys']! >= 1);
+      assert.equal(report.rewrapped['webhook signing secrets'], 1);
       assert.deepEqual(report.retiredVersions, [1]);
       assert.ok(progress.some((line) => /data keys: \d+\/\d+/.test(line)));
       const leftovers = await node.query<{ n: number }>(
@@ -67,9 +76,14 @@ describe('key-encryption key rotation', () => {
     }
 
     // After rotation the new key alone reads everything; the retired key is refused.
-    const after = await startNode({ database, env: { ENCRYPTION_KEY: NEW_KEY } });
+    const after = await startNode({ database, env: { ENCRYPTION_KEY: NEW_KEY, ...loopback } });
     try {
       const token = (await after.token(merchant.clientId, merchant.clientSecret)).access_token;
+      // Signing a ping opens the re-wrapped secret (it answers 200 with the endpoint's failure).
+      const ping = await after.expectOk(
+        after.request('POST', `/v2/webhooks/endpoints/${endpoint.endpointId}/ping`, { token }),
+      );
+      assert.equal(ping.success, false);
       const sale = await after.expectOk(
         after.request('POST', '/pay-api/v1/transactions/sale', {
           token,

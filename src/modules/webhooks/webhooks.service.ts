@@ -250,11 +250,17 @@ export class WebhooksService {
         `The endpoint ${delivery.endpoint_deleted ? 'was deleted' : 'is inactive'}; only active endpoints receive messages.`,
       );
     }
-    const record = await attemptDelivery(
-      { clock: this.clock, kek: this.kek, sender: this.sender, headerPrefix: this.config.webhookHeaderPrefix },
-      delivery,
-      'manual',
-    );
+    let record: Awaited<ReturnType<typeof attemptDelivery>>;
+    try {
+      record = await attemptDelivery(
+        { clock: this.clock, kek: this.kek, sender: this.sender, headerPrefix: this.config.webhookHeaderPrefix },
+        delivery,
+        'manual',
+      );
+    } catch (error) {
+      await release();
+      throw error;
+    }
     await recordAttempts(this.pool, lockedBy, [record]);
     return this.getLog(owner, record.logId);
   }

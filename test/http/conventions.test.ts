@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import Type from 'typebox';
 import { AmountSchema } from '../../src/platform/money.js';
-import { startNode, type TestNode } from '../harness.js';
+import { eventually, startNode, type TestNode } from '../harness.js';
 
 const ERROR_FIELDS = [
   'errors',
@@ -150,7 +150,10 @@ describe('API conventions', () => {
     assert.ok(!res.text.includes('secret internal detail'));
     assert.ok(!res.text.includes('app.ts'));
     // ...but the log has it, with the correlation id, for the operator.
-    assert.ok(t.logs.some((line) => line.includes(res.body.correlationId) && line.includes('secret internal detail')));
+    // The error is logged as the response goes out, not before: wait for the line rather than race it.
+    await eventually(async () =>
+      t.logs.some((line) => line.includes(res.body.correlationId) && line.includes('secret internal detail')),
+    );
   });
 
   it('answers 401 with the spec body for missing, malformed and forged tokens', async () => {

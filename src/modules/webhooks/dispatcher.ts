@@ -4,6 +4,7 @@ import { newId } from '../../platform/crypto/ids.js';
 import type { Listener } from '../../platform/db/listener.js';
 import type { Pool } from '../../platform/db/pool.js';
 import type { Logger } from '../../platform/observability/logger.js';
+import { serialized } from '../../platform/serialized.js';
 import { type AttemptDeps, attemptDelivery } from './delivery-attempt.js';
 import { type AttemptRecord, type ClaimedDelivery, claimDue, recordAttempts, releaseLeases } from './webhooks.repo.js';
 
@@ -29,8 +30,6 @@ export class WebhookDispatcher {
   private inFlight = 0;
   private started = false;
   private stopping = false;
-  private pumping = false;
-  private pumpAgain = false;
   private poller: NodeJS.Timeout | undefined;
   private finished: AttemptRecord[] = [];
   private flushing: Promise<void> | undefined;
@@ -68,20 +67,11 @@ export class WebhookDispatcher {
   }
 
   wake(): void {
-    if (!this.started || this.stopping) return;
-    if (this.pumping) {
-      this.pumpAgain = true;
-      return;
-    }
-    this.pumping = true;
-    void this.pump().finally(() => {
-      this.pumping = false;
-      if (this.pumpAgain) {
-        this.pumpAgain = false;
-        this.wake();
-      }
-    });
+    if (this.stopping || !this.started) return;
+    this.pumpOnce();
   }
+
+  private readonly pumpOnce = serialized(() => this.pump());
 
   private async pump(): Promise<void> {
     try {

@@ -6,6 +6,7 @@ import type { Pool } from '../db/pool.js';
 import { withTransaction } from '../db/tx.js';
 import type { Logger } from '../observability/logger.js';
 import type { Metrics } from '../observability/metrics.js';
+import { serialized } from '../serialized.js';
 import { enqueue, JOBS_CHANNEL } from './queue.js';
 
 export interface Job {
@@ -46,8 +47,6 @@ export class JobRunner {
   private running = 0;
   private stopping = false;
   private started = false;
-  private pumping = false;
-  private pumpAgain = false;
   /** Schedules are checked on the poll and when the clock moves, not on every wake-up (e.g. after each job). */
   private schedulesDue = true;
   private poller: NodeJS.Timeout | undefined;
@@ -102,21 +101,13 @@ export class JobRunner {
 
   wake(): void {
     if (this.stopping || !this.started) return;
-    if (this.pumping) {
-      this.pumpAgain = true;
-      return;
-    }
-    this.pumping = true;
-    void this.pump().finally(() => {
-      this.pumping = false;
-      if (this.pumpAgain) {
-        this.pumpAgain = false;
-        this.wake();
-      }
-    });
+    this.pumpOnce();
   }
 
+  private readonly pumpOnce = serialized(() => this.pump());
+
   private async pump(): Promise<void> {
+    if (this.stopping) return;
     try {
       if (this.schedulesDue && this.schedules.length > 0) {
         this.schedulesDue = false;

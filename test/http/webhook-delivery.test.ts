@@ -614,3 +614,62 @@ describe('webhooks: the connection guard', () => {
     }
   });
 });
+
+describe('webhooks: a slow endpoint', () => {
+  it('does not hold up deliveries to the others', async () => {
+    const receiver = await startReceiver();
+    // Every answer on /slow takes 1.5 s; with 4 attempts in flight and at most 2 per endpoint, /fast keeps moving.
+    receiver.state.delayMs = 0;
+    const slowServer = http.createServer((_request, response) => {
+      setTimeout(() => response.writeHead(200).end('late'), 1500);
+    });
+    await new Promise<void>((resolve) => slowServer.listen(0, '127.0.0.1', resolve));
+    const slowUrl = `http://127.0.0.1:${(slowServer.address() as AddressInfo).port}/slow`;
+    const t = await startNode({
+      workers: true,
+      env: {
+        WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+        WEBHOOK_CONCURRENCY: '4',
+        WEBHOOK_CONCURRENCY_PER_ENDPOINT: '2',
+      },
+    });
+    try {
+      const merchant = await t.merchant();
+      for (const [name, endpointUrl] of [
+        ['slow', slowUrl],
+        ['fast', `${receiver.url}/fast`],
+      ]) {
+        await t.expectOk(
+          t.request('POST', '/v2/webhooks/endpoints', {
+            token: merchant.token,
+            body: { name, endpointUrl, eventTypes: ['transaction.card.captured'] },
+          }),
+        );
+      }
+      const started = Date.now();
+      for (let i = 0; i < 6; i++) {
+        await t.expectOk(
+          t.request('POST', '/pay-api/v1/transactions/sale', {
+            token: merchant.token,
+            body: { ...SALE, referenceId: randomUUID() },
+          }),
+        );
+      }
+      const lastSale = Date.now();
+      // Six slow deliveries two at a time take 4.5 s. Without the per-endpoint share the slow ones would fill all
+      // four slots by the fourth sale and the last fast ones would wait 1.5 s for a slot; with it they go at once.
+      await eventually(async () => receiver.hits.length >= 6, 3000);
+      assert.ok(Date.now() - lastSale < 1000, `fast endpoint waited ${Date.now() - lastSale} ms after the last sale`);
+      assert.ok(Date.now() - started < 3000);
+      const [slow] = await t.query<{ n: number }>(
+        "SELECT count(*)::int AS n FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id WHERE e.name = 'slow' AND d.status = 'Delivered'",
+      );
+      assert.ok(slow!.n < 6, 'the slow endpoint was still being served');
+    } finally {
+      await t.stop();
+      slowServer.closeAllConnections();
+      slowServer.close();
+      await receiver.close();
+    }
+  });
+});

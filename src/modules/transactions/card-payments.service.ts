@@ -483,19 +483,16 @@ export class CardPaymentsService {
           break;
         }
         case 'declined':
+        case 'failed': {
+          // Nothing was charged: the payment ends here and frees its duplicate key for a corrected retry.
+          const declined = outcome.kind === 'declined';
           t.pendingOperation = null;
           t.duplicateKey = null;
-          t.resultCode = 'Decline';
-          t.statusId = TransactionStatus.Declined;
-          this.event(tx, 'transaction.card.declined', t);
+          t.resultCode = declined ? 'Decline' : 'Error';
+          t.statusId = declined ? TransactionStatus.Declined : TransactionStatus.Failed;
+          this.event(tx, declined ? 'transaction.card.declined' : 'transaction.card.failed', t);
           break;
-        case 'failed':
-          t.pendingOperation = null;
-          t.duplicateKey = null;
-          t.resultCode = 'Error';
-          t.statusId = TransactionStatus.Failed;
-          this.event(tx, 'transaction.card.failed', t);
-          break;
+        }
         case 'unknown':
           t.resultCode = 'Pending';
           t.pendingOperation = { ...pendingOperation, unknown: true };

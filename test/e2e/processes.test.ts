@@ -1,46 +1,12 @@
 // Real `tessera` processes, as an operator runs them: several `serve` and a `worker` on one PostgreSQL, and the
 // embedded default with the admin CLI beside it.
 import assert from 'node:assert/strict';
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
-import {
-  ADMIN_TOKEN,
-  createTestDatabase,
-  ENCRYPTION_KEY,
-  eventually,
-  freePort,
-  type TestDatabase,
-} from '../harness.js';
-
-const MAIN = path.resolve('src/main.ts');
-
-interface Proc {
-  child: ChildProcess;
-  /** stdout and stderr interleaved */
-  output: string[];
-  stdout: string[];
-  baseUrl: string;
-  exited: Promise<number | null>;
-}
-
-function tessera(args: string[], env: Record<string, string>): Proc {
-  const child = spawn(process.execPath, ['--import', 'tsx', MAIN, ...args], {
-    env: { ...process.env, ADMIN_TOKEN, ENCRYPTION_KEY, LOG_LEVEL: 'info', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const output: string[] = [];
-  const stdout: string[] = [];
-  child.stdout!.on('data', (d) => {
-    output.push(d.toString());
-    stdout.push(d.toString());
-  });
-  child.stderr!.on('data', (d) => output.push(d.toString()));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  return { child, output, stdout, baseUrl: env.PORT ? `http://127.0.0.1:${env.PORT}` : '', exited };
-}
+import { ADMIN_TOKEN, createTestDatabase, freePort, type TestDatabase } from '../harness.js';
+import { type Proc, tessera, waitForLog } from './tessera-process.js';
 
 async function serve(env: Record<string, string>): Promise<Proc> {
   const port = await freePort();
@@ -51,17 +17,6 @@ async function serve(env: Record<string, string>): Promise<Proc> {
   });
   await waitForLog(proc, 'tessera listening', 30_000);
   return proc;
-}
-
-async function waitForLog(proc: Proc, text: string, timeoutMs: number) {
-  await eventually(
-    async () => {
-      if (proc.child.exitCode !== null) throw new Error(`process exited early:\n${proc.output.join('')}`);
-      return proc.output.join('').includes(text);
-    },
-    timeoutMs,
-    50,
-  );
 }
 
 async function stop(proc: Proc): Promise<number | null> {

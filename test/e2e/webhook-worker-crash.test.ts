@@ -1,7 +1,7 @@
 // A `tessera worker` killed with SIGKILL in the middle of webhook deliveries, then another started: every event
 // still reaches the receiver at least once, and no delivery is marked delivered without a 2xx.
 import assert from 'node:assert/strict';
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import http from 'node:http';
@@ -10,53 +10,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import pg from 'pg';
-import {
-  ADMIN_TOKEN,
-  createTestDatabase,
-  ENCRYPTION_KEY,
-  eventually,
-  freePort,
-  type TestDatabase,
-} from '../harness.js';
-
-const MAIN = path.resolve('src/main.ts');
-
-function tessera(args: string[], env: Record<string, string>) {
-  const child = spawn(process.execPath, ['--import', 'tsx', MAIN, ...args], {
-    env: { ...process.env, ADMIN_TOKEN, ENCRYPTION_KEY, LOG_LEVEL: 'info', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const output: string[] = [];
-  child.stdout!.on('data', (d) => output.push(d.toString()));
-  child.stderr!.on('data', (d) => output.push(d.toString()));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  return { child, output, exited };
-}
-
-async function waitFor(proc: { child: ChildProcess; output: string[] }, text: string) {
-  await eventually(
-    async () => {
-      if (proc.child.exitCode !== null) throw new Error(`exited early:\n${proc.output.join('')}`);
-      return proc.output.join('').includes(text);
-    },
-    30_000,
-    50,
-  );
-}
-
-async function call(url: string, options: { method?: string; token?: string; body?: unknown } = {}) {
-  const res = await fetch(url, {
-    method: options.method ?? 'GET',
-    headers: {
-      ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
-      ...(options.body !== undefined ? { 'content-type': 'application/json' } : {}),
-    },
-    ...(options.body !== undefined ? { body: JSON.stringify(options.body) } : {}),
-  });
-  const text = await res.text();
-  assert.ok(res.status < 300, `${url}: ${res.status} ${text}`);
-  return text ? JSON.parse(text) : undefined;
-}
+import { ADMIN_TOKEN, createTestDatabase, eventually, freePort, type TestDatabase } from '../harness.js';
+import { callOk, tessera, waitForLog } from './tessera-process.js';
 
 describe('webhook delivery survives a killed worker', () => {
   let db: TestDatabase;
@@ -105,11 +60,15 @@ describe('webhook delivery survives a killed worker', () => {
       DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'tessera-e2e-')),
     });
     children.push(server.child);
-    await waitFor(server, 'tessera listening');
+    await waitForLog(server, 'tessera listening', 30_000);
     const base = `http://127.0.0.1:${port}`;
     const admin = { token: ADMIN_TOKEN };
-    const merchant = await call(`${base}/admin/v1/merchants`, { method: 'POST', ...admin, body: { companyName: 'K' } });
-    const key = await call(`${base}/admin/v1/api-keys`, {
+    const merchant = await callOk(`${base}/admin/v1/merchants`, {
+      method: 'POST',
+      ...admin,
+      body: { companyName: 'K' },
+    });
+    const key = await callOk(`${base}/admin/v1/api-keys`, {
       method: 'POST',
       ...admin,
       body: { merchantId: merchant.id },
@@ -124,7 +83,7 @@ describe('webhook delivery survives a killed worker', () => {
       }),
     });
     const token = ((await tokenResponse.json()) as { access_token: string }).access_token;
-    await call(`${base}/v2/webhooks/endpoints`, {
+    await callOk(`${base}/v2/webhooks/endpoints`, {
       method: 'POST',
       token,
       body: {
@@ -137,7 +96,7 @@ describe('webhook delivery survives a killed worker', () => {
     const SALES = 30;
     await Promise.all(
       Array.from({ length: SALES }, () =>
-        call(`${base}/pay-api/v1/transactions/sale`, {
+        callOk(`${base}/pay-api/v1/transactions/sale`, {
           method: 'POST',
           token,
           body: {
@@ -157,7 +116,7 @@ describe('webhook delivery survives a killed worker', () => {
 
     const first = tessera(['worker'], { ...common, WEBHOOK_CONCURRENCY_PER_ENDPOINT: '8' });
     children.push(first.child);
-    await waitFor(first, 'tessera worker running');
+    await waitForLog(first, 'tessera worker running', 30_000);
     // Kill it while attempts are in flight: some answers have come back, others not yet.
     await eventually(async () => received.size >= 1, 20_000, 5);
     first.child.kill('SIGKILL');
@@ -170,7 +129,7 @@ describe('webhook delivery survives a killed worker', () => {
 
     const second = tessera(['worker'], common);
     children.push(second.child);
-    await waitFor(second, 'tessera worker running');
+    await waitForLog(second, 'tessera worker running', 30_000);
     await eventually(
       async () => {
         const { rows } = await pool!.query<{ n: number }>(

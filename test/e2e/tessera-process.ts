@@ -1,0 +1,58 @@
+// Real `tessera` processes for end-to-end tests, started as an operator would (`src/main.ts` through tsx).
+import assert from 'node:assert/strict';
+import { type ChildProcess, spawn } from 'node:child_process';
+import path from 'node:path';
+import { ADMIN_TOKEN, ENCRYPTION_KEY, eventually } from '../harness.js';
+
+const MAIN = path.resolve('src/main.ts');
+
+export interface Proc {
+  child: ChildProcess;
+  /** stdout and stderr interleaved */
+  output: string[];
+  stdout: string[];
+  baseUrl: string;
+  exited: Promise<number | null>;
+}
+
+export function tessera(args: string[], env: Record<string, string>): Proc {
+  const child = spawn(process.execPath, ['--import', 'tsx', MAIN, ...args], {
+    env: { ...process.env, ADMIN_TOKEN, ENCRYPTION_KEY, LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const output: string[] = [];
+  const stdout: string[] = [];
+  child.stdout!.on('data', (d) => {
+    output.push(d.toString());
+    stdout.push(d.toString());
+  });
+  child.stderr!.on('data', (d) => output.push(d.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return { child, output, stdout, baseUrl: env.PORT ? `http://127.0.0.1:${env.PORT}` : '', exited };
+}
+
+export async function waitForLog(proc: Proc, text: string, timeoutMs: number): Promise<void> {
+  await eventually(
+    async () => {
+      if (proc.child.exitCode !== null) throw new Error(`process exited early:\n${proc.output.join('')}`);
+      return proc.output.join('').includes(text);
+    },
+    timeoutMs,
+    50,
+  );
+}
+
+/** A JSON request that must succeed (2xx); answers the parsed body. */
+export async function callOk(url: string, options: { method?: string; token?: string; body?: unknown } = {}) {
+  const res = await fetch(url, {
+    method: options.method ?? 'GET',
+    headers: {
+      ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
+      ...(options.body !== undefined ? { 'content-type': 'application/json' } : {}),
+    },
+    ...(options.body !== undefined ? { body: JSON.stringify(options.body) } : {}),
+  });
+  const text = await res.text();
+  assert.ok(res.status < 300, `${url}: ${res.status} ${text}`);
+  return text ? JSON.parse(text) : undefined;
+}

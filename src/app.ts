@@ -1,6 +1,7 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { AppContext } from './context.js';
+import { achRoutes } from './modules/ach/ach.routes.js';
 import { apiKeysRoutes } from './modules/api-keys/api-keys.routes.js';
 import { customersRoutes } from './modules/customers/customers.routes.js';
 import { merchantsRoutes } from './modules/merchants/merchants.routes.js';
@@ -67,6 +68,7 @@ export async function buildApp(ctx: AppContext, http: HttpDeps, options: BuildAp
     operatorRoutes(scoped, ctx);
     customersRoutes(scoped, ctx);
     transactionsRoutes(scoped, ctx);
+    achRoutes(scoped, ctx);
     settlementsRoutes(scoped, ctx);
     webhooksRoutes(scoped, ctx);
     options.configure?.(scoped);

@@ -1,4 +1,5 @@
 import type { Config } from './config.js';
+import type { AchPaymentsService } from './modules/ach/ach.service.js';
 import type { ApiKeysService } from './modules/api-keys/api-keys.service.js';
 import type { CustomersService } from './modules/customers/customers.service.js';
 import type { MerchantsService } from './modules/merchants/merchants.service.js';
@@ -27,6 +28,7 @@ export interface Services {
   customers: CustomersService;
   settlements: SettlementsService;
   cardPayments: CardPaymentsService;
+  ach: AchPaymentsService;
   transactions: TransactionsService;
   webhooks: WebhooksService;
 }

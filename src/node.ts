@@ -1,8 +1,11 @@
 import { type BuildAppOptions, buildApp } from './app.js';
 import type { Config } from './config.js';
+import { SandboxAchBank } from './connectors/ach/sandbox-bank.js';
 import { SandboxCardNetwork } from './connectors/card/sandbox-card-network.js';
 import { Connectors } from './connectors/registry.js';
 import type { AppContext } from './context.js';
+import { achQueues } from './modules/ach/ach.jobs.js';
+import { AchPaymentsService } from './modules/ach/ach.service.js';
 import { ApiKeysService } from './modules/api-keys/api-keys.service.js';
 import { CustomersService } from './modules/customers/customers.service.js';
 import { Ledger } from './modules/ledger/ledger.js';
@@ -104,6 +107,7 @@ export async function createNode(config: Config, options: NodeOptions): Promise<
     const customers = new CustomersService(pool, clock, vault);
     const connectors = new Connectors(
       new Map([['sandbox-card', new SandboxCardNetwork(pool, clock, config.sandboxCardLatencyMs)]]),
+      new Map([['sandbox-ach', new SandboxAchBank(pool, clock)]]),
     );
     const ledger = new Ledger(pool, clock);
     const settlements = new SettlementsService(pool, clock, connectors, ledger);
@@ -118,6 +122,16 @@ export async function createNode(config: Config, options: NodeOptions): Promise<
       connectors,
       ledger,
       settlements,
+    });
+    const ach = new AchPaymentsService({
+      pool,
+      clock,
+      logger,
+      merchants,
+      customers,
+      vault,
+      ledger,
+      connector: (name) => connectors.ach(name),
     });
     const transactions = new TransactionsService(pool, settlements);
     const webhookSender = new WebhookSender(
@@ -144,6 +158,7 @@ export async function createNode(config: Config, options: NodeOptions): Promise<
     jobs.register(settlements.queue());
     for (const queue of cardQueues(pool, clock, cardPayments)) jobs.register(queue);
     for (const schedule of cardSchedules) jobs.schedule(schedule);
+    for (const queue of achQueues(ach)) jobs.register(queue);
 
     const ctx: AppContext = {
       config,
@@ -165,6 +180,7 @@ export async function createNode(config: Config, options: NodeOptions): Promise<
         customers,
         settlements,
         cardPayments,
+        ach,
         transactions,
         webhooks,
       },

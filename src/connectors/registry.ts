@@ -1,3 +1,4 @@
+import type { AchConnector } from './ach/ach-connector.js';
 import type { CardConnector, CardOutcome } from './card/card-connector.js';
 
 /** How long Tessera waits for a processor before treating the outcome as unknown (and reconciling later). */
@@ -8,7 +9,16 @@ export const CONNECTOR_TIMEOUT_MS = 30_000;
  * Adding a real processor means registering one more implementation here; the domain code does not change.
  */
 export class Connectors {
-  constructor(private readonly cards: ReadonlyMap<string, CardConnector>) {}
+  constructor(
+    private readonly cards: ReadonlyMap<string, CardConnector>,
+    private readonly banks: ReadonlyMap<string, AchConnector> = new Map(),
+  ) {}
+
+  ach(name: string): AchConnector {
+    const connector = this.banks.get(name);
+    if (!connector) throw new Error(`No ACH connector named "${name}" is installed`);
+    return connector;
+  }
 
   card(name: string): CardConnector {
     const connector = this.cards.get(name);

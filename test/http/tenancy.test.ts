@@ -259,6 +259,78 @@ const merchantCases: CrossTenantCase[] = [
 ];
 CROSS_TENANT.push(...merchantCases);
 
+/** An ACH debit from a new account, still Scheduled (so hold, void and unhold-after-hold apply). */
+async function achDebit(t: TestNode, owner: Owner, hold = false, cleared = false): Promise<Record<string, string>> {
+  const created = await t.expectOk(
+    t.request('POST', '/pay-api/v1/transactions/ach/payment', {
+      token: owner.token,
+      body: {
+        amount: 3,
+        requesterIPaddress: '203.0.113.9',
+        accountNumber: '123456789',
+        routingNumber: '021000021',
+        accountHolderType: 2,
+        billingAddress: { line1: '1 Main St', city: 'New York', stateId: 33, countryId: 1, postalCode: '10001' },
+        contactInfo: { firstName: 'A', lastName: 'B', mobileNumber: '+12125550100' },
+      },
+    }),
+  );
+  if (cleared) {
+    // Straight through the ACH clock's own steps (cutoff, then settlement), without moving the shared clock.
+    const [entry] = await t.query<{ processor_id: string; window_at: Date }>(
+      'SELECT processor_id, window_at FROM ach_entries WHERE transaction_id = $1',
+      [created.transactionId],
+    );
+    const fileId = await t.ctx.services.ach.cutoff(entry!.processor_id, entry!.window_at);
+    await t.ctx.services.ach.clearFile(fileId!);
+  }
+  if (hold) {
+    await t.expectOk(
+      t.request('POST', `/pay-api/v1/transactions/ach/${created.transactionId}/hold`, { token: owner.token }),
+    );
+  }
+  return { transactionId: created.transactionId };
+}
+for (const [operation, held, cleared] of [
+  ['hold', false, false],
+  ['unhold', true, false],
+  ['void', false, false],
+  ['refund', false, true],
+] as const) {
+  CROSS_TENANT.push({
+    route: `POST /pay-api/v1/transactions/ach/{transactionId}/${operation}`,
+    caller: 'merchant',
+    setup: (t, owner) => achDebit(t, owner, held, cleared),
+    request: (ids) => ({ method: 'POST', url: `/pay-api/v1/transactions/ach/${ids.transactionId}/${operation}` }),
+  });
+}
+CROSS_TENANT.push({
+  route: 'POST /pay-api/v1/transactions/ach/payment {customerId, paymentMethodId}',
+  caller: 'merchant',
+  async setup(t, owner) {
+    const customer = await t.expectOk(
+      t.request('POST', '/pay-api/v1/customers', { token: owner.token, body: { firstName: 'Ach' } }),
+    );
+    const pm = await t.expectOk(
+      t.request('POST', `/pay-api/v1/customers/${customer.id}/payment-methods/ach`, {
+        token: owner.token,
+        body: { accountNumber: '123456789', routingNumber: '021000021', accountType: 1, accountHolderType: 2 },
+      }),
+    );
+    return { customerId: customer.id, paymentMethodId: pm.id };
+  },
+  request: (ids) => ({
+    method: 'POST',
+    url: '/pay-api/v1/transactions/ach/payment',
+    body: {
+      amount: 2,
+      requesterIPaddress: '203.0.113.9',
+      customerId: ids.customerId,
+      paymentMethodId: ids.paymentMethodId,
+    },
+  }),
+});
+
 // Webhook endpoints point at a closed loopback port (the tenancy node allows loopback targets): pings and retries
 // fail fast without sending traffic anywhere else.
 async function webhookEndpoint(t: TestNode, owner: Owner): Promise<Record<string, string>> {
@@ -380,6 +452,12 @@ export const TOKEN_KINDS: Record<string, Kind[]> = {
   'POST /pay-api/v1/transactions/{transactionId}': ['merchant'],
   'GET /pay-api/v1/transactions': ['merchant'],
   'GET /pay-api/v1/settlements/batches': ['merchant'],
+  'POST /pay-api/v1/transactions/ach/payment': ['merchant'],
+  'POST /pay-api/v1/transactions/ach/payment/credit': ['merchant'],
+  'POST /pay-api/v1/transactions/ach/{transactionId}/hold': ['merchant'],
+  'POST /pay-api/v1/transactions/ach/{transactionId}/unhold': ['merchant'],
+  'POST /pay-api/v1/transactions/ach/{transactionId}/void': ['merchant'],
+  'POST /pay-api/v1/transactions/ach/{transactionId}/refund': ['merchant'],
   'GET /v2/webhooks/event-types': ['merchant', 'partner'],
   'POST /v2/webhooks/endpoints': ['merchant', 'partner'],
   'GET /v2/webhooks/endpoints': ['merchant', 'partner'],

@@ -25,6 +25,8 @@ export type EntryKind =
   | 'capture_reversal'
   | 'refund'
   | 'tip_adjustment'
+  | 'ach_clearing'
+  | 'ach_return'
   | 'settlement';
 
 export interface Posting {

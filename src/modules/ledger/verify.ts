@@ -1,4 +1,5 @@
 import type { Sql } from '../../platform/db/pool.js';
+import { REFUND_TYPES, SALE_TYPES } from '../settlements/settlements.service.js';
 
 export interface LedgerProblem {
   check: string;
@@ -17,7 +18,8 @@ export interface LedgerReport {
  * 2. Every stored balance equals the sum of its account's entries.
  * 3. Every settled transaction is in exactly one batch, and that batch is Settled.
  * 4. Every closed batch's totals equal the sums of its transactions.
- * 5. Every card transaction's receivable entries equal the money it moved (captured, or refunded for a refund).
+ * 5. Every card and ACH transaction's receivable entries equal the money it moved (captured or cleared; negative
+ *    for refunds and ACH credits; a returned ACH entry moved nothing).
  */
 export async function verifyLedger(sql: Sql, limit = 50): Promise<LedgerReport> {
   const problems: LedgerProblem[] = [];
@@ -77,8 +79,8 @@ export async function verifyLedger(sql: Sql, limit = 50): Promise<LedgerReport> 
   }>(
     `SELECT b.id, b.transaction_count, b.sales_cents, b.refunds_cents, b.net_cents,
             count(t.id)::int AS live_count,
-            coalesce(sum(t.captured_cents) FILTER (WHERE t.type_id IN (1, 2)), 0)::bigint AS live_sales,
-            coalesce(sum(t.captured_cents) FILTER (WHERE t.type_id IN (5, 7)), 0)::bigint AS live_refunds
+            coalesce(sum(t.captured_cents) FILTER (WHERE t.type_id IN (${SALE_TYPES})), 0)::bigint AS live_sales,
+            coalesce(sum(t.captured_cents) FILTER (WHERE t.type_id IN (${REFUND_TYPES})), 0)::bigint AS live_refunds
      FROM settlement_batches b LEFT JOIN transactions t ON t.batch_id = b.id
      WHERE b.status_id <> 1
      GROUP BY b.id`,
@@ -99,15 +101,16 @@ export async function verifyLedger(sql: Sql, limit = 50): Promise<LedgerReport> 
 
   const moved = await sql.query<{ id: string; expected: number; posted: number }>(
     `SELECT t.id,
-            CASE WHEN t.type_id IN (5, 7) THEN -t.captured_cents
+            CASE WHEN t.method = 'ach' AND t.status_id = 26 THEN 0
+                 WHEN t.type_id IN (${REFUND_TYPES}) THEN -t.captured_cents
                  WHEN t.status_id = 3 THEN 0 ELSE t.captured_cents END::bigint AS expected,
             coalesce(sum(e.amount_cents), 0)::bigint AS posted
      FROM transactions t
      LEFT JOIN ledger_entries e ON e.transaction_id = t.id
        AND e.account_id IN (SELECT id FROM ledger_accounts WHERE code = 'processor_receivable')
-     WHERE t.method = 'card'
      GROUP BY t.id
-     HAVING coalesce(sum(e.amount_cents), 0) <> CASE WHEN t.type_id IN (5, 7) THEN -t.captured_cents
+     HAVING coalesce(sum(e.amount_cents), 0) <> CASE WHEN t.method = 'ach' AND t.status_id = 26 THEN 0
+                 WHEN t.type_id IN (${REFUND_TYPES}) THEN -t.captured_cents
                  WHEN t.status_id = 3 THEN 0 ELSE t.captured_cents END
      LIMIT $1`,
     [limit],

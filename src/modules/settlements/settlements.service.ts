@@ -34,11 +34,18 @@ export interface Batch {
   netCents: number;
 }
 
-/** The sums a batch's totals must equal: sales are captured card payments, refunds are refund transactions. */
+/**
+ * Which transaction types count as a batch's sales (money in: card sales and authorizations, ACH debits) and as its
+ * refunds (money out: card refunds, ACH refunds and credits). Each counts what it moved (`captured_cents`).
+ */
+export const SALE_TYPES = '1, 2, 11';
+export const REFUND_TYPES = '5, 7, 12, 16';
+
+/** The sums a batch's totals must equal. */
 export const MEMBER_TOTALS = `
   SELECT count(*)::int AS transaction_count,
-         coalesce(sum(captured_cents) FILTER (WHERE type_id IN (1, 2)), 0)::bigint AS sales_cents,
-         coalesce(sum(captured_cents) FILTER (WHERE type_id IN (5, 7)), 0)::bigint AS refunds_cents
+         coalesce(sum(captured_cents) FILTER (WHERE type_id IN (${SALE_TYPES})), 0)::bigint AS sales_cents,
+         coalesce(sum(captured_cents) FILTER (WHERE type_id IN (${REFUND_TYPES})), 0)::bigint AS refunds_cents
   FROM transactions WHERE batch_id = $1`;
 
 export type CloseResult =

@@ -1,7 +1,10 @@
 import { CARD_TYPE_NAMES } from '../../connectors/card/card-numbers.js';
 import { fromCents, fromMillipercent } from '../../platform/money.js';
+import type { AchEntry } from '../ach/ach.model.js';
+import { SEC_CODE_NAMES } from '../ach/ach.model.js';
 import type { MerchantConfiguration, MerchantContact } from '../merchants/merchants.model.js';
 import { stateById } from '../reference/states.js';
+import { ACCOUNT_HOLDER_TYPE_NAMES, ACCOUNT_TYPE_NAMES } from '../vault/vault.model.js';
 import type { AmountBreakdown } from './amounts.js';
 import { percentOf } from './amounts.js';
 import { avsView } from './avs.js';
@@ -106,7 +109,8 @@ export function availableOperations(t: Transaction, configuration: MerchantConfi
     availableAmount: number;
     suggestedTips: Array<{ tipRate: number; tipAmount: number }> | null;
   }> = [];
-  if (t.pendingOperation || t.method !== 'card') return ops;
+  if (t.method === 'ach') return achOperations(t);
+  if (t.pendingOperation) return ops;
   const tips = configuration.settings.isTipsEnabled
     ? (configuration.settings.defaultTipsOptionsMpct ?? []).map((mpct) => ({
         tipRate: fromMillipercent(mpct),
@@ -163,6 +167,46 @@ export function availableOperations(t: Transaction, configuration: MerchantConfi
   return ops;
 }
 
+/** ACH: hold and void while Scheduled, release and void while Held, refund a Cleared debit. */
+function achOperations(t: Transaction) {
+  const op = (type: string, typeId: number) => ({
+    type,
+    typeId,
+    availableAmount: fromCents(t.totalCents),
+    suggestedTips: null,
+  });
+  if (t.statusId === 21) return [op('AchHold', 13), op('AchCancel', 15)];
+  if (t.statusId === 22) return [op('AchUnHold', 14), op('AchCancel', 15)];
+  if (t.statusId === 25 && t.typeId === 11) return [op('AchRefund', 12)];
+  return [];
+}
+
+/** The bank side of an ACH transaction, as the status check shows it (the account number masked). */
+export function achDetailsView(entry: AchEntry) {
+  return {
+    secCodeId: entry.secCode,
+    secCode: SEC_CODE_NAMES[entry.secCode] ?? 'Web',
+    accountNumber: entry.accountMask,
+    routingNumber: entry.routingNumber,
+    accountTypeId: entry.accountTypeId,
+    accountType: ACCOUNT_TYPE_NAMES[entry.accountTypeId] ?? 'Checking',
+    accountHolderTypeId: entry.accountHolderTypeId,
+    accountHolderType: ACCOUNT_HOLDER_TYPE_NAMES[entry.accountHolderTypeId] ?? 'Personal',
+    isFasterProcessing: entry.isFasterProcessing,
+    scheduledWindow: entry.windowAt.toISOString(),
+    fileId: entry.fileId,
+    traceNumber: entry.traceNumber,
+    effectiveDate: entry.effectiveDate,
+    returnCode: entry.returnCode,
+    returnReason: entry.returnReason,
+    returnedAt: entry.returnedAt?.toISOString() ?? null,
+    notificationOfChange: entry.changeCode
+      ? { changeCode: entry.changeCode, correctedData: entry.correctedData ?? '' }
+      : null,
+    failureReason: entry.failureReason,
+  };
+}
+
 function source(t: Transaction) {
   return { typeId: t.createMethodId, type: CREATE_METHOD_NAMES[t.createMethodId] ?? 'ApiToken', id: null, name: null };
 }
@@ -180,6 +224,7 @@ export function transactionView(
   t: Transaction,
   configuration: MerchantConfiguration,
   contact: MerchantContact | undefined,
+  achEntry?: AchEntry,
 ) {
   const processor = configuration.processors.find((p) => p.id === t.processorId);
   return {
@@ -235,7 +280,7 @@ export function transactionView(
             creditDebitType: t.creditDebitTypeId,
           }
         : null,
-    achProcessingDetails: null,
+    achProcessingDetails: achEntry ? achDetailsView(achEntry) : null,
     availableOperations: availableOperations(t, configuration),
     avsResponse: avsView(t.avsResponse),
     emvTags: null,

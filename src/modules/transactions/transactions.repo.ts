@@ -274,6 +274,7 @@ export async function listTransactions(
 export async function findUnresolved(sql: Sql, olderThan: Date, limit: number): Promise<string[]> {
   const { rows } = await sql.query<{ id: string }>(
     `SELECT id FROM transactions WHERE (status_id = 24 OR pending_operation IS NOT NULL) AND modified_at <= $1
+       AND method = 'card'
      ORDER BY modified_at LIMIT $2`,
     [olderThan, limit],
   );

@@ -300,11 +300,12 @@ export function transactionsRoutes(app: App, ctx: AppContext): void {
     const merchantId = merchantOf(request);
     const t = await transactions.get(merchantId, request.params.transactionId);
     if (!t) throw new NotFoundError('Transaction', request.params.transactionId);
-    const [configuration, contacts] = await Promise.all([
+    const [configuration, contacts, achEntries] = await Promise.all([
       merchants.getConfiguration(merchantId),
       merchants.getContacts(merchantId),
+      t.method === 'ach' ? ctx.services.ach.entries(merchantId, [t.id]) : undefined,
     ]);
-    return transactionView(t, configuration, contacts.find((c) => c.isMain) ?? contacts[0]);
+    return transactionView(t, configuration, contacts.find((c) => c.isMain) ?? contacts[0], achEntries?.get(t.id));
   };
   for (const method of ['GET', 'POST'] as const) {
     app.route({

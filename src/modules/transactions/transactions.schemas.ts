@@ -1,6 +1,7 @@
 import Type, { type TSchema } from 'typebox';
 import { DateFilter, listQuerySchema, Paged } from '../../platform/http/paging.js';
 import { AmountSchema, RateSchema } from '../../platform/money.js';
+import { AchProcessingDetails } from '../ach/ach-details.schema.js';
 import { AddressInput } from '../reference/address.js';
 import { PhoneFields } from '../reference/phone.js';
 import { EXAMPLES } from './transactions.examples.js';
@@ -312,7 +313,7 @@ export const TransactionView = Type.Object(
         creditDebitType: Nullable(Type.Integer()),
       }),
     ),
-    achProcessingDetails: Nullable(Type.Object({})),
+    achProcessingDetails: Nullable(AchProcessingDetails),
     availableOperations: Type.Array(AvailableOperation),
     avsResponse: AvsView,
     emvTags: Nullable(Type.String()),

@@ -231,6 +231,52 @@ export class VaultService {
     };
   }
 
+  /** Opens a vaulted bank account for an ACH entry. */
+  async usableBankAccount(merchantId: string, id: string, sql: Sql = this.pool) {
+    const pm = await findPaymentMethod(sql, merchantId, id);
+    if (!pm) throw new NotFoundError('PaymentMethod', id);
+    if (pm.typeId !== PaymentMethodType.Ach) {
+      throw ValidationError.field('paymentMethodId', 'The payment method is a card, not a bank account.');
+    }
+    const dataKey = await this.dataKeys.get(merchantId, pm.dataKeyVersion, sql);
+    return { method: pm, accountNumber: decryptWith(dataKey, pm.secretSealed, pm.id) };
+  }
+
+  /**
+   * Applies a bank's notification of change to a vaulted account (new account number, routing number or account
+   * type), so the next entry goes out right. The number is sealed again under the current data key.
+   */
+  async correctBankAccount(
+    merchantId: string,
+    id: string,
+    change: { accountNumber?: string; routingNumber?: string; accountTypeId?: number },
+    sql: Sql = this.pool,
+  ): Promise<boolean> {
+    const pm = await findPaymentMethod(sql, merchantId, id);
+    if (!pm || pm.typeId !== PaymentMethodType.Ach) return false;
+    const dataKey = await this.dataKeys.current(merchantId, sql);
+    const oldKey = await this.dataKeys.get(merchantId, pm.dataKeyVersion, sql);
+    const accountNumber = change.accountNumber ?? decryptWith(oldKey, pm.secretSealed, pm.id);
+    const routingNumber = change.routingNumber ?? pm.routingNumber!;
+    await sql.query(
+      `UPDATE payment_methods SET data_key_version = $3, secret_sealed = $4, mask = $5, fingerprint = $6,
+         routing_number = $7, account_type_id = $8, modified_at = $9
+       WHERE id = $1 AND merchant_id = $2`,
+      [
+        id,
+        merchantId,
+        dataKey.version,
+        encryptWith(dataKey, accountNumber, id),
+        maskAccount(accountNumber),
+        this.dataKeys.fingerprint('ach', `${routingNumber}:${accountNumber}`),
+        routingNumber,
+        change.accountTypeId ?? pm.accountTypeId,
+        this.clock.now(),
+      ],
+    );
+    return true;
+  }
+
   /** A card typed into the request: checked, fingerprinted, never stored. */
   rawCard(card: CheckedCard): UsableCard {
     return {

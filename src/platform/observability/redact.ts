@@ -8,11 +8,14 @@ const SENSITIVE_KEY =
 
 const REDACTED = '[REDACTED]';
 
-// 13–19 digits, optionally grouped by spaces or dashes, not part of a longer digit run.
-const PAN_LIKE = /(?<!\d)(?:\d[ -]?){12,18}\d(?!\d)/g;
+// 13–19 digits, optionally grouped by spaces or dashes, not part of a longer run of digits or letters. UUIDs are
+// matched first and left alone: their digit-only segments joined by dashes would otherwise look like a card number.
+const UUID = '[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}';
+const PAN_LIKE = new RegExp(`${UUID}|(?<![\\dA-Za-z])(?:\\d[ -]?){12,18}\\d(?![\\dA-Za-z])`, 'g');
 
 export function redactString(value: string): string {
   return value.replace(PAN_LIKE, (match) => {
+    if (match.length === 36 && match[8] === '-') return match;
     const digits = match.replace(/[ -]/g, '');
     return `${digits.slice(0, 6)}${'*'.repeat(Math.max(0, digits.length - 10))}${digits.slice(-4)}`;
   });

@@ -1,0 +1,31 @@
+/**
+ * What Tessera asks of an ACH originating bank (ODFI). A real bank adapter (SFTP drop box, bank API) and the
+ * sandbox bank implement the same interface. Files are NACHA text both ways.
+ */
+export interface AchSubmission {
+  processorId: string;
+  /** Our id of the file: submitting the same file again must not send it twice. */
+  fileId: string;
+  content: string;
+}
+
+export interface AchSubmissionAnswer {
+  /** The whole file was refused (it could not be read): every entry in it failed. */
+  fileRejected?: string;
+  /** Entries the bank refused on a processing error, by trace number. */
+  rejected: Array<{ traceNumber: string; reason: string }>;
+}
+
+export interface AchReturnFile {
+  /** The bank's id for the file. */
+  id: string;
+  content: string;
+}
+
+export interface AchConnector {
+  submit(file: AchSubmission): Promise<AchSubmissionAnswer>;
+  /** Return and notification-of-change files the bank has for the processor and we have not acknowledged. */
+  returnFiles(processorId: string): Promise<AchReturnFile[]>;
+  /** Called once a return file is imported, so it is not offered again. */
+  acknowledge(processorId: string, fileIds: readonly string[]): Promise<void>;
+}

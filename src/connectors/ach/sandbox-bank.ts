@@ -1,0 +1,211 @@
+import { addBusinessDays } from '../../platform/clock/business-days.js';
+import type { Clock } from '../../platform/clock/clock.js';
+import { localParts, zonedInstant } from '../../platform/clock/zoned.js';
+import { newId } from '../../platform/crypto/ids.js';
+import type { Sql } from '../../platform/db/pool.js';
+import type { AchConnector, AchReturnFile, AchSubmission, AchSubmissionAnswer } from './ach-connector.js';
+import {
+  type BatchHeader,
+  buildNachaFile,
+  type EntryDetail,
+  NachaFormatError,
+  type ParsedEntry,
+  parseNacha,
+} from './nacha.js';
+
+/**
+ * The sandbox bank: a deterministic stand-in for the ODFI and the receiving banks behind it. It reads each file we
+ * send with the same NACHA parser a return file goes through, refuses entries it cannot process, and prepares a
+ * return file for the entries that will come back, available at 09:00 New York time two business days after their
+ * settlement date. What comes back is decided by the receiver's account number (docs/sandbox.md).
+ */
+export interface SandboxAccountRule {
+  accountNumber: string;
+  kind: 'return' | 'change' | 'reject';
+  code: string;
+  reason: string;
+  /** Notification of change: the corrected data. */
+  correctedData?: string;
+}
+
+export const SANDBOX_ACCOUNT_RULES: readonly SandboxAccountRule[] = [
+  { accountNumber: '100000001', kind: 'return', code: 'R01', reason: 'Insufficient funds' },
+  { accountNumber: '100000002', kind: 'return', code: 'R02', reason: 'Account closed' },
+  { accountNumber: '100000003', kind: 'return', code: 'R03', reason: 'No account/unable to locate account' },
+  { accountNumber: '100000004', kind: 'return', code: 'R04', reason: 'Invalid account number' },
+  { accountNumber: '100000010', kind: 'return', code: 'R10', reason: 'Customer advises not authorized' },
+  { accountNumber: '100000029', kind: 'return', code: 'R29', reason: 'Corporate customer advises not authorized' },
+  {
+    accountNumber: '100000099',
+    kind: 'change',
+    code: 'C01',
+    reason: 'Incorrect account number',
+    correctedData: '100000098',
+  },
+  { accountNumber: '100000900', kind: 'reject', code: 'E01', reason: 'Entry rejected by the bank: processing error' },
+];
+const RULES = new Map(SANDBOX_ACCOUNT_RULES.map((rule) => [rule.accountNumber, rule]));
+export const RETURN_CODE_REASONS: Record<string, string> = Object.fromEntries(
+  SANDBOX_ACCOUNT_RULES.filter((r) => r.kind === 'return').map((r) => [r.code, r.reason]),
+);
+
+const BANK_ROUTING = '071000013';
+const NEW_YORK = 'America/New_York';
+
+/** Return entry transaction codes: the original's code with its last digit made 1 (credits) or 6 (debits). */
+function returnCode(original: number): number {
+  return original - (original % 10) + (original % 10 >= 5 ? 6 : 1);
+}
+
+export class SandboxAchBank implements AchConnector {
+  constructor(
+    private readonly sql: Sql,
+    private readonly clock: Clock,
+  ) {}
+
+  async submit(file: AchSubmission): Promise<AchSubmissionAnswer> {
+    const known = await this.sql.query<{ answer: AchSubmissionAnswer }>(
+      `SELECT answer FROM sandbox_ach_bank_files WHERE origination_file_id = $1 AND kind = 'received'`,
+      [file.fileId],
+    );
+    if (known.rows[0]) return known.rows[0].answer;
+
+    let answer: AchSubmissionAnswer;
+    let returnFile: { content: string; availableAt: Date } | undefined;
+    try {
+      const parsed = parseNacha(file.content);
+      answer = { rejected: [] };
+      const returned: Array<{ header: BatchHeader; entries: EntryDetail[] }> = [];
+      const changes: Array<{ header: BatchHeader; entries: EntryDetail[] }> = [];
+      let sequence = 0;
+      const trace = () => `${BANK_ROUTING.slice(0, 8)}${String(++sequence).padStart(7, '0')}`;
+      let settlesOn: { year: number; month: number; day: number } | undefined;
+      for (const batch of parsed.batches) {
+        const date = batch.header.effectiveEntryDate;
+        settlesOn = {
+          year: 2000 + Number(date.slice(0, 2)),
+          month: Number(date.slice(2, 4)),
+          day: Number(date.slice(4, 6)),
+        };
+        const returns: EntryDetail[] = [];
+        const notices: EntryDetail[] = [];
+        for (const entry of batch.entries) {
+          const rule = RULES.get(entry.accountNumber);
+          if (!rule) continue;
+          if (rule.kind === 'reject') answer.rejected.push({ traceNumber: entry.traceNumber, reason: rule.reason });
+          else if (rule.kind === 'return') returns.push(this.returnEntry(entry, rule, trace(), batch.header.odfiId));
+          else notices.push(this.changeEntry(entry, rule, trace(), batch.header.odfiId));
+        }
+        if (returns.length > 0) returned.push({ header: batch.header, entries: returns });
+        if (notices.length > 0) {
+          changes.push({ header: { ...batch.header, secCode: 'COR', serviceClassCode: 200 }, entries: notices });
+        }
+      }
+      if (settlesOn && returned.length + changes.length > 0) {
+        const now = this.clock.now();
+        const local = localParts(now, NEW_YORK);
+        const due = addBusinessDays(settlesOn, 2);
+        returnFile = {
+          availableAt: zonedInstant(due.year, due.month, due.day, 9, 0, NEW_YORK),
+          content: buildNachaFile(
+            {
+              immediateDestination: parsed.header.immediateDestination.trim().padStart(9, '0').slice(-9),
+              immediateOrigin: ` ${BANK_ROUTING}`,
+              destinationName: parsed.header.originName,
+              originName: 'SANDBOX RECEIVING BANKS',
+              creationDate: `${String(local.year % 100).padStart(2, '0')}${String(local.month).padStart(2, '0')}${String(local.day).padStart(2, '0')}`,
+              creationTime: `${String(local.hour).padStart(2, '0')}${String(local.minute).padStart(2, '0')}`,
+              fileIdModifier: 'A',
+              referenceCode: 'RETURNS',
+            },
+            [...returned, ...changes],
+          ).content,
+        };
+      }
+    } catch (error) {
+      if (!(error instanceof NachaFormatError)) throw error;
+      answer = { fileRejected: error.message, rejected: [] };
+    }
+
+    const inserted = await this.sql.query(
+      `INSERT INTO sandbox_ach_bank_files (id, processor_id, kind, origination_file_id, answer, available_at)
+       VALUES ($1, $2, 'received', $3, $4, $5) ON CONFLICT DO NOTHING`,
+      [newId(), file.processorId, file.fileId, answer, this.clock.now()],
+    );
+    if (inserted.rowCount === 1 && returnFile) {
+      await this.sql.query(
+        `INSERT INTO sandbox_ach_bank_files (id, processor_id, kind, origination_file_id, content, available_at)
+         VALUES ($1, $2, 'return', $3, $4, $5)`,
+        [newId(), file.processorId, file.fileId, returnFile.content, returnFile.availableAt],
+      );
+    }
+    return answer;
+  }
+
+  private returnEntry(entry: ParsedEntry, rule: SandboxAccountRule, traceNumber: string, odfiId: string): EntryDetail {
+    return {
+      transactionCode: returnCode(entry.transactionCode),
+      rdfiRoutingNumber: this.routingOf(odfiId),
+      accountNumber: entry.accountNumber,
+      amountCents: entry.amountCents,
+      individualId: entry.individualId,
+      individualName: entry.individualName,
+      traceNumber,
+      addenda: [
+        {
+          type: '99',
+          returnReasonCode: rule.code,
+          originalTraceNumber: entry.traceNumber,
+          originalRdfiId: entry.rdfiRoutingNumber.slice(0, 8),
+          information: rule.reason,
+        },
+      ],
+    };
+  }
+
+  private changeEntry(entry: ParsedEntry, rule: SandboxAccountRule, traceNumber: string, odfiId: string): EntryDetail {
+    return {
+      transactionCode: returnCode(entry.transactionCode),
+      rdfiRoutingNumber: this.routingOf(odfiId),
+      accountNumber: entry.accountNumber,
+      amountCents: 0,
+      individualId: entry.individualId,
+      individualName: entry.individualName,
+      traceNumber,
+      addenda: [
+        {
+          type: '98',
+          changeCode: rule.code,
+          originalTraceNumber: entry.traceNumber,
+          originalRdfiId: entry.rdfiRoutingNumber.slice(0, 8),
+          correctedData: rule.correctedData ?? '',
+        },
+      ],
+    };
+  }
+
+  /** The ODFI's full routing number from its 8-digit id (the check digit recomputed). */
+  private routingOf(odfiId: string): string {
+    const d = odfiId.split('').map(Number);
+    const sum = 3 * (d[0]! + d[3]! + d[6]!) + 7 * (d[1]! + d[4]! + d[7]!) + (d[2]! + d[5]!);
+    return `${odfiId}${(10 - (sum % 10)) % 10}`;
+  }
+
+  async returnFiles(processorId: string): Promise<AchReturnFile[]> {
+    const { rows } = await this.sql.query<{ id: string; content: string }>(
+      `SELECT id, content FROM sandbox_ach_bank_files
+       WHERE processor_id = $1 AND kind = 'return' AND collected_at IS NULL AND available_at <= $2
+       ORDER BY available_at, id`,
+      [processorId, this.clock.now()],
+    );
+    return rows;
+  }
+
+  async acknowledge(processorId: string, fileIds: readonly string[]): Promise<void> {
+    await this.sql.query(
+      `UPDATE sandbox_ach_bank_files SET collected_at = $3
+       WHERE processor_id = $1 AND id = ANY($2::uuid[]) AND kind = 'return'`,
+      [processorId, fileIds, this.clock.now()],
+    );
+  }
+}

@@ -1,0 +1,285 @@
+import ipaddr from 'ipaddr.js';
+import type { Static } from 'typebox';
+import Type from 'typebox';
+import type { AppContext } from '../../context.js';
+import { AUTHENTICATED_ERRORS, errorResponses } from '../../platform/http/error-schemas.js';
+import { ValidationError } from '../../platform/http/errors.js';
+import { pageRequest } from '../../platform/http/paging.js';
+import type { MerchantPrincipal } from '../../platform/http/principal.js';
+import type { App } from '../../platform/http/server.js';
+import { fromCents, toCents, toMillipercent } from '../../platform/money.js';
+import { normalizeAddress } from '../reference/address.js';
+import { pickPhone } from '../reference/phone.js';
+import { CreateMethod } from '../transactions/transactions.model.js';
+import type { AchCommand } from './ach.model.js';
+import {
+  ACH_FILE_LIST,
+  AchFileList,
+  AchFileParams,
+  AchFilesQuery,
+  AchPaymentBody,
+  AchResponseSchema,
+  AchSettingsPatch,
+  AchSettingsSchema,
+  AchTransactionParams,
+  ProcessorParams,
+  ReturnFileImport,
+  ReturnFileQuery,
+} from './ach.schemas.js';
+
+type Body = Static<typeof AchPaymentBody>;
+
+/** An IPv4 or IPv6 address as the end user's; 1-45 characters (the schema), a real address (here). */
+function requesterIp(body: Body): string {
+  const value = (body.requesterIPaddress ?? body.requesterIpAddress)?.trim();
+  if (!value) throw ValidationError.field('requesterIPaddress', "'requesterIPaddress' is required.");
+  if (!ipaddr.isValid(value) || (ipaddr.IPv4.isValid(value) && !ipaddr.IPv4.isValidFourPartDecimal(value))) {
+    throw ValidationError.field('requesterIPaddress', "'requesterIPaddress' must be an IPv4 or IPv6 address.");
+  }
+  return value;
+}
+
+function command(direction: AchCommand['direction'], merchantId: string, body: Body): AchCommand {
+  const contact = body.contactInfo;
+  return {
+    merchantId,
+    direction,
+    amountCents: toCents(body.amount),
+    percentageOffRateMpct: body.percentageOffRate == null ? null : toMillipercent(body.percentageOffRate),
+    processorId: body.paymentProcessorId,
+    customerId: body.customerId,
+    paymentMethodId: body.paymentMethodId,
+    accountNumber: body.accountNumber?.trim() || null,
+    routingNumber: body.routingNumber?.trim() || null,
+    secCode: body.secCode ?? 1,
+    requesterIp: requesterIp(body),
+    isFasterProcessing: body.isFasterProcessing ?? false,
+    taxId: body.taxId,
+    accountType: body.accountType,
+    accountHolderType: body.accountHolderType,
+    billingAddress: body.billingAddress ? normalizeAddress(body.billingAddress, 'billingAddress') : null,
+    shippingAddress: body.shippingAddress ? normalizeAddress(body.shippingAddress, 'shippingAddress') : null,
+    contactInfo: contact
+      ? {
+          firstName: contact.firstName ?? null,
+          lastName: contact.lastName ?? null,
+          companyName: contact.companyName ?? null,
+          email: contact.email ?? null,
+          mobilePhoneNumber: pickPhone(contact, 'contactInfo.') ?? null,
+          smsNotification: contact.smsNotification ?? null,
+        }
+      : null,
+    createMethodId: CreateMethod.ApiToken,
+  };
+}
+
+export function achRoutes(app: App, ctx: AppContext): void {
+  const { ach } = ctx.services;
+  const tags = ['ACH transactions'];
+  const merchantOf = (request: { principal?: unknown }) => (request.principal as MerchantPrincipal).merchantId;
+  const ERRORS = errorResponses(...AUTHENTICATED_ERRORS, 404);
+  const LIFECYCLE =
+    "It waits (Scheduled) for the next cutoff window of its processor, goes out in that window's NACHA file " +
+    '(Pending, "in progress"), clears on its settlement date (Cleared) or comes back with a return code ' +
+    '(ChargedBack); a bank refusal is Failed. Honours `idempotency-key`.';
+
+  const create = (path: string, direction: AchCommand['direction'], summary: string, description: string) =>
+    app.post(
+      path,
+      {
+        config: { idempotent: true },
+        schema: {
+          tags,
+          summary,
+          description: `${description} ${LIFECYCLE}`,
+          body: AchPaymentBody,
+          response: { 200: AchResponseSchema, ...ERRORS },
+        },
+      },
+      async (request) => ach.create(command(direction, merchantOf(request), request.body)),
+    );
+  create(
+    '/pay-api/v1/transactions/ach/payment',
+    'debit',
+    'ACH debit',
+    "Pulls money from the customer's bank account to the merchant (type AchDebit). Pay with a vaulted account " +
+      "(`customerId` plus `paymentMethodId`, or the customer's default bank account), an orphan account " +
+      '(`paymentMethodId`), or a new account (`accountNumber`, `routingNumber`, `accountHolderType`, ' +
+      '`billingAddress` and `contactInfo`).',
+  );
+  create(
+    '/pay-api/v1/transactions/ach/payment/credit',
+    'credit',
+    'ACH credit',
+    "Pays money from the merchant to the customer's bank account (type AchCredit): payouts and refunds without " +
+      'reference. Same accounts as a debit.',
+  );
+
+  const operation = (
+    path: string,
+    summary: string,
+    description: string,
+    run: (merchantId: string, id: string) => ReturnType<typeof ach.hold>,
+  ) =>
+    app.post(
+      path,
+      {
+        config: { idempotent: true },
+        schema: {
+          tags,
+          summary,
+          description,
+          params: AchTransactionParams,
+          response: { 200: AchResponseSchema, ...ERRORS },
+        },
+      },
+      async (request) => run(merchantOf(request), request.params.transactionId),
+    );
+  operation(
+    '/pay-api/v1/transactions/ach/:transactionId/hold',
+    'Hold a scheduled ACH transaction',
+    'Scheduled → Held: it stays out of every cutoff window until released or voided. No body.',
+    (m, id) => ach.hold(m, id),
+  );
+  operation(
+    '/pay-api/v1/transactions/ach/:transactionId/unhold',
+    'Release a held ACH transaction',
+    'Held → Scheduled, for the next cutoff window from now. No body.',
+    (m, id) => ach.unhold(m, id),
+  );
+  operation(
+    '/pay-api/v1/transactions/ach/:transactionId/void',
+    'Void an ACH transaction before it is sent',
+    'Scheduled or Held → Cancelled. Once the entry went out in a file (status Pending) it cannot be voided: a 400 ' +
+      'says so, and a refund after it clears is the way back. A void racing the cutoff: exactly one wins. No body.',
+    (m, id) => ach.void(m, id),
+  );
+  operation(
+    '/pay-api/v1/transactions/ach/:transactionId/refund',
+    'Refund a cleared ACH debit',
+    'Creates the reversing credit to the same account (type AchRefund, its own transaction, answered here); the ' +
+      'original becomes Refunded. Only a Cleared debit can be refunded. No body.',
+    (m, id) => ach.refund(m, id),
+  );
+
+  // --- Operator: NACHA files, return files, processor windows --------------------------------------------------
+  const adminTags = ['Operations'];
+  const ADMIN_ERRORS = errorResponses(...AUTHENTICATED_ERRORS, 404);
+
+  app.get(
+    '/admin/v1/ach/files',
+    {
+      config: { auth: 'operator' },
+      schema: {
+        tags: adminTags,
+        summary: 'NACHA files sent and received',
+        description: 'Origination files (one per processor and cutoff window with entries) and imported return files.',
+        querystring: AchFilesQuery,
+        response: { 200: AchFileList, ...ADMIN_ERRORS },
+      },
+    },
+    async (request) => {
+      const q = request.query;
+      const page = pageRequest(q, ACH_FILE_LIST);
+      const result = await ach.listFiles({ merchantId: q.merchantId, processorId: q.processorId }, page);
+      return {
+        total: result.total,
+        items: result.items.map((row) => ({
+          id: row.id,
+          merchantId: row.merchant_id,
+          processorId: row.processor_id,
+          direction: row.direction === 'origination' ? 'Origination' : 'Return',
+          window: row.window_at.toISOString(),
+          createdAt: row.created_at.toISOString(),
+          entryCount: row.entry_count,
+          totalDebitAmount: fromCents(Number(row.total_debit_cents)),
+          totalCreditAmount: fromCents(Number(row.total_credit_cents)),
+          submittedAt: row.submitted_at?.toISOString() ?? null,
+          settlesAt: row.settles_at?.toISOString() ?? null,
+          returnsDueAt: row.returns_due_at?.toISOString() ?? null,
+          importSummary: row.import_summary ?? null,
+        })),
+      };
+    },
+  );
+
+  app.get(
+    '/admin/v1/ach/files/:id',
+    {
+      config: { auth: 'operator' },
+      schema: {
+        tags: adminTags,
+        summary: 'Download a NACHA file',
+        description: 'The file exactly as sent or received (94-character records), as text/plain.',
+        params: AchFileParams,
+        produces: ['text/plain'],
+        response: { 200: Type.String({ examples: ['101 091000019 1234567890...'] }), ...ADMIN_ERRORS },
+      },
+    },
+    async (request, reply) => {
+      const text = await ach.fileText(request.params.id);
+      reply.header('content-type', 'text/plain; charset=us-ascii');
+      reply.header('content-disposition', `attachment; filename="ach-${request.params.id}.txt"`);
+      return text;
+    },
+  );
+
+  app.register(async (scope) => {
+    scope.addContentTypeParser('text/plain', { parseAs: 'string', bodyLimit: 64 * 1024 * 1024 }, (_r, body, done) =>
+      done(null, body),
+    );
+    scope.post(
+      '/admin/v1/ach/return-files',
+      {
+        config: { auth: 'operator' },
+        schema: {
+          tags: adminTags,
+          summary: 'Import a NACHA return file',
+          description:
+            "The body is the bank's file (text/plain). Returns (addenda 99) charge their entries back and reverse " +
+            'the money; notifications of change (addenda 98) correct the vaulted account. The same code path as ' +
+            'files collected from the bank; importing a file twice changes nothing.',
+          querystring: ReturnFileQuery,
+          body: Type.String({ examples: ['101 091000019 071000013...'] }),
+          response: { 200: ReturnFileImport, ...ADMIN_ERRORS },
+        },
+      },
+      async (request) => {
+        const { processorId } = request.query as Static<typeof ReturnFileQuery>;
+        return ach.importReturnFile(processorId, String(request.body));
+      },
+    );
+  });
+
+  app.get(
+    '/admin/v1/ach/processors/:processorId/settings',
+    {
+      config: { auth: 'operator' },
+      schema: {
+        tags: adminTags,
+        summary: "An ACH processor's windows and file settings",
+        params: ProcessorParams,
+        response: { 200: AchSettingsSchema, ...ADMIN_ERRORS },
+      },
+    },
+    async (request) => ach.processorSettings(request.params.processorId),
+  );
+
+  app.patch(
+    '/admin/v1/ach/processors/:processorId/settings',
+    {
+      config: { auth: 'operator' },
+      schema: {
+        tags: adminTags,
+        summary: "Change an ACH processor's windows and file settings",
+        description:
+          'Cutoff windows (same-day and standard), settlement times, time zone, balanced or unbalanced files. ' +
+          'Entries already waiting keep their window; new entries use the new settings.',
+        params: ProcessorParams,
+        body: AchSettingsPatch,
+        response: { 200: AchSettingsSchema, ...ADMIN_ERRORS },
+      },
+    },
+    async (request) => ach.updateProcessorSettings(request.params.processorId, request.body),
+  );
+}

@@ -1,0 +1,213 @@
+import Type, { type TSchema } from 'typebox';
+import { listQuerySchema } from '../../platform/http/paging.js';
+import { AmountSchema, RateSchema } from '../../platform/money.js';
+import { AddressInput } from '../reference/address.js';
+import { ContactInfoInput } from '../transactions/transactions.schemas.js';
+
+const Uuid = (description?: string) => Type.String({ format: 'uuid', ...(description ? { description } : {}) });
+const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+const Opt = <T extends TSchema>(schema: T) => Type.Optional(Nullable(schema));
+
+const EXAMPLE_ID = '01936f6e-3f5b-7a21-9c3e-6f1d2a4b5c50';
+
+/** The spec's "ACH credit request" (debits take the same shape). */
+export const AchPaymentBody = Type.Object(
+  {
+    amount: AmountSchema({ description: 'Amount in USD (at most 2 decimals), greater than 0.', examples: [125.5] }),
+    paymentProcessorId: Opt(
+      Uuid("An ACH processor of the merchant; the merchant's default ACH processor when omitted."),
+    ),
+    paymentMethodId: Opt(Uuid('A vaulted bank account (recommended over account data).')),
+    customerId: Opt(
+      Uuid('The customer whose vaulted account pays (its default bank account without paymentMethodId).'),
+    ),
+    accountNumber: Opt(Type.String({ maxLength: 17, description: 'A new account: 4 to 17 digits.' })),
+    routingNumber: Opt(Type.String({ maxLength: 9, description: 'A new account: 9-digit ABA routing number.' })),
+    secCode: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: 4,
+        description: '1 Web (default), 2 PPD, 3 CCD (needs a company), 4 Telephone.',
+      }),
+    ),
+    requesterIPaddress: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 45, description: 'IPv4 or IPv6 address of the requester. Required.' }),
+    ),
+    requesterIpAddress: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 45, description: 'Accepted spelling of requesterIPaddress.' }),
+    ),
+    isFasterProcessing: Opt(Type.Boolean({ description: 'Same-day processing (the next same-day window).' })),
+    taxId: Opt(Type.String({ maxLength: 20 })),
+    accountType: Opt(Type.Integer({ minimum: 1, maximum: 2, description: '1 Checking (default), 2 Savings.' })),
+    accountHolderType: Opt(
+      Type.Integer({ minimum: 1, maximum: 2, description: '1 Business, 2 Personal. Required for a new account.' }),
+    ),
+    percentageOffRate: Opt(RateSchema({ description: 'Percentage off the amount (0-100).' })),
+    billingAddress: Opt(AddressInput),
+    shippingAddress: Opt(AddressInput),
+    contactInfo: Opt(ContactInfoInput),
+  },
+  {
+    additionalProperties: false,
+    examples: [
+      {
+        amount: 125.5,
+        accountNumber: '123456789',
+        routingNumber: '021000021',
+        accountType: 1,
+        accountHolderType: 2,
+        secCode: 1,
+        requesterIPaddress: '203.0.113.7',
+        billingAddress: { line1: '1 Main St', city: 'New York', stateId: 33, countryId: 1, postalCode: '10001' },
+        contactInfo: { firstName: 'Ada', lastName: 'Lovelace', mobileNumber: '+12125550100' },
+      },
+    ],
+  },
+);
+
+export const AchResponseSchema = Type.Object(
+  {
+    transactionId: Uuid(),
+    typeId: Type.Integer({
+      description: '11 AchDebit, 12 AchRefund, 13 AchHold, 14 AchUnHold, 15 AchCancel, 16 AchCredit.',
+    }),
+    type: Type.String(),
+    statusId: Type.Integer({
+      description:
+        '21 Scheduled, 22 Held, 23 Cancelled, 24 Pending (in progress), 25 Cleared, 26 ChargedBack, 92 Failed, 4 Refunded.',
+    }),
+    status: Type.String(),
+    responseCode: Type.String(),
+    responseDescription: Type.String(),
+    processedAmount: Type.Number(),
+  },
+  {
+    examples: [
+      {
+        transactionId: EXAMPLE_ID,
+        typeId: 11,
+        type: 'AchDebit',
+        statusId: 21,
+        status: 'Scheduled',
+        responseCode: '00',
+        responseDescription: 'Scheduled',
+        processedAmount: 125.5,
+      },
+    ],
+  },
+);
+
+export const AchTransactionParams = Type.Object({ transactionId: Uuid() });
+
+// --- Operator -----------------------------------------------------------------------------------------------------
+
+export const ACH_FILE_LIST = {
+  orderBy: { window: 'window_at', createdAt: 'created_at' },
+  defaultOrderBy: 'window',
+  tieBreaker: 'id',
+};
+export const AchFilesQuery = listQuerySchema(ACH_FILE_LIST, {
+  merchantId: Type.Optional(Uuid()),
+  processorId: Type.Optional(Uuid()),
+});
+
+export const AchFileItem = Type.Object({
+  id: Uuid(),
+  merchantId: Uuid(),
+  processorId: Uuid(),
+  direction: Type.String({ description: 'Origination (sent at a cutoff) or Return (received from the bank).' }),
+  window: Type.String({ format: 'date-time', description: 'The cutoff (origination), or when a return file came.' }),
+  createdAt: Type.String({ format: 'date-time' }),
+  entryCount: Type.Integer(),
+  totalDebitAmount: Type.Number(),
+  totalCreditAmount: Type.Number(),
+  submittedAt: Nullable(Type.String({ format: 'date-time' })),
+  settlesAt: Nullable(Type.String({ format: 'date-time' })),
+  returnsDueAt: Nullable(Type.String({ format: 'date-time' })),
+  importSummary: Nullable(Type.Object({}, { additionalProperties: true })),
+});
+
+export const AchFileList = Type.Object(
+  { items: Type.Array(AchFileItem), total: Type.Integer() },
+  {
+    examples: [
+      {
+        items: [
+          {
+            id: EXAMPLE_ID,
+            merchantId: '01936f6e-0000-7a21-9c3e-6f1d2a4b5c01',
+            processorId: '01936f6e-0000-7a21-9c3e-6f1d2a4b5c02',
+            direction: 'Origination',
+            window: '2026-11-23T22:00:00.000Z',
+            createdAt: '2026-11-23T22:00:00.120Z',
+            entryCount: 12,
+            totalDebitAmount: 1520.25,
+            totalCreditAmount: 0,
+            submittedAt: '2026-11-23T22:00:00.300Z',
+            settlesAt: '2026-11-24T14:00:00.000Z',
+            returnsDueAt: '2026-11-26T14:00:00.000Z',
+            importSummary: null,
+          },
+        ],
+        total: 1,
+      },
+    ],
+  },
+);
+
+export const AchFileParams = Type.Object({ id: Uuid() });
+
+export const ReturnFileQuery = Type.Object({ processorId: Uuid() }, { additionalProperties: false });
+
+export const ReturnFileImport = Type.Object(
+  {
+    fileId: Uuid(),
+    duplicate: Type.Boolean({ description: 'The same file was imported before; nothing changed.' }),
+    returns: Type.Integer(),
+    notificationsOfChange: Type.Integer(),
+    alreadyApplied: Type.Integer(),
+    unmatched: Type.Array(Type.String(), { description: 'Original trace numbers that match no entry.' }),
+  },
+  {
+    examples: [
+      { fileId: EXAMPLE_ID, duplicate: false, returns: 2, notificationsOfChange: 1, alreadyApplied: 0, unmatched: [] },
+    ],
+  },
+);
+
+const Time = Type.String({ pattern: '^([01]\\d|2[0-3]):[0-5]\\d$', description: '"HH:MM", 24-hour, local.' });
+export const AchSettingsSchema = Type.Object(
+  {
+    timeZone: Type.String({ description: 'IANA time zone of the windows.' }),
+    sameDayCutoffs: Type.Array(Time, { maxItems: 10 }),
+    standardCutoffs: Type.Array(Time, { maxItems: 10 }),
+    standardSettlementTime: Time,
+    sameDaySettlementTime: Time,
+    balancedFile: Type.Boolean(),
+    offsetRoutingNumber: Type.String(),
+    offsetAccountNumber: Type.String(),
+    odfiRoutingNumber: Type.String(),
+    odfiName: Type.String({ maxLength: 23 }),
+  },
+  {
+    examples: [
+      {
+        timeZone: 'America/New_York',
+        sameDayCutoffs: ['10:30', '14:45'],
+        standardCutoffs: ['17:00'],
+        standardSettlementTime: '09:00',
+        sameDaySettlementTime: '17:30',
+        balancedFile: false,
+        offsetRoutingNumber: '091000019',
+        offsetAccountNumber: '9900000001',
+        odfiRoutingNumber: '091000019',
+        odfiName: 'TESSERA SANDBOX BANK',
+      },
+    ],
+  },
+);
+export const AchSettingsPatch = Type.Partial(AchSettingsSchema, {
+  additionalProperties: false,
+  examples: [{ sameDayCutoffs: ['11:00'], balancedFile: true }],
+});
+export const ProcessorParams = Type.Object({ processorId: Uuid() });

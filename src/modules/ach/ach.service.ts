@@ -1,0 +1,1219 @@
+import { createHash } from 'node:crypto';
+import type { AchConnector } from '../../connectors/ach/ach-connector.js';
+import {
+  type BatchHeader,
+  buildNachaFile,
+  type EntryDetail,
+  type ParsedFile,
+  parseNacha,
+  type ServiceClassCode,
+} from '../../connectors/ach/nacha.js';
+import type { Clock } from '../../platform/clock/clock.js';
+import { localParts } from '../../platform/clock/zoned.js';
+import { newId } from '../../platform/crypto/ids.js';
+import type { Pool, Sql } from '../../platform/db/pool.js';
+import { type Tx, withTransaction } from '../../platform/db/tx.js';
+import { eventsInsert } from '../../platform/events/outbox.js';
+import { NotFoundError, ValidationError } from '../../platform/http/errors.js';
+import type { PageRequest } from '../../platform/http/paging.js';
+import { enqueue } from '../../platform/jobs/queue.js';
+import { fromCents } from '../../platform/money.js';
+import type { Logger } from '../../platform/observability/logger.js';
+import type { Customer } from '../customers/customers.model.js';
+import type { CustomersService } from '../customers/customers.service.js';
+import { type Ledger, lines } from '../ledger/ledger.js';
+import { MERCHANT_CHANNEL } from '../merchants/configuration-cache.js';
+import {
+  type MerchantConfiguration,
+  type PaymentProcessor,
+  ZeroCostProcessingOption,
+} from '../merchants/merchants.model.js';
+import type { MerchantsService } from '../merchants/merchants.service.js';
+import { BatchStatus, MEMBER_TOTALS } from '../settlements/settlements.service.js';
+import { amountColumns, calculateAmount } from '../transactions/amounts.js';
+import { STATUS_NAMES, type Transaction, TYPE_NAMES } from '../transactions/transactions.model.js';
+import { insertTransaction, TX_COLUMNS, toTransaction } from '../transactions/transactions.repo.js';
+import { decryptWith, encryptWith } from '../vault/data-keys.js';
+import { checkBankAccount, maskAccount, type VaultService } from '../vault/vault.service.js';
+import {
+  type AchCommand,
+  type AchEntry,
+  type AchResponse,
+  AchStatus,
+  AchType,
+  SEC_CODES,
+  SecCode,
+} from './ach.model.js';
+import {
+  type AchProcessorSettings,
+  achSettingsOf,
+  nextCutoff,
+  returnsDueAt,
+  settingsProblems,
+  settlementOf,
+} from './ach-schedule.js';
+
+export const ACH_CUTOFF_QUEUE = 'ach.cutoff';
+export const ACH_SUBMIT_QUEUE = 'ach.submit-file';
+export const ACH_CLEAR_QUEUE = 'ach.clear-file';
+export const ACH_RETURNS_QUEUE = 'ach.collect-returns';
+
+export interface AchDeps {
+  pool: Pool;
+  clock: Clock;
+  logger: Logger;
+  merchants: MerchantsService;
+  customers: CustomersService;
+  vault: VaultService;
+  ledger: Ledger;
+  connector(name: string): AchConnector;
+}
+
+const ENTRY_COLUMNS = `a.transaction_id, a.merchant_id, a.processor_id, a.sec_code, a.is_debit, a.routing_number,
+  a.account_mask, a.account_type_id, a.account_holder_type_id, a.receiver_name, a.company_name, a.tax_id,
+  a.requester_ip, a.is_faster_processing, a.window_at, a.file_id, a.trace_number, a.effective_date::text,
+  a.return_code, a.return_reason, a.returned_at, a.change_code, a.corrected_data, a.failure_reason`;
+
+function toEntry(row: Record<string, any>): AchEntry {
+  return {
+    transactionId: row.transaction_id,
+    merchantId: row.merchant_id,
+    processorId: row.processor_id,
+    secCode: row.sec_code,
+    isDebit: row.is_debit,
+    routingNumber: row.routing_number,
+    accountMask: row.account_mask,
+    accountTypeId: row.account_type_id,
+    accountHolderTypeId: row.account_holder_type_id,
+    receiverName: row.receiver_name,
+    companyName: row.company_name,
+    taxId: row.tax_id,
+    requesterIp: row.requester_ip,
+    isFasterProcessing: row.is_faster_processing,
+    windowAt: row.window_at,
+    fileId: row.file_id,
+    traceNumber: row.trace_number,
+    effectiveDate: row.effective_date,
+    returnCode: row.return_code,
+    returnReason: row.return_reason,
+    returnedAt: row.returned_at,
+    changeCode: row.change_code,
+    correctedData: row.corrected_data,
+    failureReason: row.failure_reason,
+  };
+}
+
+const DESCRIPTIONS: Record<number, string> = {
+  [AchStatus.Scheduled]: 'Scheduled',
+  [AchStatus.Held]: 'Held',
+  [AchStatus.Cancelled]: 'Cancelled',
+  [AchStatus.InProgress]: 'Submitted to the ACH network',
+  [AchStatus.Cleared]: 'Cleared',
+  [AchStatus.ChargedBack]: 'Returned',
+  [AchStatus.Failed]: 'Failed',
+  [AchStatus.Refunded]: 'Refunded',
+};
+
+export function achResponse(t: Transaction, typeId = t.typeId): AchResponse {
+  return {
+    transactionId: t.id,
+    typeId,
+    type: TYPE_NAMES[typeId]!,
+    statusId: t.statusId,
+    status: STATUS_NAMES[t.statusId]!,
+    responseCode: t.responseCode ?? '00',
+    responseDescription: t.detailsMessage ?? DESCRIPTIONS[t.statusId] ?? STATUS_NAMES[t.statusId]!,
+    processedAmount: fromCents(t.totalCents),
+  };
+}
+
+/** A stable 10-character company identification for an originator: "1" and 9 digits. */
+export function companyIdentification(processorId: string): string {
+  const digest = createHash('sha256').update(processorId).digest();
+  return `1${String(digest.readUInt32BE(0) % 1_000_000_000).padStart(9, '0')}`;
+}
+
+/** Prenote-free transaction codes: checking 22 credit / 27 debit, savings 32 / 37. */
+function transactionCode(isDebit: boolean, accountTypeId: number): number {
+  return (accountTypeId === 2 ? 30 : 20) + (isDebit ? 7 : 2);
+}
+
+const yymmdd = (d: { year: number; month: number; day: number }) =>
+  `${String(d.year % 100).padStart(2, '0')}${String(d.month).padStart(2, '0')}${String(d.day).padStart(2, '0')}`;
+
+/**
+ * ACH payments. Creating one submits it for processing: it waits, Scheduled, for its processor's next cutoff
+ * window, where every Scheduled entry of that window goes into one NACHA file (In progress). The file is its own
+ * settlement batch: its entries clear on their settlement date, returns come two business days later, and then the
+ * batch is Settled. Every move is a compare-and-set on the transaction's status, so a void racing the cutoff either
+ * cancels the entry before the file takes it or finds it already submitted: never both.
+ */
+export class AchPaymentsService {
+  constructor(private readonly deps: AchDeps) {}
+
+  private get clock() {
+    return this.deps.clock;
+  }
+
+  // -----------------------------------------------------------------------------------------------------------------
+  // Creating debits and credits
+
+  async create(cmd: AchCommand): Promise<AchResponse> {
+    const configuration = await this.deps.merchants.getConfiguration(cmd.merchantId);
+    const processor = achProcessor(configuration, cmd.processorId);
+    const errors: Record<string, string[]> = {};
+    if (!(cmd.amountCents > 0)) errors.amount = ["'amount' must be greater than 0."];
+    if (!SEC_CODES[cmd.secCode]) errors.secCode = ["'secCode' must be 1 (Web), 2 (PPD), 3 (CCD) or 4 (Telephone)."];
+    if (Object.keys(errors).length > 0) throw new ValidationError(errors);
+
+    const account = await this.resolveAccount(cmd);
+    const companyName = cmd.contactInfo?.companyName?.trim() || account.customer?.companyName?.trim() || null;
+    if (cmd.secCode === SecCode.CCD && !companyName) {
+      throw ValidationError.field(
+        'contactInfo.companyName',
+        "A CCD entry debits or credits a company: send 'contactInfo.companyName' (or use a customer with a company name).",
+      );
+    }
+    const settings = configuration.settings;
+    const amounts = calculateAmount({
+      baseCents: cmd.amountCents,
+      percentageOffRateMpct: cmd.percentageOffRateMpct,
+      zeroCostOptionId: cmd.direction === 'debit' ? settings.zeroCostProcessingOptionId : ZeroCostProcessingOption.None,
+      cashDiscountRateMpct: settings.defaultCashDiscountRateMpct,
+      dualPricingRateMpct: settings.defaultDualPricingRateMpct,
+      useCardPrice: false,
+      tender: 'ach',
+    });
+    const max = settings.maxTransactionAmountCents;
+    if (max !== null && amounts.totalCents > max) {
+      throw ValidationError.field(
+        'amount',
+        `The total ${fromCents(amounts.totalCents).toFixed(2)} exceeds the merchant's maximum transaction amount ${fromCents(max).toFixed(2)}.`,
+      );
+    }
+    const contact = cmd.contactInfo;
+    const receiverName =
+      (cmd.secCode === SecCode.CCD ? companyName : null) ||
+      [contact?.firstName, contact?.lastName].filter(Boolean).join(' ').trim() ||
+      contact?.companyName?.trim() ||
+      [account.customer?.firstName, account.customer?.lastName].filter(Boolean).join(' ').trim() ||
+      account.customer?.companyName?.trim() ||
+      account.name ||
+      'ACH RECEIVER';
+
+    const now = this.clock.now();
+    const id = newId();
+    const achSettings = await this.processorSettings(processor.id);
+    const windowAt = nextCutoff(now, achSettings, cmd.isFasterProcessing);
+    const t: Transaction = {
+      ...achTransactionBase(id, cmd.merchantId, processor.id, now),
+      typeId: cmd.direction === 'debit' ? AchType.Debit : AchType.Credit,
+      customerId: account.customer?.id ?? null,
+      paymentMethodId: account.paymentMethodId,
+      createMethodId: cmd.createMethodId,
+      ...amountColumns(amounts),
+      authorizedCents: amounts.totalCents,
+      panMask: account.mask,
+      billingAddress: cmd.billingAddress ?? account.customer?.billingAddress ?? null,
+      shippingAddress: cmd.shippingAddress,
+      contactInfo: cmd.contactInfo,
+    };
+    await withTransaction(this.deps.pool, async (tx) => {
+      await insertTransaction(tx, t);
+      const dataKey = await this.deps.vault.dataKeys.current(cmd.merchantId, tx);
+      await tx.query(
+        `INSERT INTO ach_entries (transaction_id, merchant_id, processor_id, sec_code, is_debit, routing_number,
+           account_mask, account_sealed, data_key_version, account_type_id, account_holder_type_id, receiver_name,
+           company_name, tax_id, requester_ip, is_faster_processing, window_at)
+         VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17)`,
+        [
+          id,
+          cmd.merchantId,
+          processor.id,
+          cmd.secCode,
+          cmd.direction === 'debit',
+          account.routingNumber,
+          account.mask,
+          encryptWith(dataKey, account.accountNumber, id),
+          dataKey.version,
+          account.accountTypeId,
+          account.accountHolderTypeId,
+          receiverName,
+          companyName,
+          cmd.taxId?.trim() || account.taxId,
+          cmd.requesterIp,
+          cmd.isFasterProcessing,
+          windowAt,
+        ],
+      );
+      this.event(tx, 'transaction.ach.scheduled', t);
+      await this.scheduleCutoff(tx, processor.id, windowAt);
+    });
+    return achResponse(t);
+  }
+
+  private async resolveAccount(cmd: AchCommand): Promise<{
+    customer: Customer | null;
+    paymentMethodId: string | null;
+    accountNumber: string;
+    routingNumber: string;
+    mask: string;
+    accountTypeId: number;
+    accountHolderTypeId: number;
+    taxId: string | null;
+    name: string | null;
+  }> {
+    const raw = Boolean(cmd.accountNumber || cmd.routingNumber);
+    if (raw && cmd.paymentMethodId) {
+      throw ValidationError.field(
+        'accountNumber',
+        "Send either 'paymentMethodId' or bank account data ('accountNumber', 'routingNumber'), not both.",
+      );
+    }
+    if (raw && cmd.customerId) {
+      throw ValidationError.field(
+        'accountNumber',
+        "Bank account data cannot be combined with 'customerId': vault the account for the customer and send its 'paymentMethodId', or omit 'customerId'.",
+      );
+    }
+    if (raw) {
+      const checked = checkBankAccount({ accountNumber: cmd.accountNumber, routingNumber: cmd.routingNumber });
+      const errors: Record<string, string[]> = {};
+      // A new account needs who and where (the network's rules for a first-time receiver).
+      if (!cmd.contactInfo) errors.contactInfo = ['ContactInfo is required for new ACH payments.'];
+      else {
+        const c = cmd.contactInfo;
+        if (!c.mobilePhoneNumber)
+          errors['contactInfo.mobilePhoneNumber'] = ['A phone number is required for new ACH payments.'];
+        if (!((c.firstName && c.lastName) || c.companyName)) {
+          errors['contactInfo.firstName'] = ['Send firstName and lastName, or companyName, for new ACH payments.'];
+        }
+      }
+      if (!cmd.billingAddress) errors.billingAddress = ['BillingAddress is required for new ACH payments.'];
+      if (cmd.accountHolderType == null) {
+        errors.accountHolderType = ["'accountHolderType' is required for new ACH payments: 1 Business, 2 Personal."];
+      }
+      if (Object.keys(errors).length > 0) throw new ValidationError(errors);
+      return {
+        customer: null,
+        paymentMethodId: null,
+        accountNumber: checked.accountNumber,
+        routingNumber: checked.routingNumber,
+        mask: maskAccount(checked.accountNumber),
+        accountTypeId: cmd.accountType ?? 1,
+        accountHolderTypeId: cmd.accountHolderType!,
+        taxId: null,
+        name: null,
+      };
+    }
+    let customer: Customer | null = null;
+    let methodId = cmd.paymentMethodId ?? null;
+    if (cmd.customerId) {
+      customer = await this.deps.customers.get(cmd.merchantId, cmd.customerId);
+      methodId ??= customer.defaultAchPaymentMethodId;
+      if (!methodId) {
+        throw ValidationError.field(
+          'paymentMethodId',
+          'The customer has no default bank account; send a paymentMethodId.',
+        );
+      }
+    }
+    if (!methodId) {
+      throw new ValidationError(
+        {
+          paymentMethodId: [
+            "Provide a bank account: 'paymentMethodId' (with 'customerId' for a customer's account), or 'accountNumber' and 'routingNumber'.",
+          ],
+        },
+        'No payment instrument was provided.',
+      );
+    }
+    const { method, accountNumber } = await this.deps.vault.usableBankAccount(cmd.merchantId, methodId);
+    if (customer && method.customerId !== customer.id) throw new NotFoundError('PaymentMethod', methodId);
+    if (!customer && method.customerId) {
+      throw ValidationError.field(
+        'customerId',
+        "This payment method belongs to a customer: send its 'customerId' too.",
+      );
+    }
+    return {
+      customer,
+      paymentMethodId: method.id,
+      accountNumber,
+      routingNumber: method.routingNumber!,
+      mask: method.mask,
+      accountTypeId: cmd.accountType ?? method.accountTypeId ?? 1,
+      accountHolderTypeId: cmd.accountHolderType ?? method.accountHolderTypeId ?? 2,
+      taxId: method.taxId,
+      name: method.name,
+    };
+  }
+
+  private async scheduleCutoff(tx: Sql, processorId: string, windowAt: Date): Promise<void> {
+    await enqueue(tx, this.clock, {
+      queue: ACH_CUTOFF_QUEUE,
+      payload: { processorId, window: windowAt.toISOString() },
+      runAt: windowAt,
+      singletonKey: `${processorId}|${windowAt.toISOString()}`,
+    });
+  }
+
+  // -----------------------------------------------------------------------------------------------------------------
+  // Hold, unhold, void, refund
+
+  hold(merchantId: string, id: string): Promise<AchResponse> {
+    return this.move(merchantId, id, {
+      from: [AchStatus.Scheduled],
+      to: AchStatus.Held,
+      responseType: AchType.Hold,
+      event: 'transaction.ach.held',
+      refusal: 'Only a Scheduled ACH transaction can be put on hold.',
+    });
+  }
+
+  unhold(merchantId: string, id: string): Promise<AchResponse> {
+    return this.move(merchantId, id, {
+      from: [AchStatus.Held],
+      to: AchStatus.Scheduled,
+      responseType: AchType.UnHold,
+      event: 'payment.ach.released',
+      refusal: 'Only a Held ACH transaction can be released.',
+      // Released after its window passed, it waits for the next one.
+      reschedule: true,
+    });
+  }
+
+  void(merchantId: string, id: string): Promise<AchResponse> {
+    return this.move(merchantId, id, {
+      from: [AchStatus.Scheduled, AchStatus.Held],
+      to: AchStatus.Cancelled,
+      responseType: AchType.Cancel,
+      event: 'transaction.ach.cancelled',
+      refusal:
+        'Only a Scheduled or Held ACH transaction can be voided: once submitted to the ACH network it cannot be withdrawn; refund it after it clears.',
+    });
+  }
+
+  private async move(
+    merchantId: string,
+    id: string,
+    rule: {
+      from: number[];
+      to: number;
+      responseType: number;
+      event: string;
+      refusal: string;
+      reschedule?: boolean;
+    },
+  ): Promise<AchResponse> {
+    return withTransaction(this.deps.pool, async (tx) => {
+      const now = this.clock.now();
+      const { rows } = await tx.query(
+        `UPDATE transactions t SET status_id = $4::smallint, modified_at = $5,
+           voided_at = CASE WHEN $4::smallint = ${AchStatus.Cancelled} THEN $5 ELSE voided_at END
+         WHERE id = $1 AND merchant_id = $2 AND method = 'ach' AND status_id = ANY($3::smallint[])
+         RETURNING ${TX_COLUMNS}`,
+        [id, merchantId, rule.from, rule.to, now],
+      );
+      if (!rows[0]) {
+        const current = await tx.query<{ status_id: number }>(
+          `SELECT status_id FROM transactions WHERE id = $1 AND merchant_id = $2 AND method = 'ach'`,
+          [id, merchantId],
+        );
+        if (!current.rows[0]) throw new NotFoundError('Transaction', id);
+        throw new ValidationError(
+          { transactionId: [`${rule.refusal} Its status is ${STATUS_NAMES[current.rows[0].status_id]}.`] },
+          rule.refusal,
+          'InvalidTransactionStatus',
+        );
+      }
+      const t = toTransaction(rows[0]);
+      if (rule.reschedule) {
+        const entry = (
+          await tx.query(`SELECT processor_id, is_faster_processing FROM ach_entries WHERE transaction_id = $1`, [id])
+        ).rows[0] as { processor_id: string; is_faster_processing: boolean };
+        const settings = await this.processorSettings(entry.processor_id, tx);
+        const windowAt = nextCutoff(now, settings, entry.is_faster_processing);
+        await tx.query('UPDATE ach_entries SET window_at = $2 WHERE transaction_id = $1', [id, windowAt]);
+        await this.scheduleCutoff(tx, entry.processor_id, windowAt);
+      }
+      this.event(tx, rule.event, t);
+      return achResponse(t, rule.responseType);
+    });
+  }
+
+  /** Refund of a cleared debit: a reversing credit to the same account (type AchRefund); the original is Refunded. */
+  async refund(merchantId: string, id: string): Promise<AchResponse> {
+    const now = this.clock.now();
+    return withTransaction(this.deps.pool, async (tx) => {
+      const { rows } = await tx.query(
+        `UPDATE transactions t SET status_id = ${AchStatus.Refunded}, refunded_cents = captured_cents, modified_at = $3
+         WHERE id = $1 AND merchant_id = $2 AND method = 'ach' AND type_id = ${AchType.Debit}
+           AND status_id = ${AchStatus.Cleared}
+         RETURNING ${TX_COLUMNS}`,
+        [id, merchantId, now],
+      );
+      if (!rows[0]) {
+        const current = await tx.query<{ status_id: number; type_id: number }>(
+          `SELECT status_id, type_id FROM transactions WHERE id = $1 AND merchant_id = $2 AND method = 'ach'`,
+          [id, merchantId],
+        );
+        const row = current.rows[0];
+        if (!row) throw new NotFoundError('Transaction', id);
+        const why =
+          row.type_id !== AchType.Debit
+            ? 'Only an ACH debit can be refunded.'
+            : `Only a Cleared ACH debit can be refunded; its status is ${STATUS_NAMES[row.status_id]}.`;
+        throw new ValidationError({ transactionId: [why] }, why, 'InvalidTransactionStatus');
+      }
+      const original = toTransaction(rows[0]);
+      const entry = await tx.query(
+        `SELECT ${ENTRY_COLUMNS}, a.account_sealed, a.data_key_version FROM ach_entries a WHERE a.transaction_id = $1`,
+        [id],
+      );
+      const source = entry.rows[0] as Record<string, any>;
+      const dataKey = await this.deps.vault.dataKeys.get(merchantId, source.data_key_version, tx);
+      const accountNumber = decryptWith(dataKey, source.account_sealed, id);
+      const current = await this.deps.vault.dataKeys.current(merchantId, tx);
+      const refundId = newId();
+      const windowAt = nextCutoff(now, await this.processorSettings(original.processorId, tx), false);
+      const refund: Transaction = {
+        ...achTransactionBase(refundId, merchantId, original.processorId, now),
+        typeId: AchType.Refund,
+        originalTransactionId: id,
+        customerId: original.customerId,
+        paymentMethodId: original.paymentMethodId,
+        createMethodId: original.createMethodId,
+        baseCents: original.totalCents,
+        totalCents: original.totalCents,
+        authorizedCents: original.totalCents,
+        panMask: original.panMask,
+        billingAddress: original.billingAddress,
+        shippingAddress: original.shippingAddress,
+        contactInfo: original.contactInfo,
+      };
+      await insertTransaction(tx, refund);
+      await tx.query(
+        `INSERT INTO ach_entries (transaction_id, merchant_id, processor_id, sec_code, is_debit, routing_number,
+           account_mask, account_sealed, data_key_version, account_type_id, account_holder_type_id, receiver_name,
+           company_name, tax_id, requester_ip, is_faster_processing, window_at)
+         SELECT $2, merchant_id, processor_id, sec_code, false, routing_number, account_mask, $3, $4,
+                account_type_id, account_holder_type_id, receiver_name, company_name, tax_id, requester_ip, false, $5
+         FROM ach_entries WHERE transaction_id = $1`,
+        [id, refundId, encryptWith(current, accountNumber, refundId), current.version, windowAt],
+      );
+      this.event(tx, 'transaction.ach.refunded', original, { refundTransactionId: refundId });
+      this.event(tx, 'transaction.ach.scheduled', refund, { originalTransactionId: id });
+      await this.scheduleCutoff(tx, original.processorId, windowAt);
+      return achResponse(refund);
+    });
+  }
+
+  // -----------------------------------------------------------------------------------------------------------------
+  // The cutoff: Scheduled entries of a window → one NACHA file, In progress, its own settlement batch.
+
+  async cutoff(processorId: string, window: Date): Promise<string | null> {
+    const { rows: found } = await this.deps.pool.query<{ merchant_id: string }>(
+      `SELECT merchant_id FROM payment_processors WHERE id = $1 AND method = 'ach'`,
+      [processorId],
+    );
+    if (!found[0]) return null;
+    const merchantId = found[0].merchant_id;
+    const configuration = await this.deps.merchants.getConfiguration(merchantId);
+    const settings = await this.processorSettings(processorId);
+    const { effectiveDate, settlesAt } = settlementOf(window, settings);
+    const returnsAt = returnsDueAt(effectiveDate);
+
+    return withTransaction(this.deps.pool, async (tx) => {
+      const now = this.clock.now();
+      // The compare-and-set that decides every race with void and hold: only rows still Scheduled move.
+      const { rows } = await tx.query(
+        `UPDATE transactions t SET status_id = ${AchStatus.InProgress}, modified_at = $3
+         FROM ach_entries a
+         WHERE a.transaction_id = t.id AND a.processor_id = $1 AND a.window_at = $2 AND a.file_id IS NULL
+           AND t.status_id = ${AchStatus.Scheduled}
+         RETURNING ${TX_COLUMNS}, ${ENTRY_COLUMNS}, a.account_sealed, a.data_key_version AS entry_key_version`,
+        [processorId, window, now],
+      );
+      if (rows.length === 0) return null; // a window with no entries makes no file
+      rows.sort((a, b) => (a.id < b.id ? -1 : 1));
+      const fileId = newId();
+      const batchId = newId();
+      const odfiId = settings.odfiRoutingNumber.slice(0, 8);
+      const traces = await tx.query<{ n: string }>('SELECT nextval($1)::text AS n FROM generate_series(1, $2)', [
+        'ach_trace_seq',
+        rows.length,
+      ]);
+      const dataKeys = new Map<number, Awaited<ReturnType<typeof this.deps.vault.dataKeys.get>>>();
+      const groups = new Map<string, { header: BatchHeader; entries: EntryDetail[]; debit: number; credit: number }>();
+      const companyId = companyIdentification(processorId);
+      const local = localParts(window, settings.timeZone);
+      const assigned: Array<{ id: string; trace: string }> = [];
+      for (const [index, row] of rows.entries()) {
+        const version = row.entry_key_version as number;
+        if (!dataKeys.has(version)) dataKeys.set(version, await this.deps.vault.dataKeys.get(merchantId, version, tx));
+        const secCode = SEC_CODES[row.sec_code as number]!;
+        const description = row.type_id === AchType.Refund ? 'REFUND' : 'PAYMENT';
+        const key = `${secCode}|${description}`;
+        let group = groups.get(key);
+        if (!group) {
+          group = {
+            header: {
+              serviceClassCode: 200,
+              companyName: configuration.companyName,
+              companyId,
+              secCode,
+              entryDescription: description,
+              descriptiveDate: yymmdd(effectiveDate),
+              effectiveEntryDate: yymmdd(effectiveDate),
+              odfiId,
+            },
+            entries: [],
+            debit: 0,
+            credit: 0,
+          };
+          groups.set(key, group);
+        }
+        const trace = `${odfiId}${traces.rows[index]!.n.padStart(7, '0')}`;
+        assigned.push({ id: row.id as string, trace });
+        const amount = Number(row.total_cents);
+        if (row.is_debit) group.debit += amount;
+        else group.credit += amount;
+        group.entries.push({
+          transactionCode: transactionCode(row.is_debit, row.account_type_id),
+          rdfiRoutingNumber: row.routing_number,
+          accountNumber: decryptWith(dataKeys.get(version)!, row.account_sealed, row.id),
+          amountCents: amount,
+          individualId: (row.id as string).replace(/-/g, '').slice(-15).toUpperCase(),
+          individualName: row.receiver_name,
+          discretionaryData: secCode === 'WEB' || secCode === 'TEL' ? 'S' : '',
+          traceNumber: trace,
+          addenda: secCode === 'CCD' ? [{ type: '05', paymentInfo: `TESSERA ${row.id}` }] : undefined,
+        });
+      }
+      const batches = [...groups.values()].map((group) => {
+        if (settings.balancedFile && group.debit !== group.credit) {
+          // The offset moves the difference through the originator's own settlement account.
+          const offsetDebit = group.credit > group.debit;
+          const sequence = String(group.entries.length + 1).padStart(7, '0');
+          group.entries.push({
+            transactionCode: offsetDebit ? 27 : 22,
+            rdfiRoutingNumber: settings.offsetRoutingNumber,
+            accountNumber: settings.offsetAccountNumber,
+            amountCents: Math.abs(group.debit - group.credit),
+            individualId: 'OFFSET',
+            individualName: configuration.companyName,
+            traceNumber: `${odfiId}${'9'}${sequence.slice(1)}`,
+          });
+          if (offsetDebit) group.debit = group.credit;
+          else group.credit = group.debit;
+        }
+        const serviceClassCode: ServiceClassCode = group.credit === 0 ? 225 : group.debit === 0 ? 220 : 200;
+        return { header: { ...group.header, serviceClassCode }, entries: group.entries };
+      });
+      const modifier = await this.fileIdModifier(tx, processorId, window, settings.timeZone);
+      const { content, totals } = buildNachaFile(
+        {
+          immediateDestination: settings.odfiRoutingNumber,
+          immediateOrigin: companyId,
+          destinationName: settings.odfiName,
+          originName: configuration.companyName,
+          creationDate: yymmdd(local),
+          creationTime: `${String(local.hour).padStart(2, '0')}${String(local.minute).padStart(2, '0')}`,
+          fileIdModifier: modifier,
+          referenceCode: fileId.slice(0, 8),
+        },
+        batches,
+      );
+      const fileKey = await this.deps.vault.dataKeys.current(merchantId, tx);
+      await tx.query(
+        `INSERT INTO ach_files (id, merchant_id, processor_id, direction, window_at, created_at, entry_count,
+           total_debit_cents, total_credit_cents, file_id_modifier, settles_at, returns_due_at, content_sealed,
+           data_key_version)
+         VALUES ($1, $2, $3, 'origination', $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
+        [
+          fileId,
+          merchantId,
+          processorId,
+          window,
+          now,
+          rows.length,
+          totals.totalDebitCents.toString(),
+          totals.totalCreditCents.toString(),
+          modifier,
+          settlesAt,
+          returnsAt,
+          encryptWith(fileKey, content, fileId),
+          fileKey.version,
+        ],
+      );
+      await tx.query(
+        `INSERT INTO settlement_batches (id, merchant_id, processor_id, status_id, opened_at, closes_at, ach_file_id,
+           external_batch_id)
+         VALUES ($1, $2, $3, ${BatchStatus.Open}, $4, $5, $6, $7)`,
+        [batchId, merchantId, processorId, now, returnsAt, fileId, `${yymmdd(local)}${modifier}`],
+      );
+      await tx.query(
+        `UPDATE ach_entries a SET file_id = $1, trace_number = v.trace, effective_date = $3
+         FROM unnest($2::uuid[], $4::text[]) AS v(id, trace) WHERE a.transaction_id = v.id`,
+        [
+          fileId,
+          assigned.map((a) => a.id),
+          `${effectiveDate.year}-${effectiveDate.month}-${effectiveDate.day}`,
+          assigned.map((a) => a.trace),
+        ],
+      );
+      await tx.query('UPDATE transactions SET batch_id = $1 WHERE id = ANY($2::uuid[])', [
+        batchId,
+        assigned.map((a) => a.id),
+      ]);
+      for (const row of rows) this.event(tx, 'transaction.ach.in_progress', toTransaction(row));
+      await enqueue(tx, this.clock, { queue: ACH_SUBMIT_QUEUE, payload: { fileId }, singletonKey: fileId });
+      await enqueue(tx, this.clock, {
+        queue: ACH_CLEAR_QUEUE,
+        payload: { fileId },
+        runAt: settlesAt,
+        singletonKey: fileId,
+      });
+      await enqueue(tx, this.clock, {
+        queue: ACH_RETURNS_QUEUE,
+        payload: { fileId },
+        runAt: returnsAt,
+        singletonKey: fileId,
+      });
+      return fileId;
+    });
+  }
+
+  /** A-Z then 0-9: one letter per file of the processor on the window's local day. */
+  private async fileIdModifier(tx: Sql, processorId: string, window: Date, timeZone: string): Promise<string> {
+    const { rows } = await tx.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM ach_files
+       WHERE processor_id = $1 AND direction = 'origination'
+         AND (window_at AT TIME ZONE $3)::date = ($2::timestamptz AT TIME ZONE $3)::date`,
+      [processorId, window, timeZone],
+    );
+    return 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789'[rows[0]!.n % 36]!;
+  }
+
+  /** Sends a file to the bank (idempotent per file); entries the bank refuses fail. */
+  async submitFile(fileId: string): Promise<void> {
+    const file = await this.fileRow(fileId);
+    if (!file || file.submitted_at) return;
+    const configuration = await this.deps.merchants.getConfiguration(file.merchant_id);
+    const processor = configuration.processors.find((p) => p.id === file.processor_id)!;
+    const answer = await this.deps.connector(processor.connector).submit({
+      processorId: file.processor_id,
+      fileId,
+      content: await this.fileContent(file),
+    });
+    await withTransaction(this.deps.pool, async (tx) => {
+      const updated = await tx.query('UPDATE ach_files SET submitted_at = $2 WHERE id = $1 AND submitted_at IS NULL', [
+        fileId,
+        this.clock.now(),
+      ]);
+      if (updated.rowCount === 0) return;
+      const refusals = answer.fileRejected
+        ? (
+            await tx.query<{ trace_number: string }>('SELECT trace_number FROM ach_entries WHERE file_id = $1', [
+              fileId,
+            ])
+          ).rows.map((row) => ({ traceNumber: row.trace_number, reason: `File rejected: ${answer.fileRejected}` }))
+        : answer.rejected;
+      if (refusals.length === 0) return;
+      const { rows } = await tx.query(
+        `WITH refused AS (
+           UPDATE ach_entries a SET failure_reason = v.reason
+           FROM unnest($2::text[], $3::text[]) AS v(trace, reason)
+           WHERE a.file_id = $1 AND a.trace_number = v.trace RETURNING a.transaction_id, v.reason
+         )
+         UPDATE transactions t SET status_id = ${AchStatus.Failed}, modified_at = $4, details_message = r.reason,
+           response_code = 'E01'
+         FROM refused r WHERE t.id = r.transaction_id AND t.status_id = ${AchStatus.InProgress}
+         RETURNING ${TX_COLUMNS}`,
+        [fileId, refusals.map((r) => r.traceNumber), refusals.map((r) => r.reason), this.clock.now()],
+      );
+      for (const row of rows) this.event(tx, 'transaction.ach.failed', toTransaction(row));
+    });
+  }
+
+  /** Settlement date reached: the file's In progress entries clear and their money is posted. Idempotent. */
+  async clearFile(fileId: string, sql?: Tx): Promise<number> {
+    const work = async (tx: Tx) => {
+      const now = this.clock.now();
+      const { rows } = await tx.query(
+        `UPDATE transactions t SET status_id = ${AchStatus.Cleared}, captured_cents = total_cents, captured_at = $2,
+           modified_at = $2
+         FROM ach_entries a
+         WHERE a.transaction_id = t.id AND a.file_id = $1 AND t.status_id = ${AchStatus.InProgress}
+         RETURNING ${TX_COLUMNS}, a.is_debit`,
+        [fileId, now],
+      );
+      for (const row of rows) {
+        const t = toTransaction(row);
+        await this.deps.ledger.post(tx, {
+          merchantId: t.merchantId,
+          kind: 'ach_clearing',
+          transactionId: t.id,
+          batchId: t.batchId,
+          lines: row.is_debit ? lines.capture(t.totalCents) : lines.reverseCapture(t.totalCents),
+        });
+        this.event(tx, 'transaction.ach.cleared', t);
+      }
+      return rows.length;
+    };
+    return sql ? work(sql) : withTransaction(this.deps.pool, work);
+  }
+
+  /**
+   * Returns are due: the file's entries clear first if they have not yet, the bank's return files are imported,
+   * and the file's batch is Settled once every entry is final.
+   */
+  async collectReturns(fileId: string): Promise<void> {
+    const file = await this.fileRow(fileId);
+    if (!file) return;
+    if (!file.submitted_at) await this.submitFile(fileId);
+    await this.clearFile(fileId);
+    const configuration = await this.deps.merchants.getConfiguration(file.merchant_id);
+    const processor = configuration.processors.find((p) => p.id === file.processor_id)!;
+    const connector = this.deps.connector(processor.connector);
+    const files = await connector.returnFiles(file.processor_id);
+    for (const returned of files) await this.importReturnFile(file.processor_id, returned.content, returned.id);
+    if (files.length > 0)
+      await connector.acknowledge(
+        file.processor_id,
+        files.map((f) => f.id),
+      );
+    await this.settleFileBatch(fileId);
+  }
+
+  /**
+   * Imports a NACHA return file: return entries (addenda 99) charge their entries back and reverse their money;
+   * notifications of change (addenda 98) correct the vaulted account. The path a bank's file takes, and an
+   * operator's upload. Importing the same file twice changes nothing.
+   */
+  async importReturnFile(processorId: string, content: string, externalId?: string) {
+    let parsed: ParsedFile;
+    try {
+      parsed = parseNacha(content);
+    } catch (error) {
+      throw ValidationError.field('file', `Not a valid NACHA file: ${(error as Error).message}`);
+    }
+    const { rows: found } = await this.deps.pool.query<{ merchant_id: string }>(
+      `SELECT merchant_id FROM payment_processors WHERE id = $1 AND method = 'ach'`,
+      [processorId],
+    );
+    if (!found[0]) throw new NotFoundError('PaymentProcessor', processorId);
+    const merchantId = found[0].merchant_id;
+    const external = externalId ?? createHash('sha256').update(content).digest('hex');
+    const summary = { returns: 0, notificationsOfChange: 0, unmatched: [] as string[], alreadyApplied: 0 };
+    const importId = newId();
+    const now = this.clock.now();
+    const applied = await withTransaction(this.deps.pool, async (tx) => {
+      const fileKey = await this.deps.vault.dataKeys.current(merchantId, tx);
+      let debit = 0n;
+      let credit = 0n;
+      let count = 0;
+      for (const batch of parsed.batches) {
+        for (const entry of batch.entries) {
+          count++;
+          if (entry.transactionCode % 10 >= 5) debit += BigInt(entry.amountCents);
+          else credit += BigInt(entry.amountCents);
+        }
+      }
+      const inserted = await tx.query(
+        `INSERT INTO ach_files (id, merchant_id, processor_id, direction, window_at, created_at, entry_count,
+           total_debit_cents, total_credit_cents, external_id, content_sealed, data_key_version)
+         VALUES ($1, $2, $3, 'return', $4, $4, $5, $6, $7, $8, $9, $10) ON CONFLICT DO NOTHING`,
+        [
+          importId,
+          merchantId,
+          processorId,
+          now,
+          count,
+          debit.toString(),
+          credit.toString(),
+          external,
+          encryptWith(fileKey, content, importId),
+          fileKey.version,
+        ],
+      );
+      if (inserted.rowCount === 0) return false;
+      for (const batch of parsed.batches) {
+        for (const entry of batch.entries) {
+          for (const addenda of entry.addenda) {
+            if (addenda.type === '99') {
+              const result = await this.applyReturn(
+                tx,
+                processorId,
+                addenda.originalTraceNumber,
+                addenda.returnReasonCode,
+                addenda.information ?? '',
+              );
+              if (result === 'applied') summary.returns++;
+              else if (result === 'already') summary.alreadyApplied++;
+              else summary.unmatched.push(addenda.originalTraceNumber);
+            } else if (addenda.type === '98') {
+              const ok = await this.applyChange(
+                tx,
+                merchantId,
+                processorId,
+                addenda.originalTraceNumber,
+                addenda.changeCode,
+                addenda.correctedData,
+              );
+              if (ok) summary.notificationsOfChange++;
+              else summary.unmatched.push(addenda.originalTraceNumber);
+            }
+          }
+        }
+      }
+      await tx.query('UPDATE ach_files SET import_summary = $2 WHERE id = $1', [importId, summary]);
+      return true;
+    });
+    if (!applied) {
+      const { rows } = await this.deps.pool.query<{ id: string; import_summary: typeof summary }>(
+        'SELECT id, import_summary FROM ach_files WHERE processor_id = $1 AND external_id = $2',
+        [processorId, external],
+      );
+      return { fileId: rows[0]!.id, duplicate: true, ...rows[0]!.import_summary };
+    }
+    return { fileId: importId, duplicate: false, ...summary };
+  }
+
+  private async applyReturn(
+    tx: Tx,
+    processorId: string,
+    trace: string,
+    code: string,
+    reason: string,
+  ): Promise<'applied' | 'already' | 'unmatched'> {
+    const { rows } = await tx.query(
+      `SELECT t.id, t.status_id, a.file_id FROM ach_entries a JOIN transactions t ON t.id = a.transaction_id
+       WHERE a.processor_id = $1 AND a.trace_number = $2 ORDER BY t.created_at DESC LIMIT 1 FOR UPDATE OF t`,
+      [processorId, trace],
+    );
+    const found = rows[0];
+    if (!found) return 'unmatched';
+    if (found.status_id === AchStatus.ChargedBack) return 'already';
+    // A return can overtake the clearing job after a jump of the clock: the entry clears first, then returns.
+    if (found.status_id === AchStatus.InProgress) await this.clearFile(found.file_id, tx);
+    const now = this.clock.now();
+    const updated = await tx.query(
+      // Returned before its batch settled, the entry moved nothing; returned later (a late return, imported by hand),
+      // the settled batch keeps what it paid out and the reversal is the merchant's debt (merchant_payable).
+      `UPDATE transactions t SET status_id = ${AchStatus.ChargedBack},
+         captured_cents = CASE WHEN t.settled_at IS NULL THEN 0 ELSE t.captured_cents END, modified_at = $2,
+         response_code = $3, details_message = $4
+       FROM (SELECT o.id, o.captured_cents, a.is_debit FROM transactions o JOIN ach_entries a ON a.transaction_id = o.id
+             WHERE o.id = $1) old
+       WHERE t.id = old.id AND t.status_id IN (${AchStatus.Cleared}, ${AchStatus.Refunded})
+       RETURNING ${TX_COLUMNS}, old.is_debit, old.captured_cents AS was_captured`,
+      [found.id, now, code, `Returned: ${code} ${reason}`.trim()],
+    );
+    if (!updated.rows[0]) return 'unmatched';
+    const row = updated.rows[0];
+    const t = toTransaction(row);
+    await tx.query(
+      'UPDATE ach_entries SET return_code = $2, return_reason = $3, returned_at = $4 WHERE transaction_id = $1',
+      [found.id, code, reason || null, now],
+    );
+    const amount = Number(row.was_captured);
+    await this.deps.ledger.post(tx, {
+      merchantId: t.merchantId,
+      kind: 'ach_return',
+      transactionId: t.id,
+      batchId: t.batchId,
+      lines: row.is_debit ? lines.reverseCapture(amount) : lines.capture(amount),
+    });
+    this.event(tx, 'transaction.ach.charged_back', t, { returnCode: code, returnReason: reason || null });
+    return 'applied';
+  }
+
+  private async applyChange(
+    tx: Tx,
+    merchantId: string,
+    processorId: string,
+    trace: string,
+    code: string,
+    corrected: string,
+  ): Promise<boolean> {
+    const { rows } = await tx.query<{ transaction_id: string; payment_method_id: string | null }>(
+      `UPDATE ach_entries a SET change_code = $3, corrected_data = $4
+       FROM transactions t WHERE t.id = a.transaction_id AND a.processor_id = $1 AND a.trace_number = $2
+       RETURNING a.transaction_id, t.payment_method_id`,
+      [processorId, trace, code, corrected],
+    );
+    const row = rows[0];
+    if (!row) return false;
+    if (row.payment_method_id) {
+      const value = corrected.trim();
+      // C01 account number, C02 routing number, C03 both ("routing account"), C05 transaction code (account type).
+      const change =
+        code === 'C01'
+          ? { accountNumber: value }
+          : code === 'C02'
+            ? { routingNumber: value.slice(0, 9) }
+            : code === 'C03'
+              ? { routingNumber: value.slice(0, 9), accountNumber: value.slice(9).trim() }
+              : code === 'C05'
+                ? { accountTypeId: Number(value.slice(0, 2)) >= 30 ? 2 : 1 }
+                : null;
+      if (change) await this.deps.vault.correctBankAccount(merchantId, row.payment_method_id, change, tx);
+    }
+    return true;
+  }
+
+  /** Closes a file's batch once no entry can still clear or return: totals frozen, the net paid out. */
+  async settleFileBatch(fileId: string): Promise<boolean> {
+    return withTransaction(this.deps.pool, async (tx) => {
+      const { rows } = await tx.query<{ id: string; merchant_id: string; status_id: number }>(
+        'SELECT id, merchant_id, status_id FROM settlement_batches WHERE ach_file_id = $1 FOR UPDATE',
+        [fileId],
+      );
+      const batch = rows[0];
+      if (!batch || batch.status_id === BatchStatus.Settled) return false;
+      const open = await tx.query(
+        `SELECT 1 FROM transactions WHERE batch_id = $1 AND status_id IN (${AchStatus.Scheduled}, ${AchStatus.InProgress}) LIMIT 1`,
+        [batch.id],
+      );
+      if (open.rowCount) return false;
+      const totals = (
+        await tx.query<{ transaction_count: number; sales_cents: string; refunds_cents: string }>(MEMBER_TOTALS, [
+          batch.id,
+        ])
+      ).rows[0]!;
+      const sales = Number(totals.sales_cents);
+      const refunds = Number(totals.refunds_cents);
+      const now = this.clock.now();
+      await tx.query(
+        `UPDATE settlement_batches SET status_id = ${BatchStatus.Settled}, settled_at = $2, closing_started_at = $2,
+           transaction_count = $3, sales_cents = $4, refunds_cents = $5, net_cents = $4::bigint - $5::bigint
+         WHERE id = $1`,
+        [batch.id, now, totals.transaction_count, sales, refunds],
+      );
+      await tx.query('UPDATE transactions SET settled_at = $2 WHERE batch_id = $1', [batch.id, now]);
+      await this.deps.ledger.post(tx, {
+        merchantId: batch.merchant_id,
+        kind: 'settlement',
+        batchId: batch.id,
+        lines: lines.settle(sales - refunds),
+      });
+      tx.defer(
+        eventsInsert(this.clock, [
+          {
+            type: 'settlement.batch.completed',
+            merchantId: batch.merchant_id,
+            resourceType: 'settlement_batch',
+            resourceId: batch.id,
+            data: {
+              batchId: batch.id,
+              transactionCount: totals.transaction_count,
+              netAmount: fromCents(sales - refunds),
+              salesAmount: fromCents(sales),
+              refundsAmount: fromCents(refunds),
+            },
+          },
+        ]).query,
+      );
+      return true;
+    });
+  }
+
+  // -----------------------------------------------------------------------------------------------------------------
+  // Reads
+
+  async entries(merchantId: string, ids: readonly string[]): Promise<Map<string, AchEntry>> {
+    if (ids.length === 0) return new Map();
+    const { rows } = await this.deps.pool.query(
+      `SELECT ${ENTRY_COLUMNS} FROM ach_entries a WHERE a.merchant_id = $1 AND a.transaction_id = ANY($2::uuid[])`,
+      [merchantId, ids],
+    );
+    return new Map(rows.map((row) => [row.transaction_id as string, toEntry(row)]));
+  }
+
+  async listFiles(filter: { merchantId?: string; processorId?: string }, page: PageRequest) {
+    const where: string[] = [];
+    const values: unknown[] = [];
+    if (filter.merchantId) {
+      values.push(filter.merchantId);
+      where.push(`merchant_id = $${values.length}`);
+    }
+    if (filter.processorId) {
+      values.push(filter.processorId);
+      where.push(`processor_id = $${values.length}`);
+    }
+    const clause = where.length ? `WHERE ${where.join(' AND ')}` : '';
+    const [{ rows }, count] = await Promise.all([
+      this.deps.pool.query(
+        `SELECT id, merchant_id, processor_id, direction, window_at, created_at, entry_count, total_debit_cents,
+           total_credit_cents, submitted_at, settles_at, returns_due_at, import_summary
+         FROM ach_files ${clause} ${page.orderSql} LIMIT ${page.limit} OFFSET ${page.offset}`,
+        values,
+      ),
+      this.deps.pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM ach_files ${clause}`, values),
+    ]);
+    return { items: rows, total: count.rows[0]!.n };
+  }
+
+  async fileText(id: string): Promise<string> {
+    const file = await this.fileRow(id);
+    if (!file) throw new NotFoundError('AchFile', id);
+    return this.fileContent(file);
+  }
+
+  private async fileRow(id: string) {
+    const { rows } = await this.deps.pool.query(
+      `SELECT id, merchant_id, processor_id, submitted_at, content_sealed, data_key_version FROM ach_files WHERE id = $1`,
+      [id],
+    );
+    return rows[0] as
+      | {
+          id: string;
+          merchant_id: string;
+          processor_id: string;
+          submitted_at: Date | null;
+          content_sealed: Buffer;
+          data_key_version: number;
+        }
+      | undefined;
+  }
+
+  private async fileContent(file: {
+    id: string;
+    merchant_id: string;
+    content_sealed: Buffer;
+    data_key_version: number;
+  }) {
+    const key = await this.deps.vault.dataKeys.get(file.merchant_id, file.data_key_version);
+    return decryptWith(key, file.content_sealed, file.id);
+  }
+
+  /** The ACH settings of a processor (operator). */
+  async processorSettings(processorId: string, sql: Sql = this.deps.pool): Promise<AchProcessorSettings> {
+    const { rows } = await sql.query<{ settings: Record<string, unknown> }>(
+      `SELECT settings FROM payment_processors WHERE id = $1 AND method = 'ach'`,
+      [processorId],
+    );
+    if (!rows[0]) throw new NotFoundError('PaymentProcessor', processorId);
+    return achSettingsOf(rows[0].settings.ach);
+  }
+
+  async updateProcessorSettings(processorId: string, changes: Partial<AchProcessorSettings>) {
+    const current = await this.processorSettings(processorId);
+    const next = { ...current, ...Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined)) };
+    const problems = settingsProblems(next);
+    if (Object.keys(problems).length > 0) throw new ValidationError(problems);
+    // The cutoffs are what the payments configuration shows as the processor's time slots.
+    const slots = [...next.sameDayCutoffs, ...next.standardCutoffs].sort().map((time) => ({
+      hours: Number(time.slice(0, 2)),
+      minutes: Number(time.slice(3, 5)),
+      timezoneName: next.timeZone,
+    }));
+    await withTransaction(this.deps.pool, async (tx) => {
+      const { rows } = await tx.query<{ merchant_id: string }>(
+        `UPDATE payment_processors SET settings = jsonb_set(settings, '{ach}', $2::jsonb), settlement_time_slots = $3
+         WHERE id = $1 RETURNING merchant_id`,
+        [processorId, JSON.stringify(next), JSON.stringify(slots)],
+      );
+      await tx.query(`SELECT pg_notify('${MERCHANT_CHANNEL}', $1)`, [rows[0]!.merchant_id]);
+    });
+    return next;
+  }
+
+  private event(tx: Tx, type: string, t: Transaction, extra: Record<string, unknown> = {}): void {
+    tx.defer(
+      eventsInsert(this.clock, [
+        {
+          type,
+          merchantId: t.merchantId,
+          resourceType: 'transaction',
+          resourceId: t.id,
+          data: {
+            transactionId: t.id,
+            typeId: t.typeId,
+            statusId: t.statusId,
+            amount: fromCents(t.totalCents),
+            currency: 'USD',
+            ...(t.customerId ? { customerId: t.customerId } : {}),
+            ...extra,
+          },
+        },
+      ]).query,
+    );
+  }
+}
+
+/** The processor an ACH request names, or the merchant's default ACH processor. */
+export function achProcessor(configuration: MerchantConfiguration, processorId?: string | null): PaymentProcessor {
+  const processor = processorId
+    ? configuration.processors.find((p) => p.id === processorId)
+    : configuration.processors.find((p) => p.method === 'ach' && p.isDefault);
+  if (processor?.method !== 'ach') {
+    throw ValidationError.field(
+      'paymentProcessorId',
+      processorId ? 'No ACH processor with this id for the merchant.' : 'The merchant has no default ACH processor.',
+    );
+  }
+  if (processor.statusId !== 1) throw ValidationError.field('paymentProcessorId', 'The processor is inactive.');
+  return processor;
+}
+
+function achTransactionBase(id: string, merchantId: string, processorId: string, now: Date): Transaction {
+  return {
+    id,
+    merchantId,
+    processorId,
+    method: 'ach',
+    typeId: AchType.Debit,
+    statusId: AchStatus.Scheduled,
+    originalTransactionId: null,
+    customerId: null,
+    paymentMethodId: null,
+    createMethodId: 2,
+    cardDataSourceId: null,
+    referenceId: null,
+    customerInitiated: null,
+    currencyId: 1,
+    baseCents: 0,
+    percentageOffCents: 0,
+    percentageOffRateMpct: null,
+    cashDiscountCents: 0,
+    cashDiscountRateMpct: null,
+    surchargeCents: 0,
+    surchargeRateMpct: null,
+    tipCents: 0,
+    tipRateMpct: null,
+    taxCents: 0,
+    taxRateMpct: null,
+    totalCents: 0,
+    authorizedCents: 0,
+    capturedCents: 0,
+    refundedCents: 0,
+    panMask: null,
+    cardTypeId: null,
+    creditDebitTypeId: null,
+    cardTokenTypeId: null,
+    cardFingerprint: null,
+    duplicateKey: null,
+    expirationMonth: null,
+    expirationYear: null,
+    billingAddress: null,
+    shippingAddress: null,
+    contactInfo: null,
+    avsResponse: null,
+    resultCode: 'Approve',
+    responseCode: '00',
+    responseMessage: null,
+    authCode: null,
+    networkReference: null,
+    pendingOperation: null,
+    batchId: null,
+    detailsMessage: null,
+    createdAt: now,
+    modifiedAt: now,
+    capturedAt: null,
+    voidedAt: null,
+    settledAt: null,
+  };
+}

@@ -1,0 +1,21 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { redactString } from '../../src/platform/observability/redact.js';
+
+describe('log redaction of card-number-like strings', () => {
+  it('masks card numbers, plain or grouped', () => {
+    assert.equal(redactString('pan 4111111111111111 end'), 'pan 411111******1111 end');
+    assert.equal(redactString('4111-1111-1111-1111'), '411111******1111');
+    assert.equal(redactString('"4111 1111 1111 1111"'), '"411111******1111"');
+  });
+
+  it('leaves UUIDs whole, even when their digit-only segments look like a card number', () => {
+    for (const id of ['01a1fd5d-3315-72a9-9ff6-858614692571', '01a1fd5d-3315-7234-8123-456789012345']) {
+      assert.equal(redactString(`merchant:${id}`), `merchant:${id}`);
+    }
+  });
+
+  it('does not treat a digit run glued to letters as a card number', () => {
+    assert.equal(redactString('ref9ff6858614692571'), 'ref9ff6858614692571');
+  });
+});

@@ -1,3 +1,6 @@
+import { addBusinessDays, type CalendarDate } from '../../platform/clock/business-days.js';
+import { zonedInstant } from '../../platform/clock/zoned.js';
+
 /**
  * What Tessera asks of an ACH originating bank (ODFI). A real bank adapter (SFTP drop box, bank API) and the
  * sandbox bank implement the same interface. Files are NACHA text both ways.
@@ -28,4 +31,14 @@ export interface AchConnector {
   returnFiles(processorId: string): Promise<AchReturnFile[]>;
   /** Called once a return file is imported, so it is not offered again. */
   acknowledge(processorId: string, fileIds: readonly string[]): Promise<void>;
+}
+
+/**
+ * The network's rule for when returns and notifications of change come back: 09:00 New York time, two business days
+ * after the entries' settlement date. The sandbox bank releases its return files then, and the ACH module collects
+ * them then.
+ */
+export function returnsAvailableAt(settlementDate: CalendarDate): Date {
+  const due = addBusinessDays(settlementDate, 2);
+  return zonedInstant(due.year, due.month, due.day, 9, 0, 'America/New_York');
 }

@@ -99,6 +99,11 @@ export function numeric(value: number | bigint | string, width: number): string 
   return text.padStart(width, '0');
 }
 
+/** A calendar date as NACHA writes it: YYMMDD. */
+export function yymmdd(d: { year: number; month: number; day: number }): string {
+  return `${String(d.year % 100).padStart(2, '0')}${String(d.month).padStart(2, '0')}${String(d.day).padStart(2, '0')}`;
+}
+
 /** Credits end in 1-4 (22 checking credit, 32 savings credit, 21/31 their returns); debits in 6-9. */
 export function isDebitCode(transactionCode: number): boolean {
   return transactionCode % 10 >= 5;

@@ -1,9 +1,14 @@
-import { addBusinessDays } from '../../platform/clock/business-days.js';
 import type { Clock } from '../../platform/clock/clock.js';
-import { localParts, zonedInstant } from '../../platform/clock/zoned.js';
+import { localParts } from '../../platform/clock/zoned.js';
 import { newId } from '../../platform/crypto/ids.js';
 import type { Sql } from '../../platform/db/pool.js';
-import type { AchConnector, AchReturnFile, AchSubmission, AchSubmissionAnswer } from './ach-connector.js';
+import {
+  type AchConnector,
+  type AchReturnFile,
+  type AchSubmission,
+  type AchSubmissionAnswer,
+  returnsAvailableAt,
+} from './ach-connector.js';
 import {
   type BatchHeader,
   buildNachaFile,
@@ -11,6 +16,7 @@ import {
   NachaFormatError,
   type ParsedEntry,
   parseNacha,
+  yymmdd,
 } from './nacha.js';
 
 /**
@@ -45,9 +51,6 @@ export const SANDBOX_ACCOUNT_RULES: readonly SandboxAccountRule[] = [
   { accountNumber: '100000900', kind: 'reject', code: 'E01', reason: 'Entry rejected by the bank: processing error' },
 ];
 const RULES = new Map(SANDBOX_ACCOUNT_RULES.map((rule) => [rule.accountNumber, rule]));
-export const RETURN_CODE_REASONS: Record<string, string> = Object.fromEntries(
-  SANDBOX_ACCOUNT_RULES.filter((r) => r.kind === 'return').map((r) => [r.code, r.reason]),
-);
 
 const BANK_ROUTING = '071000013';
 const NEW_YORK = 'America/New_York';
@@ -93,8 +96,10 @@ export class SandboxAchBank implements AchConnector {
           const rule = RULES.get(entry.accountNumber);
           if (!rule) continue;
           if (rule.kind === 'reject') answer.rejected.push({ traceNumber: entry.traceNumber, reason: rule.reason });
-          else if (rule.kind === 'return') returns.push(this.returnEntry(entry, rule, trace(), batch.header.odfiId));
-          else notices.push(this.changeEntry(entry, rule, trace(), batch.header.odfiId));
+          else
+            (rule.kind === 'return' ? returns : notices).push(
+              this.answerEntry(entry, rule, trace(), batch.header.odfiId),
+            );
         }
         if (returns.length > 0) returned.push({ header: batch.header, entries: returns });
         if (notices.length > 0) {
@@ -104,16 +109,15 @@ export class SandboxAchBank implements AchConnector {
       if (settlesOn && returned.length + changes.length > 0) {
         const now = this.clock.now();
         const local = localParts(now, NEW_YORK);
-        const due = addBusinessDays(settlesOn, 2);
         returnFile = {
-          availableAt: zonedInstant(due.year, due.month, due.day, 9, 0, NEW_YORK),
+          availableAt: returnsAvailableAt(settlesOn),
           content: buildNachaFile(
             {
               immediateDestination: parsed.header.immediateDestination.trim().padStart(9, '0').slice(-9),
               immediateOrigin: ` ${BANK_ROUTING}`,
               destinationName: parsed.header.originName,
               originName: 'SANDBOX RECEIVING BANKS',
-              creationDate: `${String(local.year % 100).padStart(2, '0')}${String(local.month).padStart(2, '0')}${String(local.day).padStart(2, '0')}`,
+              creationDate: yymmdd(local),
               creationTime: `${String(local.hour).padStart(2, '0')}${String(local.minute).padStart(2, '0')}`,
               fileIdModifier: 'A',
               referenceCode: 'RETURNS',
@@ -142,44 +146,21 @@ export class SandboxAchBank implements AchConnector {
     return answer;
   }
 
-  private returnEntry(entry: ParsedEntry, rule: SandboxAccountRule, traceNumber: string, odfiId: string): EntryDetail {
+  /** The entry that goes back to the ODFI: a return (addenda 99) or, for zero, a notification of change (98). */
+  private answerEntry(entry: ParsedEntry, rule: SandboxAccountRule, traceNumber: string, odfiId: string): EntryDetail {
+    const original = { originalTraceNumber: entry.traceNumber, originalRdfiId: entry.rdfiRoutingNumber.slice(0, 8) };
     return {
       transactionCode: returnCode(entry.transactionCode),
       rdfiRoutingNumber: this.routingOf(odfiId),
       accountNumber: entry.accountNumber,
-      amountCents: entry.amountCents,
+      amountCents: rule.kind === 'return' ? entry.amountCents : 0,
       individualId: entry.individualId,
       individualName: entry.individualName,
       traceNumber,
       addenda: [
-        {
-          type: '99',
-          returnReasonCode: rule.code,
-          originalTraceNumber: entry.traceNumber,
-          originalRdfiId: entry.rdfiRoutingNumber.slice(0, 8),
-          information: rule.reason,
-        },
-      ],
-    };
-  }
-
-  private changeEntry(entry: ParsedEntry, rule: SandboxAccountRule, traceNumber: string, odfiId: string): EntryDetail {
-    return {
-      transactionCode: returnCode(entry.transactionCode),
-      rdfiRoutingNumber: this.routingOf(odfiId),
-      accountNumber: entry.accountNumber,
-      amountCents: 0,
-      individualId: entry.individualId,
-      individualName: entry.individualName,
-      traceNumber,
-      addenda: [
-        {
-          type: '98',
-          changeCode: rule.code,
-          originalTraceNumber: entry.traceNumber,
-          originalRdfiId: entry.rdfiRoutingNumber.slice(0, 8),
-          correctedData: rule.correctedData ?? '',
-        },
+        rule.kind === 'return'
+          ? { type: '99', returnReasonCode: rule.code, information: rule.reason, ...original }
+          : { type: '98', changeCode: rule.code, correctedData: rule.correctedData ?? '', ...original },
       ],
     };
   }

@@ -42,11 +42,6 @@ export const DEFAULT_ACH_SETTINGS: AchProcessorSettings = {
   odfiName: 'TESSERA SANDBOX BANK',
 };
 
-/** Returns and notifications of change arrive at this local time, this many business days after settlement. */
-export const RETURNS_TIME = '09:00';
-export const RETURNS_AFTER_BUSINESS_DAYS = 2;
-export const FED_TIME_ZONE = 'America/New_York';
-
 export function achSettingsOf(raw: unknown): AchProcessorSettings {
   const given = raw && typeof raw === 'object' ? (raw as Partial<AchProcessorSettings>) : {};
   return { ...DEFAULT_ACH_SETTINGS, ...given };
@@ -96,11 +91,6 @@ export function settlementOf(window: Date, settings: AchProcessorSettings) {
   }
   const effectiveDate = addBusinessDays(windowDay, 1);
   return { effectiveDate, settlesAt: at(effectiveDate, settings.standardSettlementTime, settings.timeZone) };
-}
-
-/** When returns for entries settling on `effectiveDate` arrive. */
-export function returnsDueAt(effectiveDate: CalendarDate): Date {
-  return at(addBusinessDays(effectiveDate, RETURNS_AFTER_BUSINESS_DAYS), RETURNS_TIME, FED_TIME_ZONE);
 }
 
 const TIME = /^([01]\d|2[0-3]):[0-5]\d$/;

@@ -9,7 +9,7 @@ import type { MerchantPrincipal } from '../../platform/http/principal.js';
 import type { App } from '../../platform/http/server.js';
 import { fromCents, toCents, toMillipercent } from '../../platform/money.js';
 import { normalizeAddress } from '../reference/address.js';
-import { pickPhone } from '../reference/phone.js';
+import { contactInfoOf } from '../transactions/payment-request.js';
 import { CreateMethod } from '../transactions/transactions.model.js';
 import type { AchCommand } from './ach.model.js';
 import {
@@ -40,7 +40,6 @@ function requesterIp(body: Body): string {
 }
 
 function command(direction: AchCommand['direction'], merchantId: string, body: Body): AchCommand {
-  const contact = body.contactInfo;
   return {
     merchantId,
     direction,
@@ -59,16 +58,7 @@ function command(direction: AchCommand['direction'], merchantId: string, body: B
     accountHolderType: body.accountHolderType,
     billingAddress: body.billingAddress ? normalizeAddress(body.billingAddress, 'billingAddress') : null,
     shippingAddress: body.shippingAddress ? normalizeAddress(body.shippingAddress, 'shippingAddress') : null,
-    contactInfo: contact
-      ? {
-          firstName: contact.firstName ?? null,
-          lastName: contact.lastName ?? null,
-          companyName: contact.companyName ?? null,
-          email: contact.email ?? null,
-          mobilePhoneNumber: pickPhone(contact, 'contactInfo.') ?? null,
-          smsNotification: contact.smsNotification ?? null,
-        }
-      : null,
+    contactInfo: contactInfoOf(body.contactInfo),
     createMethodId: CreateMethod.ApiToken,
   };
 }

@@ -3,6 +3,7 @@ import { listQuerySchema } from '../../platform/http/paging.js';
 import { AmountSchema, RateSchema } from '../../platform/money.js';
 import { AddressInput } from '../reference/address.js';
 import { ContactInfoInput } from '../transactions/transactions.schemas.js';
+import { DEFAULT_ACH_SETTINGS } from './ach-schedule.js';
 
 const Uuid = (description?: string) => Type.String({ format: 'uuid', ...(description ? { description } : {}) });
 const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
@@ -189,22 +190,7 @@ export const AchSettingsSchema = Type.Object(
     odfiRoutingNumber: Type.String(),
     odfiName: Type.String({ maxLength: 23 }),
   },
-  {
-    examples: [
-      {
-        timeZone: 'America/New_York',
-        sameDayCutoffs: ['10:30', '14:45'],
-        standardCutoffs: ['17:00'],
-        standardSettlementTime: '09:00',
-        sameDaySettlementTime: '17:30',
-        balancedFile: false,
-        offsetRoutingNumber: '091000019',
-        offsetAccountNumber: '9900000001',
-        odfiRoutingNumber: '091000019',
-        odfiName: 'TESSERA SANDBOX BANK',
-      },
-    ],
-  },
+  { examples: [DEFAULT_ACH_SETTINGS] },
 );
 export const AchSettingsPatch = Type.Partial(AchSettingsSchema, {
   additionalProperties: false,

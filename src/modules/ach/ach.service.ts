@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { AchConnector } from '../../connectors/ach/ach-connector.js';
+import { type AchConnector, returnsAvailableAt } from '../../connectors/ach/ach-connector.js';
 import {
   type BatchHeader,
   buildNachaFile,
@@ -7,7 +7,9 @@ import {
   type ParsedFile,
   parseNacha,
   type ServiceClassCode,
+  yymmdd,
 } from '../../connectors/ach/nacha.js';
+import { isoDate } from '../../platform/clock/business-days.js';
 import type { Clock } from '../../platform/clock/clock.js';
 import { localParts } from '../../platform/clock/zoned.js';
 import { newId } from '../../platform/crypto/ids.js';
@@ -23,14 +25,12 @@ import type { Customer } from '../customers/customers.model.js';
 import type { CustomersService } from '../customers/customers.service.js';
 import { type Ledger, lines } from '../ledger/ledger.js';
 import { MERCHANT_CHANNEL } from '../merchants/configuration-cache.js';
-import {
-  type MerchantConfiguration,
-  type PaymentProcessor,
-  ZeroCostProcessingOption,
-} from '../merchants/merchants.model.js';
+import { ZeroCostProcessingOption } from '../merchants/merchants.model.js';
 import type { MerchantsService } from '../merchants/merchants.service.js';
 import { BatchStatus, MEMBER_TOTALS } from '../settlements/settlements.service.js';
 import { amountColumns, calculateAmount } from '../transactions/amounts.js';
+import { activeProcessor } from '../transactions/card-payments.service.js';
+import { transactionEvents } from '../transactions/transaction-events.js';
 import { STATUS_NAMES, type Transaction, TYPE_NAMES } from '../transactions/transactions.model.js';
 import { insertTransaction, TX_COLUMNS, toTransaction } from '../transactions/transactions.repo.js';
 import { decryptWith, encryptWith } from '../vault/data-keys.js';
@@ -48,7 +48,6 @@ import {
   type AchProcessorSettings,
   achSettingsOf,
   nextCutoff,
-  returnsDueAt,
   settingsProblems,
   settlementOf,
 } from './ach-schedule.js';
@@ -138,9 +137,6 @@ function transactionCode(isDebit: boolean, accountTypeId: number): number {
   return (accountTypeId === 2 ? 30 : 20) + (isDebit ? 7 : 2);
 }
 
-const yymmdd = (d: { year: number; month: number; day: number }) =>
-  `${String(d.year % 100).padStart(2, '0')}${String(d.month).padStart(2, '0')}${String(d.day).padStart(2, '0')}`;
-
 /**
  * ACH payments. Creating one submits it for processing: it waits, Scheduled, for its processor's next cutoff
  * window, where every Scheduled entry of that window goes into one NACHA file (In progress). The file is its own
@@ -160,7 +156,7 @@ export class AchPaymentsService {
 
   async create(cmd: AchCommand): Promise<AchResponse> {
     const configuration = await this.deps.merchants.getConfiguration(cmd.merchantId);
-    const processor = achProcessor(configuration, cmd.processorId);
+    const processor = activeProcessor(configuration, 'ach', cmd.processorId);
     const errors: Record<string, string[]> = {};
     if (!(cmd.amountCents > 0)) errors.amount = ["'amount' must be greater than 0."];
     if (!SEC_CODES[cmd.secCode]) errors.secCode = ["'secCode' must be 1 (Web), 2 (PPD), 3 (CCD) or 4 (Telephone)."];
@@ -522,7 +518,7 @@ export class AchPaymentsService {
     const configuration = await this.deps.merchants.getConfiguration(merchantId);
     const settings = await this.processorSettings(processorId);
     const { effectiveDate, settlesAt } = settlementOf(window, settings);
-    const returnsAt = returnsDueAt(effectiveDate);
+    const returnsAt = returnsAvailableAt(effectiveDate);
 
     return withTransaction(this.deps.pool, async (tx) => {
       const now = this.clock.now();
@@ -656,12 +652,7 @@ export class AchPaymentsService {
       await tx.query(
         `UPDATE ach_entries a SET file_id = $1, trace_number = v.trace, effective_date = $3
          FROM unnest($2::uuid[], $4::text[]) AS v(id, trace) WHERE a.transaction_id = v.id`,
-        [
-          fileId,
-          assigned.map((a) => a.id),
-          `${effectiveDate.year}-${effectiveDate.month}-${effectiveDate.day}`,
-          assigned.map((a) => a.trace),
-        ],
+        [fileId, assigned.map((a) => a.id), isoDate(effectiveDate), assigned.map((a) => a.trace)],
       );
       await tx.query('UPDATE transactions SET batch_id = $1 WHERE id = ANY($2::uuid[])', [
         batchId,
@@ -1122,41 +1113,8 @@ export class AchPaymentsService {
   }
 
   private event(tx: Tx, type: string, t: Transaction, extra: Record<string, unknown> = {}): void {
-    tx.defer(
-      eventsInsert(this.clock, [
-        {
-          type,
-          merchantId: t.merchantId,
-          resourceType: 'transaction',
-          resourceId: t.id,
-          data: {
-            transactionId: t.id,
-            typeId: t.typeId,
-            statusId: t.statusId,
-            amount: fromCents(t.totalCents),
-            currency: 'USD',
-            ...(t.customerId ? { customerId: t.customerId } : {}),
-            ...extra,
-          },
-        },
-      ]).query,
-    );
+    tx.defer(transactionEvents(this.clock, type, t, extra));
   }
-}
-
-/** The processor an ACH request names, or the merchant's default ACH processor. */
-export function achProcessor(configuration: MerchantConfiguration, processorId?: string | null): PaymentProcessor {
-  const processor = processorId
-    ? configuration.processors.find((p) => p.id === processorId)
-    : configuration.processors.find((p) => p.method === 'ach' && p.isDefault);
-  if (processor?.method !== 'ach') {
-    throw ValidationError.field(
-      'paymentProcessorId',
-      processorId ? 'No ACH processor with this id for the merchant.' : 'The merchant has no default ACH processor.',
-    );
-  }
-  if (processor.statusId !== 1) throw ValidationError.field('paymentProcessorId', 'The processor is inactive.');
-  return processor;
 }
 
 function achTransactionBase(id: string, merchantId: string, processorId: string, now: Date): Transaction {

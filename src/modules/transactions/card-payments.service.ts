@@ -8,7 +8,6 @@ import type { Clock } from '../../platform/clock/clock.js';
 import { newId } from '../../platform/crypto/ids.js';
 import type { Pool, Sql } from '../../platform/db/pool.js';
 import { isExpectationFailure, type Tx, withTransaction } from '../../platform/db/tx.js';
-import { eventsInsert } from '../../platform/events/outbox.js';
 import { ConflictError, NotFoundError, ValidationError } from '../../platform/http/errors.js';
 import { enqueue } from '../../platform/jobs/queue.js';
 import { fromCents } from '../../platform/money.js';
@@ -25,6 +24,7 @@ import { checkCard, type VaultService } from '../vault/vault.service.js';
 import { type AmountBreakdown, amountColumns, calculateAmount } from './amounts.js';
 import { avsAction } from './avs.js';
 import type { PaymentCommand } from './payment-request.js';
+import { transactionEvents } from './transaction-events.js';
 import {
   CARD_NOT_PRESENT_SOURCES,
   type PendingOperation,
@@ -1034,27 +1034,7 @@ export class CardPaymentsService {
 
   /** The transaction's event, or several of one change (in order): written with COMMIT, in one statement. */
   private event(tx: Tx, types: string | readonly string[], t: Transaction, extra: Record<string, unknown> = {}): void {
-    const data = {
-      transactionId: t.id,
-      typeId: t.typeId,
-      statusId: t.statusId,
-      amount: fromCents(t.totalCents),
-      currency: 'USD',
-      ...(t.customerId ? { customerId: t.customerId } : {}),
-      ...extra,
-    };
-    tx.defer(
-      eventsInsert(
-        this.clock,
-        (typeof types === 'string' ? [types] : types).map((type) => ({
-          type,
-          merchantId: t.merchantId,
-          resourceType: 'transaction',
-          resourceId: t.id,
-          data,
-        })),
-      ).query,
-    );
+    tx.defer(transactionEvents(this.clock, types, t, extra));
   }
 }
 
@@ -1084,16 +1064,29 @@ export function cardProcessor(
   configuration: MerchantConfiguration,
   processorId: string | null | undefined,
 ): PaymentProcessor {
-  const cards = configuration.processors.filter((p) => p.method === 'card' && p.statusId === 1);
+  return activeProcessor(configuration, 'card', processorId);
+}
+
+/**
+ * The processor a payment names, or the merchant's default one for the method (else its first active one). Only an
+ * active processor of the method qualifies: anything else is a 400 on `paymentProcessorId`.
+ */
+export function activeProcessor(
+  configuration: MerchantConfiguration,
+  method: PaymentProcessor['method'],
+  processorId: string | null | undefined,
+): PaymentProcessor {
+  const usable = configuration.processors.filter((p) => p.method === method && p.statusId === 1);
   const processor = processorId
-    ? cards.find((p) => p.id === processorId)
-    : (cards.find((p) => p.isDefault) ?? cards[0]);
+    ? usable.find((p) => p.id === processorId)
+    : (usable.find((p) => p.isDefault) ?? usable[0]);
   if (!processor) {
+    const name = method === 'card' ? 'card' : 'ACH';
     throw ValidationError.field(
       'paymentProcessorId',
       processorId
-        ? "'paymentProcessorId' is not one of this merchant's active card processors (see GET /pay-api/v1/configurations/payments)."
-        : 'The merchant has no active card processor.',
+        ? `'paymentProcessorId' is not one of this merchant's active ${name} processors (see GET /pay-api/v1/configurations/payments).`
+        : `The merchant has no active ${name} processor.`,
     );
   }
   return processor;

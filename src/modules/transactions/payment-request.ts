@@ -1,4 +1,5 @@
 import type { Address } from '../reference/address.js';
+import { pickPhone } from '../reference/phone.js';
 import type { ContactInfo } from './transactions.model.js';
 
 /** A new card payment as the service receives it: wire units already converted (cents, millipercent). */
@@ -27,4 +28,28 @@ export interface PaymentCommand {
   referenceId?: string | null;
   customerInitiated?: boolean | null;
   createMethodId: number;
+}
+
+/** The request's `contactInfo` as stored (either phone spelling accepted; a bad one is a 400 naming the field). */
+export function contactInfoOf(
+  contact:
+    | (Parameters<typeof pickPhone>[0] & {
+        firstName?: string | null;
+        lastName?: string | null;
+        companyName?: string | null;
+        email?: string | null;
+        smsNotification?: boolean | null;
+      })
+    | null
+    | undefined,
+): ContactInfo | null {
+  if (!contact) return null;
+  return {
+    firstName: contact.firstName ?? null,
+    lastName: contact.lastName ?? null,
+    companyName: contact.companyName ?? null,
+    email: contact.email ?? null,
+    mobilePhoneNumber: pickPhone(contact, 'contactInfo.') ?? null,
+    smsNotification: contact.smsNotification ?? null,
+  };
 }

@@ -8,10 +8,9 @@ import type { App } from '../../platform/http/server.js';
 import { toCents, toMillipercent } from '../../platform/money.js';
 import { ZERO_COST_OPTION_NAMES } from '../merchants/merchants.model.js';
 import { normalizeAddress } from '../reference/address.js';
-import { pickPhone } from '../reference/phone.js';
 import { calculateAmount } from './amounts.js';
 import { cardProcessor } from './card-payments.service.js';
-import type { PaymentCommand } from './payment-request.js';
+import { contactInfoOf, type PaymentCommand } from './payment-request.js';
 import {
   amountView,
   authorizationResponse,
@@ -47,7 +46,6 @@ const cents = (value: number | null | undefined) => (value == null ? null : toCe
 const mpct = (value: number | null | undefined) => (value == null ? null : toMillipercent(value));
 
 function command(kind: PaymentCommand['kind'], merchantId: string, body: Partial<PaymentBody>): PaymentCommand {
-  const contact = body.contactInfo;
   return {
     kind,
     merchantId,
@@ -67,16 +65,7 @@ function command(kind: PaymentCommand['kind'], merchantId: string, body: Partial
     currencyId: body.currencyId ?? 1,
     billingAddress: body.billingAddress ? normalizeAddress(body.billingAddress, 'billingAddress') : null,
     shippingAddress: body.shippingAddress ? normalizeAddress(body.shippingAddress, 'shippingAddress') : null,
-    contactInfo: contact
-      ? {
-          firstName: contact.firstName ?? null,
-          lastName: contact.lastName ?? null,
-          companyName: contact.companyName ?? null,
-          email: contact.email ?? null,
-          mobilePhoneNumber: pickPhone(contact, 'contactInfo.') ?? null,
-          smsNotification: contact.smsNotification ?? null,
-        }
-      : null,
+    contactInfo: contactInfoOf(body.contactInfo),
     cardDataSourceId: body.cardDataSource ?? 1,
     referenceId: body.referenceId?.trim() || null,
     customerInitiated: body.customerInitiatedTransaction,

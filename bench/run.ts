@@ -10,6 +10,7 @@ import { startEmbeddedPostgres } from '../src/platform/db/embedded.js';
 import { migrate } from '../src/platform/db/migrator.js';
 import { freePort } from '../src/platform/net.js';
 import { projectRoot } from '../src/platform/paths.js';
+import { nachaBenchmark } from './nacha.js';
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const CONNECTIONS = 32;
@@ -366,6 +367,17 @@ if (!ONLY || ONLY.some((part) => 'webhook delivery'.includes(part))) {
   }
 }
 
+let nacha: Awaited<ReturnType<typeof nachaBenchmark>> | undefined;
+if (!ONLY || ONLY.some((part) => 'nacha'.includes(part))) {
+  nacha = await nachaBenchmark({
+    ...process.env,
+    BENCH_DATABASE_URL: db.url,
+    DATA_DIR: dataDir,
+    ADMIN_TOKEN,
+    ENCRYPTION_KEY: Buffer.alloc(32, 9).toString('base64'),
+  });
+}
+
 const summary = {
   date: new Date().toISOString(),
   node: process.version,
@@ -383,6 +395,7 @@ const summary = {
   rawSale: rawSale && { ...rawSale, throughputRatio: ratio(rawSale, paymentBaseline) },
   vaultedSale: vaultedSale && { ...vaultedSale, throughputRatio: ratio(vaultedSale, paymentBaseline) },
   webhookDelivery,
+  nacha,
 };
 console.log(`
   authenticated GET / baseline throughput            ${summary.authenticatedGet?.throughputRatio}  (target >= 0.5)
@@ -395,6 +408,7 @@ console.log(`
   payment baseline drift (second / first)            ${ratio(paymentBaselineAgain, paymentBaseline)}
   webhook deliveries/s (ratio to receiver baseline)  ${webhookDelivery?.deliveriesPerSecond} (${webhookDelivery?.throughputRatio})  (target >= 500/s)
   webhook commit→receiver p50 while idle             ${webhookDelivery?.idleP50Ms} ms  (target <= 100 ms)
+  NACHA 100,000 entries: @ach/ach time / ours        ${nacha?.timeRatioLibraryOverOurs}  (target > 1, memory flat: cutoff live heap ${nacha?.cutoff.liveHeapGrowthMiB.at10k} → ${nacha?.cutoff.liveHeapGrowthMiB.at100k} MiB)
 `);
 if (!ONLY) {
   mkdirSync(path.join(root, 'bench/results'), { recursive: true });
@@ -413,6 +427,16 @@ for (const [name, figure] of [
 }
 if (webhookDelivery && (webhookDelivery.deliveriesPerSecond < 500 || webhookDelivery.idleP50Ms > 100)) {
   console.error('webhook delivery misses its target (>= 500 deliveries/s, p50 <= 100 ms while idle)');
+  process.exitCode = 1;
+}
+if (
+  nacha &&
+  (nacha.timeRatioLibraryOverOurs <= 1 ||
+    !nacha.in16MiBOldSpace.ours900k.ok ||
+    // Flat: ten times the entries may not hold even twice the memory (plus 2 MiB of measurement noise).
+    nacha.cutoff.liveHeapGrowthMiB.at100k > 2 * nacha.cutoff.liveHeapGrowthMiB.at10k + 2)
+) {
+  console.error('the NACHA build misses its target (faster than the library, memory flat in the number of entries)');
   process.exitCode = 1;
 }
 if (summary.authenticatedGet && summary.authenticatedGet.throughputRatio! < 0.5) {

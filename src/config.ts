@@ -30,6 +30,8 @@ export interface Config {
   readonly configCacheTtlMs: number;
   /** Simulated card-network latency (benchmarks, timeouts in development). */
   readonly sandboxCardLatencyMs: number;
+  /** NACHA files are written and stored in parts of this many records (memory per cutoff is about one part). */
+  readonly achFilePartRecords: number;
   /** The same card, amount and referenceId within this window is refused as a duplicate. */
   readonly duplicateWindowMinutes: number;
   /** An authorization not captured within this many days voids itself. */
@@ -128,6 +130,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     trustProxy: read.boolean('TRUST_PROXY', false),
     configCacheTtlMs: read.integer('CONFIG_CACHE_TTL_MS', 1000, { min: 0, max: 60_000 }),
     sandboxCardLatencyMs: read.integer('SANDBOX_CARD_LATENCY_MS', 0, { min: 0, max: 60_000 }),
+    achFilePartRecords: read.integer('ACH_FILE_PART_RECORDS', 5000, { min: 1, max: 100_000 }),
     duplicateWindowMinutes: read.integer('DUPLICATE_CHECK_MINUTES', 10, { min: 0, max: 24 * 60 }),
     authorizationExpiryDays: read.integer('AUTHORIZATION_EXPIRY_DAYS', 7, { min: 1, max: 30 }),
     webhookHeaderPrefix: read.string('WEBHOOK_HEADER_PREFIX', 'Service'),

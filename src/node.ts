@@ -132,6 +132,7 @@ export async function createNode(config: Config, options: NodeOptions): Promise<
       vault,
       ledger,
       connector: (name) => connectors.ach(name),
+      filePartRecords: config.achFilePartRecords,
     });
     const transactions = new TransactionsService(pool, settlements);
     const webhookSender = new WebhookSender(

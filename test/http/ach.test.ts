@@ -44,7 +44,8 @@ describe('ACH payments', () => {
     zonedInstant(week.year, 11, week.day + dayOffset, hour, minute, NY);
 
   before(async () => {
-    t = await startNode({ workers: true });
+    // Tiny parts: every file here is written and read back across several parts and cursor reads.
+    t = await startNode({ workers: true, env: { ACH_FILE_PART_RECORDS: '3' } });
     m = await t.merchant({ body: { companyName: 'Acme Widgets' } });
     await advanceTo(at(0, 8, 0));
   });
@@ -263,6 +264,14 @@ describe('ACH payments', () => {
     assert.equal(ccd.entries[0]!.addenda[0]!.type, '05');
     assert.equal(ccd.entries[0]!.individualName, 'SUPPLIER INC');
     assert.equal(ccd.header.serviceClassCode, 220);
+    for (const batch of ours.batches) {
+      const traces = batch.entries.map((e) => e.traceNumber);
+      assert.deepEqual([...traces].sort(), traces, 'trace numbers ascend within a batch');
+    }
+    const parts = await t.query<{ n: number }>('SELECT count(*)::int AS n FROM ach_file_parts WHERE file_id = $1', [
+      standard.id,
+    ]);
+    assert.ok(parts[0]!.n > 1, 'the file was stored in several parts');
   });
 
   it('releases a held entry for the next window', async () => {

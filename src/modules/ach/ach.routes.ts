@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import ipaddr from 'ipaddr.js';
 import type { Static } from 'typebox';
 import Type from 'typebox';
@@ -207,10 +208,11 @@ export function achRoutes(app: App, ctx: AppContext): void {
       },
     },
     async (request, reply) => {
-      const text = await ach.fileText(request.params.id);
+      const parts = await ach.fileText(request.params.id);
       reply.header('content-type', 'text/plain; charset=us-ascii');
       reply.header('content-disposition', `attachment; filename="ach-${request.params.id}.txt"`);
-      return text;
+      // Streamed part by part (Fastify skips serialization for streams; the schema documents the text).
+      return reply.send(Readable.from(parts) as unknown as string);
     },
   );
 

@@ -1,14 +1,6 @@
 import { createHash } from 'node:crypto';
 import { type AchConnector, returnsAvailableAt } from '../../connectors/ach/ach-connector.js';
-import {
-  type BatchHeader,
-  buildNachaFile,
-  type EntryDetail,
-  type ParsedFile,
-  parseNacha,
-  type ServiceClassCode,
-  yymmdd,
-} from '../../connectors/ach/nacha.js';
+import { type ParsedFile, parseNacha, yymmdd } from '../../connectors/ach/nacha.js';
 import { isoDate } from '../../platform/clock/business-days.js';
 import type { Clock } from '../../platform/clock/clock.js';
 import { localParts } from '../../platform/clock/zoned.js';
@@ -44,6 +36,8 @@ import {
   SEC_CODES,
   SecCode,
 } from './ach.model.js';
+import { claimWindow, writeCutoffFile } from './ach-cutoff.js';
+import { AchFileStore, DEFAULT_RECORDS_PER_PART } from './ach-file-store.js';
 import {
   type AchProcessorSettings,
   achSettingsOf,
@@ -66,6 +60,8 @@ export interface AchDeps {
   vault: VaultService;
   ledger: Ledger;
   connector(name: string): AchConnector;
+  /** Records per stored part of a NACHA file (and entries per read while one is written). */
+  filePartRecords?: number;
 }
 
 const ENTRY_COLUMNS = `a.transaction_id, a.merchant_id, a.processor_id, a.sec_code, a.is_debit, a.routing_number,
@@ -132,11 +128,6 @@ export function companyIdentification(processorId: string): string {
   return `1${String(digest.readUInt32BE(0) % 1_000_000_000).padStart(9, '0')}`;
 }
 
-/** Prenote-free transaction codes: checking 22 credit / 27 debit, savings 32 / 37. */
-function transactionCode(isDebit: boolean, accountTypeId: number): number {
-  return (accountTypeId === 2 ? 30 : 20) + (isDebit ? 7 : 2);
-}
-
 /**
  * ACH payments. Creating one submits it for processing: it waits, Scheduled, for its processor's next cutoff
  * window, where every Scheduled entry of that window goes into one NACHA file (In progress). The file is its own
@@ -145,7 +136,11 @@ function transactionCode(isDebit: boolean, accountTypeId: number): number {
  * cancels the entry before the file takes it or finds it already submitted: never both.
  */
 export class AchPaymentsService {
-  constructor(private readonly deps: AchDeps) {}
+  private readonly files: AchFileStore;
+
+  constructor(private readonly deps: AchDeps) {
+    this.files = new AchFileStore(deps.pool, deps.vault.dataKeys);
+  }
 
   private get clock() {
     return this.deps.clock;
@@ -522,94 +517,45 @@ export class AchPaymentsService {
 
     return withTransaction(this.deps.pool, async (tx) => {
       const now = this.clock.now();
-      // The compare-and-set that decides every race with void and hold: only rows still Scheduled move.
-      const { rows } = await tx.query(
-        `UPDATE transactions t SET status_id = ${AchStatus.InProgress}, modified_at = $3
-         FROM ach_entries a
-         WHERE a.transaction_id = t.id AND a.processor_id = $1 AND a.window_at = $2 AND a.file_id IS NULL
-           AND t.status_id = ${AchStatus.Scheduled}
-         RETURNING ${TX_COLUMNS}, ${ENTRY_COLUMNS}, a.account_sealed, a.data_key_version AS entry_key_version`,
-        [processorId, window, now],
-      );
-      if (rows.length === 0) return null; // a window with no entries makes no file
-      rows.sort((a, b) => (a.id < b.id ? -1 : 1));
       const fileId = newId();
       const batchId = newId();
       const odfiId = settings.odfiRoutingNumber.slice(0, 8);
-      const traces = await tx.query<{ n: string }>('SELECT nextval($1)::text AS n FROM generate_series(1, $2)', [
-        'ach_trace_seq',
-        rows.length,
-      ]);
-      const dataKeys = new Map<number, Awaited<ReturnType<typeof this.deps.vault.dataKeys.get>>>();
-      const groups = new Map<string, { header: BatchHeader; entries: EntryDetail[]; debit: number; credit: number }>();
       const companyId = companyIdentification(processorId);
       const local = localParts(window, settings.timeZone);
-      const assigned: Array<{ id: string; trace: string }> = [];
-      for (const [index, row] of rows.entries()) {
-        const version = row.entry_key_version as number;
-        if (!dataKeys.has(version)) dataKeys.set(version, await this.deps.vault.dataKeys.get(merchantId, version, tx));
-        const secCode = SEC_CODES[row.sec_code as number]!;
-        const description = row.type_id === AchType.Refund ? 'REFUND' : 'PAYMENT';
-        const key = `${secCode}|${description}`;
-        let group = groups.get(key);
-        if (!group) {
-          group = {
-            header: {
-              serviceClassCode: 200,
-              companyName: configuration.companyName,
-              companyId,
-              secCode,
-              entryDescription: description,
-              descriptiveDate: yymmdd(effectiveDate),
-              effectiveEntryDate: yymmdd(effectiveDate),
-              odfiId,
-            },
-            entries: [],
-            debit: 0,
-            credit: 0,
-          };
-          groups.set(key, group);
-        }
-        const trace = `${odfiId}${traces.rows[index]!.n.padStart(7, '0')}`;
-        assigned.push({ id: row.id as string, trace });
-        const amount = Number(row.total_cents);
-        if (row.is_debit) group.debit += amount;
-        else group.credit += amount;
-        group.entries.push({
-          transactionCode: transactionCode(row.is_debit, row.account_type_id),
-          rdfiRoutingNumber: row.routing_number,
-          accountNumber: decryptWith(dataKeys.get(version)!, row.account_sealed, row.id),
-          amountCents: amount,
-          individualId: (row.id as string).replace(/-/g, '').slice(-15).toUpperCase(),
-          individualName: row.receiver_name,
-          discretionaryData: secCode === 'WEB' || secCode === 'TEL' ? 'S' : '',
-          traceNumber: trace,
-          addenda: secCode === 'CCD' ? [{ type: '05', paymentInfo: `TESSERA ${row.id}` }] : undefined,
-        });
-      }
-      const batches = [...groups.values()].map((group) => {
-        if (settings.balancedFile && group.debit !== group.credit) {
-          // The offset moves the difference through the originator's own settlement account.
-          const offsetDebit = group.credit > group.debit;
-          const sequence = String(group.entries.length + 1).padStart(7, '0');
-          group.entries.push({
-            transactionCode: offsetDebit ? 27 : 22,
-            rdfiRoutingNumber: settings.offsetRoutingNumber,
-            accountNumber: settings.offsetAccountNumber,
-            amountCents: Math.abs(group.debit - group.credit),
-            individualId: 'OFFSET',
-            individualName: configuration.companyName,
-            traceNumber: `${odfiId}${'9'}${sequence.slice(1)}`,
-          });
-          if (offsetDebit) group.debit = group.credit;
-          else group.credit = group.debit;
-        }
-        const serviceClassCode: ServiceClassCode = group.credit === 0 ? 225 : group.debit === 0 ? 220 : 200;
-        return { header: { ...group.header, serviceClassCode }, entries: group.entries };
-      });
       const modifier = await this.fileIdModifier(tx, processorId, window, settings.timeZone);
-      const { content, totals } = buildNachaFile(
-        {
+      // The file and its batch exist first (the entries point at them); their totals follow once it is written.
+      await tx.query(
+        `INSERT INTO ach_files (id, merchant_id, processor_id, direction, window_at, created_at, entry_count,
+           total_debit_cents, total_credit_cents, file_id_modifier, settles_at, returns_due_at)
+         VALUES ($1, $2, $3, 'origination', $4, $5, 0, 0, 0, $6, $7, $8)`,
+        [fileId, merchantId, processorId, window, now, modifier, settlesAt, returnsAt],
+      );
+      await tx.query(
+        `INSERT INTO settlement_batches (id, merchant_id, processor_id, status_id, opened_at, closes_at, ach_file_id,
+           external_batch_id)
+         VALUES ($1, $2, $3, ${BatchStatus.Open}, $4, $5, $6, $7)`,
+        [batchId, merchantId, processorId, now, returnsAt, fileId, `${yymmdd(local)}${modifier}`],
+      );
+      const entryCount = await claimWindow(tx, {
+        processorId,
+        window,
+        now,
+        fileId,
+        batchId,
+        odfiId,
+        effective: isoDate(effectiveDate),
+      });
+      if (entryCount === 0) {
+        // A window with no entries makes no file (voids or holds may have taken them all since the job was queued).
+        await tx.query('DELETE FROM settlement_batches WHERE id = $1', [batchId]);
+        await tx.query('DELETE FROM ach_files WHERE id = $1', [fileId]);
+        return null;
+      }
+      const fileKey = await this.deps.vault.dataKeys.current(merchantId, tx);
+      const totals = await writeCutoffFile(tx, {
+        fileId,
+        merchantId,
+        header: {
           immediateDestination: settings.odfiRoutingNumber,
           immediateOrigin: companyId,
           destinationName: settings.odfiName,
@@ -619,46 +565,26 @@ export class AchPaymentsService {
           fileIdModifier: modifier,
           referenceCode: fileId.slice(0, 8),
         },
-        batches,
-      );
-      const fileKey = await this.deps.vault.dataKeys.current(merchantId, tx);
+        batchHeader: (secCode, entryDescription) => ({
+          companyName: configuration.companyName,
+          companyId,
+          secCode,
+          entryDescription,
+          descriptiveDate: yymmdd(effectiveDate),
+          effectiveEntryDate: yymmdd(effectiveDate),
+          odfiId,
+        }),
+        settings,
+        companyName: configuration.companyName,
+        dataKey: (version) => this.deps.vault.dataKeys.get(merchantId, version, tx),
+        append: this.files.writer(tx, fileId, fileKey).append,
+        clock: this.clock,
+        recordsPerPart: this.deps.filePartRecords ?? DEFAULT_RECORDS_PER_PART,
+      });
       await tx.query(
-        `INSERT INTO ach_files (id, merchant_id, processor_id, direction, window_at, created_at, entry_count,
-           total_debit_cents, total_credit_cents, file_id_modifier, settles_at, returns_due_at, content_sealed,
-           data_key_version)
-         VALUES ($1, $2, $3, 'origination', $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
-        [
-          fileId,
-          merchantId,
-          processorId,
-          window,
-          now,
-          rows.length,
-          totals.totalDebitCents.toString(),
-          totals.totalCreditCents.toString(),
-          modifier,
-          settlesAt,
-          returnsAt,
-          encryptWith(fileKey, content, fileId),
-          fileKey.version,
-        ],
+        'UPDATE ach_files SET entry_count = $2, total_debit_cents = $3, total_credit_cents = $4 WHERE id = $1',
+        [fileId, entryCount, totals.totalDebitCents.toString(), totals.totalCreditCents.toString()],
       );
-      await tx.query(
-        `INSERT INTO settlement_batches (id, merchant_id, processor_id, status_id, opened_at, closes_at, ach_file_id,
-           external_batch_id)
-         VALUES ($1, $2, $3, ${BatchStatus.Open}, $4, $5, $6, $7)`,
-        [batchId, merchantId, processorId, now, returnsAt, fileId, `${yymmdd(local)}${modifier}`],
-      );
-      await tx.query(
-        `UPDATE ach_entries a SET file_id = $1, trace_number = v.trace, effective_date = $3
-         FROM unnest($2::uuid[], $4::text[]) AS v(id, trace) WHERE a.transaction_id = v.id`,
-        [fileId, assigned.map((a) => a.id), isoDate(effectiveDate), assigned.map((a) => a.trace)],
-      );
-      await tx.query('UPDATE transactions SET batch_id = $1 WHERE id = ANY($2::uuid[])', [
-        batchId,
-        assigned.map((a) => a.id),
-      ]);
-      for (const row of rows) this.event(tx, 'transaction.ach.in_progress', toTransaction(row));
       await enqueue(tx, this.clock, { queue: ACH_SUBMIT_QUEUE, payload: { fileId }, singletonKey: fileId });
       await enqueue(tx, this.clock, {
         queue: ACH_CLEAR_QUEUE,
@@ -696,7 +622,7 @@ export class AchPaymentsService {
     const answer = await this.deps.connector(processor.connector).submit({
       processorId: file.processor_id,
       fileId,
-      content: await this.fileContent(file),
+      content: await this.files.text(file.merchant_id, fileId),
     });
     await withTransaction(this.deps.pool, async (tx) => {
       const updated = await tx.query('UPDATE ach_files SET submitted_at = $2 WHERE id = $1 AND submitted_at IS NULL', [
@@ -814,22 +740,12 @@ export class AchPaymentsService {
       }
       const inserted = await tx.query(
         `INSERT INTO ach_files (id, merchant_id, processor_id, direction, window_at, created_at, entry_count,
-           total_debit_cents, total_credit_cents, external_id, content_sealed, data_key_version)
-         VALUES ($1, $2, $3, 'return', $4, $4, $5, $6, $7, $8, $9, $10) ON CONFLICT DO NOTHING`,
-        [
-          importId,
-          merchantId,
-          processorId,
-          now,
-          count,
-          debit.toString(),
-          credit.toString(),
-          external,
-          encryptWith(fileKey, content, importId),
-          fileKey.version,
-        ],
+           total_debit_cents, total_credit_cents, external_id)
+         VALUES ($1, $2, $3, 'return', $4, $4, $5, $6, $7, $8) ON CONFLICT DO NOTHING`,
+        [importId, merchantId, processorId, now, count, debit.toString(), credit.toString(), external],
       );
       if (inserted.rowCount === 0) return false;
+      await this.files.writer(tx, importId, fileKey).append(content);
       for (const batch of parsed.batches) {
         for (const entry of batch.entries) {
           for (const addenda of entry.addenda) {
@@ -1047,37 +963,21 @@ export class AchPaymentsService {
     return { items: rows, total: count.rows[0]!.n };
   }
 
-  async fileText(id: string): Promise<string> {
+  /** An operator's download: the file part by part. */
+  async fileText(id: string): Promise<AsyncIterable<string>> {
     const file = await this.fileRow(id);
     if (!file) throw new NotFoundError('AchFile', id);
-    return this.fileContent(file);
+    return this.files.read(file.merchant_id, id);
   }
 
   private async fileRow(id: string) {
-    const { rows } = await this.deps.pool.query(
-      `SELECT id, merchant_id, processor_id, submitted_at, content_sealed, data_key_version FROM ach_files WHERE id = $1`,
-      [id],
-    );
-    return rows[0] as
-      | {
-          id: string;
-          merchant_id: string;
-          processor_id: string;
-          submitted_at: Date | null;
-          content_sealed: Buffer;
-          data_key_version: number;
-        }
-      | undefined;
-  }
-
-  private async fileContent(file: {
-    id: string;
-    merchant_id: string;
-    content_sealed: Buffer;
-    data_key_version: number;
-  }) {
-    const key = await this.deps.vault.dataKeys.get(file.merchant_id, file.data_key_version);
-    return decryptWith(key, file.content_sealed, file.id);
+    const { rows } = await this.deps.pool.query<{
+      id: string;
+      merchant_id: string;
+      processor_id: string;
+      submitted_at: Date | null;
+    }>('SELECT id, merchant_id, processor_id, submitted_at FROM ach_files WHERE id = $1', [id]);
+    return rows[0];
   }
 
   /** The ACH settings of a processor (operator). */

@@ -180,6 +180,11 @@ describe('ACH payments', () => {
       view.availableOperations.map((o: { type: string }) => o.type),
       ['AchHold', 'AchCancel'],
     );
+    const list = await t.request('GET', '/pay-api/v1/transactions?pageSize=50', { token: m.token });
+    assert.equal(list.status, 200, list.text);
+    const listed = list.body.items.find((item: { id: string }) => item.id === ids.clears);
+    assert.equal(listed.paymentMethodType, 'ElectronicCheck');
+    assert.deepEqual(listed.achProcessingDetails, view.achProcessingDetails, 'the list carries the same ACH details');
     const sameDay = await status(ids.sameDay);
     assert.equal(new Date(sameDay.achProcessingDetails.scheduledWindow).getTime(), at(0, 10, 30).getTime());
 

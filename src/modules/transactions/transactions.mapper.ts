@@ -296,6 +296,7 @@ export function transactionListItem(
     customerPhone: string | null;
   },
   configuration: MerchantConfiguration,
+  achEntry?: AchEntry,
 ) {
   return {
     id: t.id,
@@ -327,6 +328,7 @@ export function transactionListItem(
     batchId: t.batchId,
     referenceId: t.referenceId,
     source: source(t),
+    achProcessingDetails: achEntry ? achDetailsView(achEntry) : null,
     availableOperations: availableOperations(t, configuration),
     amount: amountView(t),
   };

@@ -341,8 +341,18 @@ export function transactionsRoutes(app: App, ctx: AppContext): void {
         },
         pageRequest(q, TRANSACTION_LIST),
       );
-      const configuration = await merchants.getConfiguration(merchantId);
-      return { items: result.items.map((t) => transactionListItem(t, configuration)), total: result.total };
+      const [configuration, achEntries] = await Promise.all([
+        merchants.getConfiguration(merchantId),
+        // One read for the page's ACH entries, whatever their number.
+        ctx.services.ach.entries(
+          merchantId,
+          result.items.filter((t) => t.method === 'ach').map((t) => t.id),
+        ),
+      ]);
+      return {
+        items: result.items.map((t) => transactionListItem(t, configuration, achEntries.get(t.id))),
+        total: result.total,
+      };
     },
   );
 }

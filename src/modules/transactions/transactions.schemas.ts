@@ -352,6 +352,8 @@ export const TransactionListItem = Type.Object({
   batchId: Nullable(Uuid()),
   referenceId: Nullable(Type.String()),
   source: Source,
+  /** ACH transactions: their bank-side details (the status check's); null for card transactions. */
+  achProcessingDetails: Nullable(AchProcessingDetails),
   availableOperations: Type.Array(AvailableOperation),
   amount: AmountView,
 });

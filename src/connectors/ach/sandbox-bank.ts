@@ -18,6 +18,7 @@ import {
   parseNacha,
   yymmdd,
 } from './nacha.js';
+import { CHANGE_REASONS, RETURN_REASONS } from './return-codes.js';
 
 /**
  * The sandbox bank: a deterministic stand-in for the ODFI and the receiving banks behind it. It reads each file we
@@ -35,17 +36,17 @@ export interface SandboxAccountRule {
 }
 
 export const SANDBOX_ACCOUNT_RULES: readonly SandboxAccountRule[] = [
-  { accountNumber: '100000001', kind: 'return', code: 'R01', reason: 'Insufficient funds' },
-  { accountNumber: '100000002', kind: 'return', code: 'R02', reason: 'Account closed' },
-  { accountNumber: '100000003', kind: 'return', code: 'R03', reason: 'No account/unable to locate account' },
-  { accountNumber: '100000004', kind: 'return', code: 'R04', reason: 'Invalid account number' },
-  { accountNumber: '100000010', kind: 'return', code: 'R10', reason: 'Customer advises not authorized' },
-  { accountNumber: '100000029', kind: 'return', code: 'R29', reason: 'Corporate customer advises not authorized' },
+  { accountNumber: '100000001', kind: 'return', code: 'R01', reason: RETURN_REASONS.R01! },
+  { accountNumber: '100000002', kind: 'return', code: 'R02', reason: RETURN_REASONS.R02! },
+  { accountNumber: '100000003', kind: 'return', code: 'R03', reason: RETURN_REASONS.R03! },
+  { accountNumber: '100000004', kind: 'return', code: 'R04', reason: RETURN_REASONS.R04! },
+  { accountNumber: '100000010', kind: 'return', code: 'R10', reason: RETURN_REASONS.R10! },
+  { accountNumber: '100000029', kind: 'return', code: 'R29', reason: RETURN_REASONS.R29! },
   {
     accountNumber: '100000099',
     kind: 'change',
     code: 'C01',
-    reason: 'Incorrect account number',
+    reason: CHANGE_REASONS.C01!,
     correctedData: '100000098',
   },
   { accountNumber: '100000900', kind: 'reject', code: 'E01', reason: 'Entry rejected by the bank: processing error' },

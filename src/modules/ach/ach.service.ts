@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { type AchConnector, returnsAvailableAt } from '../../connectors/ach/ach-connector.js';
 import { type ParsedFile, parseNacha, yymmdd } from '../../connectors/ach/nacha.js';
+import { returnReason } from '../../connectors/ach/return-codes.js';
 import { isoDate } from '../../platform/clock/business-days.js';
 import type { Clock } from '../../platform/clock/clock.js';
 import { localParts } from '../../platform/clock/zoned.js';
@@ -755,7 +756,7 @@ export class AchPaymentsService {
                 processorId,
                 addenda.originalTraceNumber,
                 addenda.returnReasonCode,
-                addenda.information ?? '',
+                returnReason(addenda.returnReasonCode, addenda.information),
               );
               if (result === 'applied') summary.returns++;
               else if (result === 'already') summary.alreadyApplied++;

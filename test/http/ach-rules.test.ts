@@ -149,6 +149,11 @@ describe('ACH return rules, balanced files and window settings', () => {
   it('clears the next business day, then returns each rule with its code and reason two business days later', async () => {
     await advanceTo(at(1, 9, 1));
     for (const id of Object.values(ids)) await waitStatus(id, 25);
+    // Refunded after clearing, then returned anyway: the refund was its own entry and stays; the original is
+    // charged back and collected nothing.
+    const refund = await t.request('POST', `/pay-api/v1/transactions/ach/${ids.R02}/refund`, { token: m.token });
+    assert.equal(refund.status, 200, refund.text);
+    assert.equal((await status(ids.R02!)).status, 'Refunded');
     await advanceTo(at(3, 9, 1));
     for (const rule of RULES) {
       await waitStatus(ids[rule.code]!, 26);
@@ -159,6 +164,7 @@ describe('ACH return rules, balanced files and window settings', () => {
       assert.equal(view.achProcessingDetails.returnReason, rule.reason);
     }
     assert.equal((await status(ids.clears!)).statusId, 25);
+    assert.equal((await status(refund.body.transactionId)).statusId, 25, 'the refund went out in the next window and cleared');
     assert.equal((await status(ids.credit!)).statusId, 25);
 
     const batch = await eventually(async () => {

@@ -811,7 +811,10 @@ export class AchPaymentsService {
       // Returned before its batch settled, the entry moved nothing; returned later (a late return, imported by hand),
       // the settled batch keeps what it paid out and the reversal is the merchant's debt (merchant_payable).
       `UPDATE transactions t SET status_id = ${AchStatus.ChargedBack},
-         captured_cents = CASE WHEN t.settled_at IS NULL THEN 0 ELSE t.captured_cents END, modified_at = $2,
+         captured_cents = CASE WHEN t.settled_at IS NULL THEN 0 ELSE t.captured_cents END,
+         -- A refunded debit can still come back (the return window outlives clearing): its refund was its own entry
+         -- and stays paid; the original, having collected nothing, has nothing left to refund against.
+         refunded_cents = CASE WHEN t.settled_at IS NULL THEN 0 ELSE t.refunded_cents END, modified_at = $2,
          response_code = $3, details_message = $4
        FROM (SELECT o.id, o.captured_cents, a.is_debit FROM transactions o JOIN ach_entries a ON a.transaction_id = o.id
              WHERE o.id = $1) old

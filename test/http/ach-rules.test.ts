@@ -164,7 +164,11 @@ describe('ACH return rules, balanced files and window settings', () => {
       assert.equal(view.achProcessingDetails.returnReason, rule.reason);
     }
     assert.equal((await status(ids.clears!)).statusId, 25);
-    assert.equal((await status(refund.body.transactionId)).statusId, 25, 'the refund went out in the next window and cleared');
+    assert.equal(
+      (await status(refund.body.transactionId)).statusId,
+      25,
+      'the refund went out in the next window and cleared',
+    );
     assert.equal((await status(ids.credit!)).statusId, 25);
 
     const batch = await eventually(async () => {

@@ -65,38 +65,41 @@ export interface AchDeps {
   filePartRecords?: number;
 }
 
-const ENTRY_COLUMNS = `a.transaction_id, a.merchant_id, a.processor_id, a.sec_code, a.is_debit, a.routing_number,
-  a.account_mask, a.account_type_id, a.account_holder_type_id, a.receiver_name, a.company_name, a.tax_id,
-  a.requester_ip, a.is_faster_processing, a.window_at, a.file_id, a.trace_number, a.effective_date::text,
-  a.return_code, a.return_reason, a.returned_at, a.change_code, a.corrected_data, a.failure_reason`;
+/** AchEntry fields and their ach_entries columns: one list drives the SELECT and the mapping. */
+const ENTRY_FIELDS: ReadonlyArray<readonly [keyof AchEntry, string]> = [
+  ['transactionId', 'transaction_id'],
+  ['merchantId', 'merchant_id'],
+  ['processorId', 'processor_id'],
+  ['secCode', 'sec_code'],
+  ['isDebit', 'is_debit'],
+  ['routingNumber', 'routing_number'],
+  ['accountMask', 'account_mask'],
+  ['accountTypeId', 'account_type_id'],
+  ['accountHolderTypeId', 'account_holder_type_id'],
+  ['receiverName', 'receiver_name'],
+  ['companyName', 'company_name'],
+  ['taxId', 'tax_id'],
+  ['requesterIp', 'requester_ip'],
+  ['isFasterProcessing', 'is_faster_processing'],
+  ['windowAt', 'window_at'],
+  ['fileId', 'file_id'],
+  ['traceNumber', 'trace_number'],
+  ['effectiveDate', 'effective_date'],
+  ['returnCode', 'return_code'],
+  ['returnReason', 'return_reason'],
+  ['returnedAt', 'returned_at'],
+  ['changeCode', 'change_code'],
+  ['correctedData', 'corrected_data'],
+  ['failureReason', 'failure_reason'],
+];
+const ENTRY_COLUMNS = ENTRY_FIELDS.map(([, column]) =>
+  column === 'effective_date' ? 'a.effective_date::text' : `a.${column}`,
+).join(', ');
 
-function toEntry(row: Record<string, any>): AchEntry {
-  return {
-    transactionId: row.transaction_id,
-    merchantId: row.merchant_id,
-    processorId: row.processor_id,
-    secCode: row.sec_code,
-    isDebit: row.is_debit,
-    routingNumber: row.routing_number,
-    accountMask: row.account_mask,
-    accountTypeId: row.account_type_id,
-    accountHolderTypeId: row.account_holder_type_id,
-    receiverName: row.receiver_name,
-    companyName: row.company_name,
-    taxId: row.tax_id,
-    requesterIp: row.requester_ip,
-    isFasterProcessing: row.is_faster_processing,
-    windowAt: row.window_at,
-    fileId: row.file_id,
-    traceNumber: row.trace_number,
-    effectiveDate: row.effective_date,
-    returnCode: row.return_code,
-    returnReason: row.return_reason,
-    returnedAt: row.returned_at,
-    changeCode: row.change_code,
-    correctedData: row.corrected_data,
-    failureReason: row.failure_reason,
-  };
+function toEntry(row: Record<string, unknown>): AchEntry {
+  const entry: Record<string, unknown> = {};
+  for (const [field, column] of ENTRY_FIELDS) entry[field] = row[column];
+  return entry as unknown as AchEntry;
 }
 
 const DESCRIPTIONS: Record<number, string> = {
@@ -459,11 +462,11 @@ export class AchPaymentsService {
         throw new ValidationError({ transactionId: [why] }, why, 'InvalidTransactionStatus');
       }
       const original = toTransaction(rows[0]);
-      const entry = await tx.query(
-        `SELECT ${ENTRY_COLUMNS}, a.account_sealed, a.data_key_version FROM ach_entries a WHERE a.transaction_id = $1`,
+      const entry = await tx.query<{ account_sealed: Buffer; data_key_version: number }>(
+        'SELECT account_sealed, data_key_version FROM ach_entries WHERE transaction_id = $1',
         [id],
       );
-      const source = entry.rows[0] as Record<string, any>;
+      const source = entry.rows[0]!;
       const dataKey = await this.deps.vault.dataKeys.get(merchantId, source.data_key_version, tx);
       const accountNumber = decryptWith(dataKey, source.account_sealed, id);
       const current = await this.deps.vault.dataKeys.current(merchantId, tx);

@@ -164,6 +164,21 @@ export class TestNode {
     return response.body;
   }
 
+  /**
+   * Moves the business clock forward by `seconds`, then gives each tenant a fresh token (tokens expire on the
+   * business clock).
+   */
+  async advanceClock(seconds: number, ...tenants: Tenant[]): Promise<void> {
+    if (seconds > 0) await this.expectOk(this.admin('POST', '/admin/v1/clock/advance', { seconds }));
+    for (const tenant of tenants) tenant.token = (await this.token(tenant.clientId, tenant.clientSecret)).access_token;
+  }
+
+  /** Moves the business clock forward to `instant` (never back), then re-tokens the tenants. */
+  async advanceClockTo(instant: Date, ...tenants: Tenant[]): Promise<void> {
+    const now = new Date((await this.expectOk(this.admin('GET', '/admin/v1/clock'))).now);
+    await this.advanceClock(Math.ceil((instant.getTime() - now.getTime()) / 1000), ...tenants);
+  }
+
   async partner(name = `Partner ${randomBytes(3).toString('hex')}`): Promise<Tenant> {
     const partner = await this.expectOk(this.admin('POST', '/admin/v1/partners', { name }));
     const key = await this.expectOk(this.admin('POST', '/admin/v1/api-keys', { partnerId: partner.id }));

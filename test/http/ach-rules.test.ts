@@ -5,14 +5,11 @@ import { after, before, describe, it } from 'node:test';
 import { parseNacha } from '../../src/connectors/ach/nacha.js';
 import { verifyLedger } from '../../src/modules/ledger/verify.js';
 import { zonedInstant } from '../../src/platform/clock/zoned.js';
+import { ACH_PAYER } from '../ach-fixtures.js';
 import { eventually, type MerchantTenant, startNode, type TestNode } from '../harness.js';
 
 const NY = 'America/New_York';
 const ROUTING = '021000021';
-const PERSON = {
-  billingAddress: { line1: '1 Main St', city: 'New York', stateId: 33, countryId: 1, postalCode: '10001' },
-  contactInfo: { firstName: 'Ada', lastName: 'Lovelace', mobileNumber: '+12125550100' },
-};
 const RULES = [
   { account: '100000002', code: 'R02', reason: 'Account closed' },
   { account: '100000003', code: 'R03', reason: 'No account/unable to locate account' },
@@ -49,12 +46,7 @@ describe('ACH return rules, balanced files and window settings', () => {
   });
   after(() => t.stop());
 
-  async function advanceTo(instant: Date): Promise<void> {
-    const now = new Date((await t.expectOk(t.admin('GET', '/admin/v1/clock'))).now);
-    const seconds = Math.ceil((instant.getTime() - now.getTime()) / 1000);
-    if (seconds > 0) await t.expectOk(t.admin('POST', '/admin/v1/clock/advance', { seconds }));
-    m.token = (await t.token(m.clientId, m.clientSecret)).access_token;
-  }
+  const advanceTo = (instant: Date) => t.advanceClockTo(instant, m);
   const status = async (id: string) => {
     const res = await t.request('GET', `/pay-api/v1/transactions/${id}`, { token: m.token });
     assert.equal(res.status, 200, res.text);
@@ -72,7 +64,7 @@ describe('ACH return rules, balanced files and window settings', () => {
         accountNumber,
         routingNumber: ROUTING,
         accountHolderType: 2,
-        ...PERSON,
+        ...ACH_PAYER,
         ...extra,
       },
     });

@@ -5,6 +5,7 @@ import { after, before, describe, it } from 'node:test';
 import { buildNachaFile, parseNacha } from '../../src/connectors/ach/nacha.js';
 import { verifyLedger } from '../../src/modules/ledger/verify.js';
 import { zonedInstant } from '../../src/platform/clock/zoned.js';
+import { ACH_PAYER } from '../ach-fixtures.js';
 import { eventually, type MerchantTenant, startNode, type TestNode } from '../harness.js';
 
 const require = createRequire(import.meta.url);
@@ -23,10 +24,6 @@ function parseWithLibrary(text: string): Promise<any> {
 const NY = 'America/New_York';
 const GOOD_ROUTING = '021000021';
 const IP = '203.0.113.7';
-const PERSON = {
-  billingAddress: { line1: '1 Main St', city: 'New York', stateId: 33, countryId: 1, postalCode: '10001' },
-  contactInfo: { firstName: 'Ada', lastName: 'Lovelace', mobileNumber: '+12125550100' },
-};
 
 /** Thanksgiving week of next year: Monday is a business day, Thursday a Fed holiday. */
 function thanksgivingMonday(): { year: number; day: number } {
@@ -51,13 +48,7 @@ describe('ACH payments', () => {
   });
   after(() => t.stop());
 
-  async function advanceTo(instant: Date): Promise<void> {
-    const now = new Date((await t.expectOk(t.admin('GET', '/admin/v1/clock'))).now);
-    const seconds = Math.ceil((instant.getTime() - now.getTime()) / 1000);
-    if (seconds > 0) await t.expectOk(t.admin('POST', '/admin/v1/clock/advance', { seconds }));
-    // Tokens expire on the business clock.
-    m.token = (await t.token(m.clientId, m.clientSecret)).access_token;
-  }
+  const advanceTo = (instant: Date) => t.advanceClockTo(instant, m);
 
   const post = (path: string, body?: unknown, token = m.token) =>
     t.request('POST', `/pay-api/v1/transactions/ach/${path}`, { token, ...(body === undefined ? {} : { body }) });
@@ -72,17 +63,17 @@ describe('ACH payments', () => {
     return res.body;
   };
   const raw = (accountNumber: string, extra: Record<string, unknown> = {}) =>
-    debit({ accountNumber, routingNumber: GOOD_ROUTING, accountHolderType: 2, ...PERSON, ...extra });
+    debit({ accountNumber, routingNumber: GOOD_ROUTING, accountHolderType: 2, ...ACH_PAYER, ...extra });
   const waitStatus = (id: string, statusId: number) =>
     eventually(async () => (await status(id)).statusId === statusId, 10_000);
 
   it('refuses inconsistent requests with a 400 naming the field', async () => {
     const cases: Array<[Record<string, unknown>, string]> = [
-      [{ accountNumber: '123456789', routingNumber: '021000022', accountHolderType: 2, ...PERSON }, 'routingNumber'],
-      [{ accountNumber: '12AB5678', routingNumber: GOOD_ROUTING, accountHolderType: 2, ...PERSON }, 'accountNumber'],
-      [{ accountNumber: '1'.repeat(18), routingNumber: GOOD_ROUTING, ...PERSON }, 'accountNumber'],
+      [{ accountNumber: '123456789', routingNumber: '021000022', accountHolderType: 2, ...ACH_PAYER }, 'routingNumber'],
+      [{ accountNumber: '12AB5678', routingNumber: GOOD_ROUTING, accountHolderType: 2, ...ACH_PAYER }, 'accountNumber'],
+      [{ accountNumber: '1'.repeat(18), routingNumber: GOOD_ROUTING, ...ACH_PAYER }, 'accountNumber'],
       [
-        { accountNumber: '123456789', routingNumber: GOOD_ROUTING, accountHolderType: 2, secCode: 3, ...PERSON },
+        { accountNumber: '123456789', routingNumber: GOOD_ROUTING, accountHolderType: 2, secCode: 3, ...ACH_PAYER },
         'contactInfo.companyName',
       ],
       [
@@ -91,15 +82,15 @@ describe('ACH payments', () => {
           routingNumber: GOOD_ROUTING,
           accountHolderType: 2,
           requesterIPaddress: '999.1.1.1',
-          ...PERSON,
+          ...ACH_PAYER,
         },
         'requesterIPaddress',
       ],
       [
-        { accountNumber: '123456789', routingNumber: GOOD_ROUTING, accountHolderType: 2, amount: 0, ...PERSON },
+        { accountNumber: '123456789', routingNumber: GOOD_ROUTING, accountHolderType: 2, amount: 0, ...ACH_PAYER },
         'amount',
       ],
-      [{ accountNumber: '123456789', routingNumber: GOOD_ROUTING, ...PERSON }, 'accountHolderType'],
+      [{ accountNumber: '123456789', routingNumber: GOOD_ROUTING, ...ACH_PAYER }, 'accountHolderType'],
       [{}, 'paymentMethodId'],
     ];
     for (const [body, field] of cases) {
@@ -162,7 +153,7 @@ describe('ACH payments', () => {
       accountNumber: '22223333',
       routingNumber: GOOD_ROUTING,
       accountHolderType: 1,
-      billingAddress: PERSON.billingAddress,
+      billingAddress: ACH_PAYER.billingAddress,
       contactInfo: { companyName: 'Supplier Inc', mobileNumber: '+12125550101' },
     });
     assert.equal(credit.status, 200, credit.text);

@@ -4,13 +4,10 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { verifyLedger } from '../../src/modules/ledger/verify.js';
 import { zonedInstant } from '../../src/platform/clock/zoned.js';
+import { ACH_PAYER } from '../ach-fixtures.js';
 import { eventually, type MerchantTenant, startNode, type TestNode } from '../harness.js';
 
 const CARD = { accountNumber: '4111111111111111', expirationMonth: 12, expirationYear: 2031, securityCode: '737' };
-const PERSON = {
-  billingAddress: { line1: '1 Main St', city: 'New York', stateId: 33, countryId: 1, postalCode: '10001' },
-  contactInfo: { firstName: 'Ada', lastName: 'Lovelace', mobileNumber: '+12125550100' },
-};
 // Clears, R01, R02, refused by the bank (Failed), clears.
 const ACH_ACCOUNTS = ['123456789', '100000001', '100000002', '100000900', '555000111'];
 
@@ -26,18 +23,11 @@ describe('mixed card and ACH workload', () => {
     // Monday 08:00 New York, in April of next year.
     const year = new Date().getUTCFullYear() + 1;
     const weekday = new Date(Date.UTC(year, 3, 6)).getUTCDay();
-    await advanceTo(zonedInstant(year, 4, 6 + ((8 - weekday) % 7), 8, 0, 'America/New_York'));
+    await t.advanceClockTo(zonedInstant(year, 4, 6 + ((8 - weekday) % 7), 8, 0, 'America/New_York'), m);
   });
   after(() => t.stop());
 
-  async function advance(seconds: number): Promise<void> {
-    await t.expectOk(t.admin('POST', '/admin/v1/clock/advance', { seconds }));
-    m.token = (await t.token(m.clientId, m.clientSecret)).access_token; // tokens expire on the business clock
-  }
-  async function advanceTo(instant: Date): Promise<void> {
-    const now = new Date((await t.expectOk(t.admin('GET', '/admin/v1/clock'))).now);
-    await advance(Math.max(1, Math.ceil((instant.getTime() - now.getTime()) / 1000)));
-  }
+  const advance = (seconds: number) => t.advanceClock(seconds, m);
   const post = (path: string, body?: unknown) =>
     t.request('POST', `/pay-api/v1/transactions/${path}`, { token: m.token, ...(body === undefined ? {} : { body }) });
 
@@ -78,7 +68,7 @@ describe('mixed card and ACH workload', () => {
           routingNumber: '021000021',
           accountHolderType: 2,
           isFasterProcessing: next() < 0.3,
-          ...PERSON,
+          ...ACH_PAYER,
         });
         assert.equal(r.status, 200, r.text);
         achs.push(r.body.transactionId);

@@ -72,7 +72,6 @@ export interface CutoffFile {
   /** Everything of a batch header but what depends on the batch's entries. */
   batchHeader: (secCode: BatchHeader['secCode'], description: string) => Omit<BatchHeader, 'serviceClassCode'>;
   settings: AchProcessorSettings;
-  companyName: string;
   dataKey: (version: number) => Promise<DataKey>;
   /** Stores the next part of the file's text. */
   append: (text: string) => Promise<void>;
@@ -197,7 +196,7 @@ async function endBatch(tx: Tx, writer: NachaWriter, f: CutoffFile, group: Group
       accountNumber: f.settings.offsetAccountNumber,
       amountCents: Number(difference > 0n ? difference : -difference),
       individualId: 'OFFSET',
-      individualName: f.companyName,
+      individualName: f.header.originName, // the originator: its own settlement account
       traceNumber: `${f.settings.odfiRoutingNumber.slice(0, 8)}${rows[0]!.v.padStart(7, '0')}`,
     };
     writer.entry(entry);
@@ -206,6 +205,6 @@ async function endBatch(tx: Tx, writer: NachaWriter, f: CutoffFile, group: Group
 }
 
 /** Prenote-free transaction codes: checking 22 credit / 27 debit, savings 32 / 37. */
-export function transactionCode(isDebit: boolean, accountTypeId: number): number {
+function transactionCode(isDebit: boolean, accountTypeId: number): number {
   return (accountTypeId === 2 ? 30 : 20) + (isDebit ? 7 : 2);
 }

@@ -208,7 +208,7 @@ export function achRoutes(app: App, ctx: AppContext): void {
       },
     },
     async (request, reply) => {
-      const parts = await ach.fileText(request.params.id);
+      const parts = await ach.fileParts(request.params.id);
       reply.header('content-type', 'text/plain; charset=us-ascii');
       reply.header('content-disposition', `attachment; filename="ach-${request.params.id}.txt"`);
       // Streamed part by part (Fastify skips serialization for streams; the schema documents the text).

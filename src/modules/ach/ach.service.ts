@@ -579,7 +579,6 @@ export class AchPaymentsService {
           odfiId,
         }),
         settings,
-        companyName: configuration.companyName,
         dataKey: (version) => this.deps.vault.dataKeys.get(merchantId, version, tx),
         append: this.files.writer(tx, fileId, fileKey).append,
         clock: this.clock,
@@ -732,21 +731,23 @@ export class AchPaymentsService {
     const now = this.clock.now();
     const applied = await withTransaction(this.deps.pool, async (tx) => {
       const fileKey = await this.deps.vault.dataKeys.current(merchantId, tx);
-      let debit = 0n;
-      let credit = 0n;
-      let count = 0;
-      for (const batch of parsed.batches) {
-        for (const entry of batch.entries) {
-          count++;
-          if (entry.transactionCode % 10 >= 5) debit += BigInt(entry.amountCents);
-          else credit += BigInt(entry.amountCents);
-        }
-      }
+      // The parser has checked the file control's totals against the entries: they are the file's totals.
+      const { totalDebitCents, totalCreditCents } = parsed.control;
+      const count = parsed.batches.reduce((sum, batch) => sum + batch.entries.length, 0);
       const inserted = await tx.query(
         `INSERT INTO ach_files (id, merchant_id, processor_id, direction, window_at, created_at, entry_count,
            total_debit_cents, total_credit_cents, external_id)
          VALUES ($1, $2, $3, 'return', $4, $4, $5, $6, $7, $8) ON CONFLICT DO NOTHING`,
-        [importId, merchantId, processorId, now, count, debit.toString(), credit.toString(), external],
+        [
+          importId,
+          merchantId,
+          processorId,
+          now,
+          count,
+          totalDebitCents.toString(),
+          totalCreditCents.toString(),
+          external,
+        ],
       );
       if (inserted.rowCount === 0) return false;
       await this.files.writer(tx, importId, fileKey).append(content);
@@ -971,7 +972,7 @@ export class AchPaymentsService {
   }
 
   /** An operator's download: the file part by part. */
-  async fileText(id: string): Promise<AsyncIterable<string>> {
+  async fileParts(id: string): Promise<AsyncIterable<string>> {
     const file = await this.fileRow(id);
     if (!file) throw new NotFoundError('AchFile', id);
     return this.files.read(file.merchant_id, id);

@@ -7,6 +7,7 @@ import { customersRoutes } from './modules/customers/customers.routes.js';
 import { merchantsRoutes } from './modules/merchants/merchants.routes.js';
 import { oauthRoutes } from './modules/oauth/oauth.routes.js';
 import { operatorRoutes } from './modules/operator/operator.routes.js';
+import { sessionsRoutes } from './modules/sessions/sessions.routes.js';
 import { settlementsRoutes } from './modules/settlements/settlements.routes.js';
 import { systemRoutes } from './modules/system/system.routes.js';
 import { transactionsRoutes } from './modules/transactions/transactions.routes.js';
@@ -71,6 +72,7 @@ export async function buildApp(ctx: AppContext, http: HttpDeps, options: BuildAp
     achRoutes(scoped, ctx);
     settlementsRoutes(scoped, ctx);
     webhooksRoutes(scoped, ctx);
+    sessionsRoutes(scoped, ctx);
     options.configure?.(scoped);
   });
 

@@ -6,6 +6,8 @@ import type { MerchantsService } from './modules/merchants/merchants.service.js'
 import type { OAuthService } from './modules/oauth/oauth.service.js';
 import type { OperatorService } from './modules/operator/operator.service.js';
 import type { PartnersService } from './modules/partners/partners.service.js';
+import type { SessionPayments } from './modules/sessions/session-payments.js';
+import type { PaymentSessionsService } from './modules/sessions/sessions.service.js';
 import type { SettlementsService } from './modules/settlements/settlements.service.js';
 import type { CardPaymentsService } from './modules/transactions/card-payments.service.js';
 import type { TransactionsService } from './modules/transactions/transactions.service.js';
@@ -31,6 +33,8 @@ export interface Services {
   ach: AchPaymentsService;
   transactions: TransactionsService;
   webhooks: WebhooksService;
+  sessions: PaymentSessionsService;
+  sessionPayments: SessionPayments;
 }
 
 /** Everything a running node holds. Built once by the runtime (or the test harness) and passed down explicitly. */

@@ -16,6 +16,9 @@ import { OAuthService } from './modules/oauth/oauth.service.js';
 import { SigningKeyRing } from './modules/oauth/signing-keys.js';
 import { OperatorService } from './modules/operator/operator.service.js';
 import { PartnersService } from './modules/partners/partners.service.js';
+import { SessionPayments } from './modules/sessions/session-payments.js';
+import { sessionQueues, sessionSchedules } from './modules/sessions/sessions.jobs.js';
+import { PaymentSessionsService } from './modules/sessions/sessions.service.js';
 import { SettlementsService } from './modules/settlements/settlements.service.js';
 import { maintenanceQueue } from './modules/system/maintenance.js';
 import { CardPaymentsService } from './modules/transactions/card-payments.service.js';
@@ -135,6 +138,18 @@ export async function createNode(config: Config, options: NodeOptions): Promise<
       filePartRecords: config.achFilePartRecords,
     });
     const transactions = new TransactionsService(pool, settlements);
+    const sessions = new PaymentSessionsService({ pool, clock, config, logger, merchants, customers, transactions });
+    const sessionPayments = new SessionPayments({
+      pool,
+      clock,
+      logger,
+      merchants,
+      customers,
+      vault,
+      cardPayments,
+      ach,
+      transactions,
+    });
     const webhookSender = new WebhookSender(
       { allowLoopback: config.webhookAllowPrivateTargets },
       config.webhookTimeoutMs,
@@ -160,6 +175,8 @@ export async function createNode(config: Config, options: NodeOptions): Promise<
     for (const queue of cardQueues(pool, clock, cardPayments)) jobs.register(queue);
     for (const schedule of cardSchedules) jobs.schedule(schedule);
     for (const queue of achQueues(ach)) jobs.register(queue);
+    for (const queue of sessionQueues(sessions, sessionPayments)) jobs.register(queue);
+    for (const schedule of sessionSchedules) jobs.schedule(schedule);
 
     const ctx: AppContext = {
       config,
@@ -184,6 +201,8 @@ export async function createNode(config: Config, options: NodeOptions): Promise<
         ach,
         transactions,
         webhooks,
+        sessions,
+        sessionPayments,
       },
     };
     const app = await buildApp(

@@ -416,6 +416,45 @@ for (const caller of ['merchant', 'partner'] as const) {
   );
 }
 
+async function paymentSession(t: TestNode, owner: Owner): Promise<Record<string, string>> {
+  const session = await t.expectOk(
+    t.request('POST', '/v2/payment-sessions', { token: owner.token, body: { amount: 5 } }),
+  );
+  return { paymentSessionId: session.id };
+}
+
+for (const prefix of ['/v2/payment-sessions', '/pay-int-api/payment-sessions']) {
+  for (const method of ['GET', 'POST']) {
+    CROSS_TENANT.push({
+      route: `${method} ${prefix}/{paymentSessionId}`,
+      caller: 'merchant',
+      setup: paymentSession,
+      request: (ids) => ({ method, url: `${prefix}/${ids.paymentSessionId}` }),
+    });
+  }
+  CROSS_TENANT.push({
+    route: `POST ${prefix}/{paymentSessionId}/cancel`,
+    caller: 'merchant',
+    setup: paymentSession,
+    request: (ids) => ({ method: 'POST', url: `${prefix}/${ids.paymentSessionId}/cancel` }),
+  });
+}
+CROSS_TENANT.push({
+  route: 'POST /v2/payment-sessions {customerId}',
+  caller: 'merchant',
+  async setup(t, owner) {
+    const customer = await t.expectOk(
+      t.request('POST', '/pay-api/v1/customers', { token: owner.token, body: { firstName: 'Ada' } }),
+    );
+    return { customerId: customer.id };
+  },
+  request: (ids) => ({
+    method: 'POST',
+    url: '/v2/payment-sessions',
+    body: { mode: 'SaveMethod', amount: 0, customerId: ids.customerId },
+  }),
+});
+
 /** Which token kinds each bearer route accepts; the other kind must get 403. */
 export const TOKEN_KINDS: Record<string, Kind[]> = {
   'GET /pay-api/v1/merchants': ['partner'],
@@ -471,6 +510,14 @@ export const TOKEN_KINDS: Record<string, Kind[]> = {
   'GET /v2/webhooks/delivery-logs/export': ['merchant', 'partner'],
   'GET /v2/webhooks/delivery-logs/{deliveryLogId}': ['merchant', 'partner'],
   'POST /v2/webhooks/delivery-logs/{deliveryLogId}/retry': ['merchant', 'partner'],
+  'POST /v2/payment-sessions': ['merchant'],
+  'GET /v2/payment-sessions/{paymentSessionId}': ['merchant'],
+  'POST /v2/payment-sessions/{paymentSessionId}': ['merchant'],
+  'POST /v2/payment-sessions/{paymentSessionId}/cancel': ['merchant'],
+  'POST /pay-int-api/payment-sessions': ['merchant'],
+  'GET /pay-int-api/payment-sessions/{paymentSessionId}': ['merchant'],
+  'POST /pay-int-api/payment-sessions/{paymentSessionId}': ['merchant'],
+  'POST /pay-int-api/payment-sessions/{paymentSessionId}/cancel': ['merchant'],
 };
 
 describe('tenancy', () => {

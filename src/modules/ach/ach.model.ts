@@ -47,6 +47,12 @@ export interface AchCommand {
   shippingAddress: Address | null;
   contactInfo: ContactInfo | null;
   createMethodId: number;
+  /** The payment session paying (its id becomes the transaction's source). */
+  sourceId?: string | null;
+  /** A payment session's tip (ACH payments take one only through a session). */
+  tipCents?: number | null;
+  /** Tax configured by a payment session (see PaymentCommand.tax). */
+  tax?: { mode: 'exclusive' | 'inclusive'; rateMpct: number | null; cents: number | null } | null;
 }
 
 /** The bank side of an ACH transaction (table ach_entries), without the sealed account number. */

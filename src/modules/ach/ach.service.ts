@@ -178,6 +178,10 @@ export class AchPaymentsService {
       dualPricingRateMpct: settings.defaultDualPricingRateMpct,
       useCardPrice: false,
       tender: 'ach',
+      tipCents: cmd.tipCents ?? null,
+      taxMode: cmd.tax?.mode ?? null,
+      taxRateMpct: cmd.tax?.rateMpct ?? null,
+      taxCents: cmd.tax?.cents ?? null,
     });
     const max = settings.maxTransactionAmountCents;
     if (max !== null && amounts.totalCents > max) {
@@ -206,6 +210,7 @@ export class AchPaymentsService {
       customerId: account.customer?.id ?? null,
       paymentMethodId: account.paymentMethodId,
       createMethodId: cmd.createMethodId,
+      sourceId: cmd.sourceId ?? null,
       ...amountColumns(amounts),
       authorizedCents: amounts.totalCents,
       panMask: account.mask,
@@ -1037,6 +1042,7 @@ function achTransactionBase(id: string, merchantId: string, processorId: string,
     customerId: null,
     paymentMethodId: null,
     createMethodId: 2,
+    sourceId: null,
     cardDataSourceId: null,
     referenceId: null,
     customerInitiated: null,

@@ -116,7 +116,11 @@ export class CardPaymentsService {
     const settings = configuration.settings;
     const amounts = this.amountsFor(cmd, settings, card);
     const cardNotPresent = CARD_NOT_PRESENT_SOURCES.has(cmd.cardDataSourceId);
-    const runAvs = cardNotPresent && settings.avs.isEnabled && cmd.kind !== 'refund-without-reference';
+    const runAvs =
+      cardNotPresent &&
+      settings.avs.isEnabled &&
+      cmd.kind !== 'refund-without-reference' &&
+      !cmd.skipAddressVerification;
     let billing = cmd.billingAddress ?? null;
     if (!billing && card.customerId) {
       billing = (customer ?? (await this.deps.customers.get(cmd.merchantId, card.customerId))).billingAddress;
@@ -295,6 +299,9 @@ export class CardPaymentsService {
           dualPricingRateMpct: settings.defaultDualPricingRateMpct,
           useCardPrice: cmd.useCardPrice,
           tender: card.creditDebitTypeId === CreditDebitType.Debit ? 'debit' : 'credit',
+          taxMode: cmd.tax?.mode ?? null,
+          taxRateMpct: cmd.tax?.rateMpct ?? null,
+          taxCents: cmd.tax?.cents ?? null,
         });
     const max = settings.maxTransactionAmountCents;
     if (max !== null && amounts.totalCents > max) {
@@ -1115,6 +1122,7 @@ function newTransaction(input: {
     customerId: card.customerId,
     paymentMethodId: card.paymentMethodId,
     createMethodId: cmd.createMethodId,
+    sourceId: cmd.sourceId ?? null,
     cardDataSourceId: cmd.cardDataSourceId,
     referenceId: cmd.referenceId ?? null,
     customerInitiated: cmd.customerInitiated ?? null,

@@ -28,6 +28,12 @@ export interface PaymentCommand {
   referenceId?: string | null;
   customerInitiated?: boolean | null;
   createMethodId: number;
+  /** The payment session paying (its id becomes the transaction's source). */
+  sourceId?: string | null;
+  /** A session with `skipAddressVerification`: no AVS for this card-not-present payment. */
+  skipAddressVerification?: boolean;
+  /** Tax configured by a payment session: a rate or a fixed amount, added on top (exclusive) or included. */
+  tax?: { mode: 'exclusive' | 'inclusive'; rateMpct: number | null; cents: number | null } | null;
 }
 
 /** The request's `contactInfo` as stored (either phone spelling accepted; a bad one is a 400 naming the field). */

@@ -21,6 +21,7 @@ const sample: Transaction = {
   customerId: null,
   paymentMethodId: null,
   createMethodId: 2,
+  sourceId: null,
   cardDataSourceId: 1,
   referenceId: 'order-1001',
   customerInitiated: true,

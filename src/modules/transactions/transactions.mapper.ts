@@ -207,8 +207,14 @@ export function achDetailsView(entry: AchEntry) {
   };
 }
 
+/** Who created it; a payment made through a payment session names that session (`id`). */
 function source(t: Transaction) {
-  return { typeId: t.createMethodId, type: CREATE_METHOD_NAMES[t.createMethodId] ?? 'ApiToken', id: null, name: null };
+  return {
+    typeId: t.createMethodId,
+    type: CREATE_METHOD_NAMES[t.createMethodId] ?? 'ApiToken',
+    id: t.sourceId,
+    name: t.sourceId ? 'PaymentSession' : null,
+  };
 }
 
 function addressLine(contact: MerchantContact | undefined): string | null {

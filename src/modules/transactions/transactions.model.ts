@@ -140,6 +140,8 @@ export interface Transaction extends AmountColumns {
   customerId: string | null;
   paymentMethodId: string | null;
   createMethodId: number;
+  /** The payment session (or other hosted flow) that created it, shown as its `source.id`. */
+  sourceId: string | null;
   cardDataSourceId: number | null;
   referenceId: string | null;
   customerInitiated: boolean | null;

@@ -15,6 +15,7 @@ const FIELDS: ReadonlyArray<readonly [keyof Transaction, string]> = [
   ['customerId', 'customer_id'],
   ['paymentMethodId', 'payment_method_id'],
   ['createMethodId', 'create_method_id'],
+  ['sourceId', 'source_id'],
   ['cardDataSourceId', 'card_data_source_id'],
   ['referenceId', 'reference_id'],
   ['customerInitiated', 'customer_initiated'],
@@ -69,6 +70,7 @@ const IMMUTABLE = new Set([
   'method',
   'typeId',
   'originalTransactionId',
+  'sourceId',
   'createdAt',
 ]);
 
@@ -141,6 +143,16 @@ export async function findTransaction(
       : { name: 'tx.find', text: FIND_SQL, values: [id, merchantId] },
   );
   return rows[0] ? toTransaction(rows[0]) : undefined;
+}
+
+/** Every transaction a hosted flow (a payment session) created, oldest first. */
+export async function findBySource(sql: Sql, merchantId: string, sourceId: string): Promise<Transaction[]> {
+  const { rows } = await sql.query({
+    name: 'tx.find-by-source',
+    text: `SELECT ${TX_COLUMNS} FROM transactions t WHERE t.merchant_id = $1 AND t.source_id = $2 ORDER BY t.created_at, t.id`,
+    values: [merchantId, sourceId],
+  });
+  return rows.map(toTransaction);
 }
 
 /** For workers acting on the system's behalf (reconciler, expiry): no tenant in scope, the id is from our own jobs. */

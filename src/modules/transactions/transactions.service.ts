@@ -1,10 +1,10 @@
-import type { Pool } from '../../platform/db/pool.js';
+import type { Pool, Sql } from '../../platform/db/pool.js';
 import { ConflictError } from '../../platform/http/errors.js';
 import type { PageRequest } from '../../platform/http/paging.js';
 import { fromCents } from '../../platform/money.js';
 import type { SettlementsService } from '../settlements/settlements.service.js';
 import type { Transaction } from './transactions.model.js';
-import { findTransaction, listTransactions, type TransactionFilter } from './transactions.repo.js';
+import { findBySource, findTransaction, listTransactions, type TransactionFilter } from './transactions.repo.js';
 
 /** Reads of transactions (any method) and the settle command. */
 export class TransactionsService {
@@ -15,6 +15,11 @@ export class TransactionsService {
 
   get(merchantId: string, id: string): Promise<Transaction | undefined> {
     return findTransaction(this.pool, merchantId, id);
+  }
+
+  /** The transactions a payment session (or another hosted flow) created, oldest first. */
+  bySource(merchantId: string, sourceId: string, sql: Sql = this.pool): Promise<Transaction[]> {
+    return findBySource(sql, merchantId, sourceId);
   }
 
   list(filter: TransactionFilter, page: PageRequest) {

@@ -1,0 +1,516 @@
+import type { Clock } from '../../platform/clock/clock.js';
+import { newId } from '../../platform/crypto/ids.js';
+import type { Pool } from '../../platform/db/pool.js';
+import { withTransaction } from '../../platform/db/tx.js';
+import { recordEvent } from '../../platform/events/outbox.js';
+import { type FieldErrors, ValidationError } from '../../platform/http/errors.js';
+import type { Logger } from '../../platform/observability/logger.js';
+import type { AchPaymentsService } from '../ach/ach.service.js';
+import type { CustomersService } from '../customers/customers.service.js';
+import type { MerchantConfiguration } from '../merchants/merchants.model.js';
+import { ZeroCostProcessingOption } from '../merchants/merchants.model.js';
+import type { MerchantsService } from '../merchants/merchants.service.js';
+import { type Address, normalizeAddress } from '../reference/address.js';
+import { type AmountBreakdown, calculateAmount } from '../transactions/amounts.js';
+import type { CardPaymentsService } from '../transactions/card-payments.service.js';
+import { CreateMethod, type Transaction, TransactionStatus } from '../transactions/transactions.model.js';
+import type { TransactionsService } from '../transactions/transactions.service.js';
+import type { VaultService } from '../vault/vault.service.js';
+import { checkBankAccount } from '../vault/vault.service.js';
+import {
+  CustomerHandling,
+  isOpen,
+  MAX_FAILED_ATTEMPTS,
+  type PaymentSession,
+  SessionMode,
+  SessionStatus,
+  TaxMode,
+} from './sessions.model.js';
+import {
+  type AttemptChanges,
+  claimForPayment,
+  expireSession,
+  findSessionForPayer,
+  findUnresolvedSessions,
+  updateAttempt,
+} from './sessions.repo.js';
+
+/** What the payer submitted on the checkout page or in the elements frame. Lives only for the request. */
+export interface PayerPayment {
+  method: 'card' | 'ach';
+  /** A flexible session: the amount the payer entered (cents). */
+  amountCents: number | null;
+  card?: { number: string; expirationMonth: number; expirationYear: number; securityCode: string; name: string };
+  ach?: {
+    routingNumber: string;
+    accountNumber: string;
+    accountType: number;
+    accountHolderType: number;
+    firstName: string;
+    lastName: string;
+    phone: string;
+  };
+  billing: {
+    line1?: string;
+    line2?: string;
+    city?: string;
+    state?: string;
+    postalCode?: string;
+  } | null;
+  email: string | null;
+  clientIp: string;
+}
+
+export type PayOutcome =
+  | { kind: 'completed'; session: PaymentSession }
+  | { kind: 'declined'; session: PaymentSession; message: string }
+  | { kind: 'invalid'; errors: FieldErrors }
+  | { kind: 'busy'; session: PaymentSession }
+  | { kind: 'ended'; session: PaymentSession }
+  | { kind: 'missing' };
+
+export interface SessionPaymentsDeps {
+  pool: Pool;
+  clock: Clock;
+  logger: Logger;
+  merchants: MerchantsService;
+  customers: CustomersService;
+  vault: VaultService;
+  cardPayments: CardPaymentsService;
+  ach: AchPaymentsService;
+  transactions: TransactionsService;
+}
+
+/** How long one submission holds the session: longer than a processor call, short enough to recover from a crash. */
+const LEASE_MS = 120_000;
+
+/** What the checkout page shows before the payer pays. */
+export interface PayerView {
+  session: PaymentSession;
+  configuration: MerchantConfiguration;
+  open: boolean;
+}
+
+/**
+ * The payer's side of a session. One submission at a time holds the session's lease (a compare-and-set in
+ * PostgreSQL, so any node may receive it); before charging, the holder looks for a payment an earlier submission
+ * already made (a lost response, a crashed node) and completes with that instead of charging again.
+ */
+export class SessionPayments {
+  constructor(private readonly deps: SessionPaymentsDeps) {}
+
+  async view(id: string): Promise<PayerView | undefined> {
+    let session = await findSessionForPayer(this.deps.pool, id);
+    if (!session) return undefined;
+    const now = this.deps.clock.now();
+    if (session.status === SessionStatus.Created && session.expiresAt && session.expiresAt <= now) {
+      session = (await expireSession(this.deps.pool, id, now)) ?? session;
+    }
+    const configuration = await this.deps.merchants.getConfiguration(session.merchantId);
+    return { session, configuration, open: isOpen(session, now) };
+  }
+
+  /** The amounts the payer will see for a tender: the same function the transaction uses. */
+  quote(
+    session: PaymentSession,
+    configuration: MerchantConfiguration,
+    tender: 'credit' | 'ach',
+    baseCents: number,
+  ): AmountBreakdown {
+    const settings = configuration.settings;
+    return calculateAmount({
+      baseCents,
+      tipCents: session.tipCents,
+      zeroCostOptionId: settings.zeroCostProcessingOptionId,
+      surchargeRateMpct: settings.defaultSurchargeRateMpct,
+      cashDiscountRateMpct: settings.defaultCashDiscountRateMpct,
+      dualPricingRateMpct: settings.defaultDualPricingRateMpct,
+      useCardPrice: tender !== 'ach',
+      tender,
+      ...taxOf(session),
+    });
+  }
+
+  async pay(id: string, payment: PayerPayment): Promise<PayOutcome> {
+    const viewed = await this.view(id);
+    if (!viewed) return { kind: 'missing' };
+    const { session, configuration } = viewed;
+    if (!viewed.open) return { kind: 'ended', session };
+    const problems = this.precheck(session, configuration, payment);
+    if (problems) return { kind: 'invalid', errors: problems };
+
+    const token = newId();
+    const now = this.deps.clock.now();
+    const held = await claimForPayment(this.deps.pool, id, token, now, new Date(now.getTime() + LEASE_MS));
+    if (!held) {
+      const again = await this.view(id);
+      if (!again) return { kind: 'missing' };
+      return again.open ? { kind: 'busy', session: again.session } : { kind: 'ended', session: again.session };
+    }
+    try {
+      const earlier = await this.earlierPayment(held);
+      if (earlier === 'unknown') return { kind: 'busy', session: await this.release(held, token, {}) };
+      if (earlier) return { kind: 'completed', session: await this.complete(held, token, earlier) };
+      return await this.charge(held, token, configuration, payment);
+    } catch (error) {
+      const released = await this.release(held, token, {}).catch(() => held);
+      if (error instanceof ValidationError) {
+        return { kind: 'invalid', errors: error.errors ?? { form: [error.message] } };
+      }
+      this.deps.logger.error({ err: error, paymentSessionId: id }, 'session payment failed');
+      return { kind: 'declined', session: released, message: 'The payment could not be processed. Please try again.' };
+    }
+  }
+
+  /** Cheap checks before the lease: the method is enabled, a flexible amount was entered, the data is there. */
+  private precheck(
+    session: PaymentSession,
+    configuration: MerchantConfiguration,
+    payment: PayerPayment,
+  ): FieldErrors | undefined {
+    const errors: FieldErrors = {};
+    if (payment.method === 'card' && !session.card.enabled) errors.method = ['Card payments are not accepted here.'];
+    if (payment.method === 'ach' && !session.ach.enabled) errors.method = ['Bank payments are not accepted here.'];
+    if (session.mode !== SessionMode.SaveMethod && session.amountCents === null) {
+      if (payment.amountCents === null || payment.amountCents <= 0) errors.amount = ['Enter an amount greater than 0.'];
+      const max = configuration.settings.maxTransactionAmountCents;
+      if (max !== null && payment.amountCents !== null && payment.amountCents > max) {
+        errors.amount = [`The amount can be at most ${(max / 100).toFixed(2)}.`];
+      }
+    }
+    if (payment.method === 'card' && !payment.card) errors.cardNumber = ['Enter the card number.'];
+    if (payment.method === 'ach' && !payment.ach) errors.accountNumber = ['Enter the bank account.'];
+    return Object.keys(errors).length > 0 ? errors : undefined;
+  }
+
+  /** A payment an earlier submission made: approved (complete with it), unknown (wait), or none. */
+  private async earlierPayment(session: PaymentSession): Promise<Transaction | 'unknown' | undefined> {
+    const attempts = await this.deps.transactions.bySource(session.merchantId, session.id);
+    const firsts = attempts.filter((t) => t.originalTransactionId === null);
+    const paid = firsts.find(wentThrough);
+    if (paid) return paid;
+    if (firsts.some((t) => t.method === 'card' && t.statusId === TransactionStatus.Pending)) return 'unknown';
+    return undefined;
+  }
+
+  private async charge(
+    session: PaymentSession,
+    token: string,
+    configuration: MerchantConfiguration,
+    payment: PayerPayment,
+  ): Promise<PayOutcome> {
+    const b = payment.billing;
+    const billing = b
+      ? normalizeAddress(
+          { line1: b.line1, line2: b.line2, city: b.city, postalCode: b.postalCode, stateCode: b.state },
+          'billingAddress',
+        )
+      : null;
+    const saving = session.mode !== SessionMode.Payment;
+    const paying = session.mode !== SessionMode.SaveMethod;
+    // Saving first, then paying with the saved method, links the payment to the customer (their statistics count
+    // it); a decline removes the saved method again.
+    let saved: { customerId: string | null; paymentMethodId: string } | undefined;
+    if (saving) {
+      if (payment.method === 'card' && session.mode === SessionMode.SaveMethod) {
+        // A card is verified with the network (a zero-amount authentication, AVS included) before it is kept.
+        const verified = await this.deps.cardPayments.pay({
+          ...this.cardCommand(session, configuration, payment, billing),
+          kind: 'verify',
+          amountCents: 0,
+          tipCents: null,
+          tax: null,
+        });
+        if (!approved(verified.transaction)) return this.declined(session, token, verified.transaction);
+        saved = await this.save(session, token, payment, billing);
+        return {
+          kind: 'completed',
+          session: await this.complete(session, token, verified.transaction, saved.paymentMethodId),
+        };
+      }
+      saved = await this.save(session, token, payment, billing);
+      if (!paying)
+        return {
+          kind: 'completed',
+          session: await this.complete(session, token, null, saved.paymentMethodId, payment),
+        };
+    }
+
+    let transaction: Transaction;
+    if (payment.method === 'card') {
+      const command = this.cardCommand(session, configuration, payment, billing);
+      const result = await this.deps.cardPayments.pay(
+        saved
+          ? {
+              ...command,
+              accountNumber: null,
+              expirationMonth: null,
+              expirationYear: null,
+              customerId: saved.customerId,
+              paymentMethodId: saved.paymentMethodId,
+            }
+          : command,
+      );
+      transaction = result.transaction;
+    } else {
+      const ach = payment.ach!;
+      const response = await this.deps.ach.create({
+        merchantId: session.merchantId,
+        direction: 'debit',
+        amountCents: this.baseCents(session, payment),
+        percentageOffRateMpct: null,
+        processorId: session.ach.processorId,
+        customerId: saved?.customerId ?? null,
+        paymentMethodId: saved?.paymentMethodId ?? null,
+        accountNumber: saved ? null : ach.accountNumber,
+        routingNumber: saved ? null : ach.routingNumber,
+        secCode: 1,
+        requesterIp: payment.clientIp,
+        isFasterProcessing: session.ach.fasterProcessing,
+        accountType: ach.accountType,
+        accountHolderType: ach.accountHolderType,
+        billingAddress: billing,
+        shippingAddress: null,
+        contactInfo: {
+          firstName: ach.firstName,
+          lastName: ach.lastName,
+          companyName: null,
+          email: payment.email,
+          mobilePhoneNumber: ach.phone,
+          smsNotification: null,
+        },
+        createMethodId: CreateMethod.WebComponent,
+        sourceId: session.id,
+        tipCents: session.tipCents,
+        tax: taxCommand(session),
+      });
+      const found = await this.deps.transactions.get(session.merchantId, response.transactionId);
+      transaction = found!;
+    }
+
+    if (transaction.method === 'card' && transaction.statusId === TransactionStatus.Pending) {
+      // The processor has not said; the sweep completes the session once the reconciler knows.
+      await this.release(session, token, { awaiting_outcome: true, transaction_id: transaction.id });
+      return { kind: 'busy', session };
+    }
+    if (!approved(transaction)) {
+      if (saved) await this.unsave(session, saved);
+      return this.declined(session, token, transaction);
+    }
+    return {
+      kind: 'completed',
+      session: await this.complete(session, token, transaction, saved?.paymentMethodId ?? null, payment),
+    };
+  }
+
+  private cardCommand(
+    session: PaymentSession,
+    configuration: MerchantConfiguration,
+    payment: PayerPayment,
+    billing: Address | null,
+  ) {
+    const card = payment.card!;
+    const [firstName, ...rest] = card.name.trim().split(/\s+/);
+    return {
+      kind: 'sale' as const,
+      merchantId: session.merchantId,
+      processorId: session.card.processorId,
+      accountNumber: card.number,
+      expirationMonth: card.expirationMonth,
+      expirationYear: card.expirationYear,
+      securityCode: card.securityCode,
+      amountCents: this.baseCents(session, payment),
+      tipCents: session.tipCents,
+      useCardPrice:
+        configuration.settings.zeroCostProcessingOptionId === ZeroCostProcessingOption.DualPricing ? true : null,
+      currencyId: 1,
+      billingAddress: billing,
+      contactInfo: {
+        firstName: firstName || null,
+        lastName: rest.join(' ') || null,
+        companyName: null,
+        email: payment.email,
+        mobilePhoneNumber: null,
+        smsNotification: null,
+      },
+      cardDataSourceId: 1,
+      referenceId: session.referenceId,
+      customerInitiated: true,
+      createMethodId: CreateMethod.WebComponent,
+      sourceId: session.id,
+      skipAddressVerification: session.skipAddressVerification,
+      tax: taxCommand(session),
+    };
+  }
+
+  private baseCents(session: PaymentSession, payment: PayerPayment): number {
+    return session.amountCents ?? payment.amountCents ?? 0;
+  }
+
+  /**
+   * Vaults the payer's method per the session: to its customer, to a customer created now (CreateCustomer without
+   * one; kept on the session so a retry reuses it), or as a merchant-owned method (TokenOnly, or no handling).
+   */
+  private async save(
+    session: PaymentSession,
+    token: string,
+    payment: PayerPayment,
+    billing: Address | null,
+  ): Promise<{ customerId: string | null; paymentMethodId: string }> {
+    let customerId = session.customerId;
+    if (!customerId && session.customerHandling === CustomerHandling.CreateCustomer) {
+      const [first, ...rest] =
+        payment.method === 'card'
+          ? payment.card!.name.trim().split(/\s+/)
+          : [payment.ach!.firstName, payment.ach!.lastName];
+      const created = await this.deps.customers.create(session.merchantId, {
+        firstName: first || null,
+        lastName: rest.join(' ') || null,
+        email: payment.email,
+        mobilePhoneNumber: payment.ach?.phone ?? null,
+        billingAddress: billing,
+      });
+      customerId = created.id;
+      await updateAttempt(this.deps.pool, session.id, token, { customer_id: customerId }, this.deps.clock.now(), false);
+    }
+    let method: { id: string };
+    if (payment.method === 'card') {
+      const card = payment.card!;
+      const input = {
+        name: card.name,
+        pan: card.number,
+        expirationMonth: card.expirationMonth,
+        expirationYear: card.expirationYear,
+      };
+      method = customerId
+        ? await this.deps.customers.addCard(session.merchantId, customerId, input)
+        : await this.deps.vault.addCard(session.merchantId, null, input);
+    } else {
+      const ach = payment.ach!;
+      checkBankAccount({ accountNumber: ach.accountNumber, routingNumber: ach.routingNumber });
+      const input = {
+        name: `${ach.firstName} ${ach.lastName}`.trim(),
+        accountNumber: ach.accountNumber,
+        routingNumber: ach.routingNumber,
+        accountType: ach.accountType,
+        accountHolderType: ach.accountHolderType,
+      };
+      method = customerId
+        ? await this.deps.customers.addBankAccount(session.merchantId, customerId, input)
+        : await this.deps.vault.addBankAccount(session.merchantId, null, input);
+    }
+    return { customerId, paymentMethodId: method.id };
+  }
+
+  /** A declined payment must not leave the method it was saved with. */
+  private async unsave(session: PaymentSession, saved: { customerId: string | null; paymentMethodId: string }) {
+    if (saved.customerId) {
+      await this.deps.customers.removeMethod(session.merchantId, saved.customerId, saved.paymentMethodId);
+    } else await this.deps.vault.remove(session.merchantId, saved.paymentMethodId);
+  }
+
+  private async declined(session: PaymentSession, token: string, transaction: Transaction): Promise<PayOutcome> {
+    const failures = session.failedAttempts + 1;
+    const changes: AttemptChanges = { failed_attempts: failures, transaction_id: transaction.id };
+    if (failures >= MAX_FAILED_ATTEMPTS) {
+      changes.status = SessionStatus.Failed;
+      changes.end_reason = 'attempts';
+    }
+    const updated = await this.release(session, token, changes);
+    if (updated.status === SessionStatus.Failed) return { kind: 'ended', session: updated };
+    const message = transaction.responseMessage || transaction.detailsMessage || 'The payment was declined.';
+    return { kind: 'declined', session: updated, message };
+  }
+
+  /** Created → Completed with its payment (and saved method), and the event, in one transaction. */
+  private async complete(
+    session: PaymentSession,
+    token: string | null,
+    transaction: Transaction | null,
+    vaultedPaymentMethodId: string | null = null,
+    payment?: PayerPayment,
+  ): Promise<PaymentSession> {
+    const now = this.deps.clock.now();
+    const ach = payment?.method === 'ach' ? payment.ach : undefined;
+    return withTransaction(this.deps.pool, async (tx) => {
+      const done = await updateAttempt(
+        tx,
+        session.id,
+        token,
+        {
+          status: SessionStatus.Completed,
+          completed_at: now,
+          awaiting_outcome: false,
+          transaction_id: transaction?.id ?? null,
+          vaulted_payment_method_id: vaultedPaymentMethodId ?? session.vaultedPaymentMethodId,
+          paid_amount_cents: transaction ? transaction.totalCents : undefined,
+          ach_account_last2: ach ? ach.accountNumber.slice(-2) : undefined,
+          ach_routing_last2: ach ? ach.routingNumber.slice(-2) : undefined,
+        },
+        now,
+      );
+      if (!done) throw new Error(`payment session ${session.id} changed while its payment was completing`);
+      await recordEvent(tx, this.deps.clock, {
+        type: 'payment_session.completed',
+        merchantId: session.merchantId,
+        resourceType: 'payment_session',
+        resourceId: session.id,
+        data: transaction ? { transactionId: transaction.id } : {},
+      });
+      return done;
+    });
+  }
+
+  private async release(session: PaymentSession, token: string | null, changes: AttemptChanges) {
+    return (await updateAttempt(this.deps.pool, session.id, token, changes, this.deps.clock.now())) ?? session;
+  }
+
+  /**
+   * The sweep: sessions whose payment outcome was unknown or whose payer's node died mid-payment. Completes the
+   * ones whose payment went through, frees the others for the payer to try again.
+   */
+  async resolveUnresolved(limit = 200): Promise<number> {
+    let resolved = 0;
+    for (const id of await findUnresolvedSessions(this.deps.pool, this.deps.clock.now(), limit)) {
+      const token = newId();
+      const now = this.deps.clock.now();
+      const held = await claimForPayment(this.deps.pool, id, token, now, new Date(now.getTime() + LEASE_MS));
+      if (!held) continue;
+      const earlier = await this.earlierPayment(held);
+      if (earlier === 'unknown') await this.release(held, token, {});
+      else if (earlier) {
+        await this.complete(held, token, earlier);
+        resolved++;
+      } else await this.release(held, token, { awaiting_outcome: false });
+    }
+    return resolved;
+  }
+}
+
+/** Did this payment go through (now or at some point: a later void or refund does not undo the session)? */
+function wentThrough(t: Transaction): boolean {
+  if (t.statusId === TransactionStatus.Declined || t.statusId === TransactionStatus.Failed) return false;
+  if (t.method === 'card' && t.statusId === TransactionStatus.Pending) return false;
+  return true;
+}
+
+function approved(t: Transaction): boolean {
+  return wentThrough(t) && !(t.method === 'card' && t.statusId === TransactionStatus.Pending);
+}
+
+function taxOf(session: PaymentSession) {
+  return {
+    taxMode: session.taxMode === TaxMode.Inclusive ? ('inclusive' as const) : ('exclusive' as const),
+    taxRateMpct: session.taxRateMpct,
+    taxCents: session.taxCents,
+  };
+}
+
+function taxCommand(session: PaymentSession) {
+  if (session.taxMode === null) return null;
+  return {
+    mode: session.taxMode === TaxMode.Inclusive ? ('inclusive' as const) : ('exclusive' as const),
+    rateMpct: session.taxRateMpct,
+    cents: session.taxCents,
+  };
+}

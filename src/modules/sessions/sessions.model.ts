@@ -1,0 +1,112 @@
+/** Payment session statuses and modes (wire-notes §2: the same ids on both surfaces). */
+export const SessionStatus = { Created: 1, Cancelled: 2, Completed: 3, Failed: 4 } as const;
+export type SessionStatusId = (typeof SessionStatus)[keyof typeof SessionStatus];
+export const SESSION_STATUS_NAMES: Record<number, 'Created' | 'Cancelled' | 'Completed' | 'Failed'> = {
+  1: 'Created',
+  2: 'Cancelled',
+  3: 'Completed',
+  4: 'Failed',
+};
+
+export const SessionMode = { Payment: 1, SaveMethod: 2, PaymentAndSave: 3 } as const;
+export const SESSION_MODE_NAMES: Record<number, 'Payment' | 'SaveMethod' | 'PaymentAndSave'> = {
+  1: 'Payment',
+  2: 'SaveMethod',
+  3: 'PaymentAndSave',
+};
+
+export const CustomerHandling = { CreateCustomer: 1, TokenOnly: 2 } as const;
+export const CUSTOMER_HANDLING_NAMES: Record<number, 'CreateCustomer' | 'TokenOnly'> = {
+  1: 'CreateCustomer',
+  2: 'TokenOnly',
+};
+
+export const TaxMode = { Exclusive: 1, Inclusive: 2 } as const;
+export const TAX_MODE_NAMES: Record<number, 'Exclusive' | 'Inclusive'> = { 1: 'Exclusive', 2: 'Inclusive' };
+
+/** Declined or failed tries on one session before it ends as Failed (card testing stops there). */
+export const MAX_FAILED_ATTEMPTS = 5;
+
+export type Surface = 'v2' | 'int';
+
+/** Why a session ended without completing. */
+export type EndReason = 'cancelled' | 'expired' | 'attempts';
+
+/** A session as the service sees it (cents, millipercent). */
+export interface PaymentSession {
+  id: string;
+  merchantId: string;
+  surface: Surface;
+  mode: number;
+  status: number;
+  /** null: a flexible amount the payer enters. */
+  amountCents: number | null;
+  tipCents: number | null;
+  taxMode: number | null;
+  taxRateMpct: number | null;
+  taxCents: number | null;
+  skipAddressVerification: boolean;
+  referenceId: string | null;
+  customerId: string | null;
+  customerHandling: number | null;
+  returnUrl: string | null;
+  card: { enabled: boolean; processorId: string | null };
+  ach: { enabled: boolean; processorId: string | null; fasterProcessing: boolean };
+  metadata: Record<string, string> | null;
+  afterCompletionMessage: string | null;
+  pageName: string | null;
+  paymentNotes: string | null;
+  isMultiUse: boolean;
+  expiresAt: Date | null;
+  createdAt: Date;
+  modifiedAt: Date;
+  completedAt: Date | null;
+  cancelledAt: Date | null;
+  endReason: EndReason | null;
+  processingToken: string | null;
+  processingUntil: Date | null;
+  failedAttempts: number;
+  awaitingOutcome: boolean;
+  transactionId: string | null;
+  vaultedPaymentMethodId: string | null;
+  paidAmountCents: number | null;
+  achAccountLast2: string | null;
+  achRoutingLast2: string | null;
+}
+
+/** What a create request asks for, in domain units, after the surface's own parsing. */
+export interface SessionDraft {
+  merchantId: string;
+  surface: Surface;
+  mode: number;
+  amountCents: number | null;
+  tipCents: number | null;
+  taxMode: number | null;
+  taxRateMpct: number | null;
+  taxCents: number | null;
+  skipAddressVerification: boolean;
+  referenceId: string | null;
+  customerId: string | null;
+  customerHandling: number | null;
+  returnUrl: string | null;
+  /** `enabled: null`: offered when the merchant has an active processor for the method (the request named none). */
+  card: { enabled: boolean | null; processorId: string | null };
+  ach: { enabled: boolean | null; processorId: string | null; fasterProcessing: boolean };
+  metadata: Record<string, string> | null;
+  afterCompletionMessage: string | null;
+  pageName: string | null;
+  paymentNotes: string | null;
+  isMultiUse: boolean;
+  expiresAt: Date | null;
+}
+
+/** A draft whose every rule was checked, methods resolved to processors. */
+export interface CheckedDraft extends SessionDraft {
+  card: { enabled: boolean; processorId: string | null };
+  ach: { enabled: boolean; processorId: string | null; fasterProcessing: boolean };
+}
+
+/** The payer's side of a session: open for payment, or ended (and how). */
+export function isOpen(session: PaymentSession, now: Date): boolean {
+  return session.status === SessionStatus.Created && !(session.expiresAt && session.expiresAt <= now);
+}

@@ -1,0 +1,276 @@
+import type { Config } from '../../config.js';
+import type { Clock } from '../../platform/clock/clock.js';
+import { newId } from '../../platform/crypto/ids.js';
+import type { Pool } from '../../platform/db/pool.js';
+import { withTransaction } from '../../platform/db/tx.js';
+import { recordEvent } from '../../platform/events/outbox.js';
+import { NotFoundError, ValidationError } from '../../platform/http/errors.js';
+import { enqueue } from '../../platform/jobs/queue.js';
+import { fromCents } from '../../platform/money.js';
+import type { Logger } from '../../platform/observability/logger.js';
+import type { CustomersService } from '../customers/customers.service.js';
+import type { MerchantConfiguration, PaymentProcessor } from '../merchants/merchants.model.js';
+import { ZeroCostProcessingOption } from '../merchants/merchants.model.js';
+import type { MerchantsService } from '../merchants/merchants.service.js';
+import { calculateAmount } from '../transactions/amounts.js';
+import type { Transaction } from '../transactions/transactions.model.js';
+import type { TransactionsService } from '../transactions/transactions.service.js';
+import {
+  type CheckedDraft,
+  type PaymentSession,
+  type SessionDraft,
+  SessionMode,
+  SessionStatus,
+  TAX_MODE_NAMES,
+  TaxMode,
+} from './sessions.model.js';
+import { cancelSession, expireSession, findExpired, findSession, insertSession } from './sessions.repo.js';
+
+export const SESSION_EXPIRE_QUEUE = 'sessions.expire';
+export const SESSION_SWEEP_QUEUE = 'sessions.sweep';
+
+export interface SessionsDeps {
+  pool: Pool;
+  clock: Clock;
+  config: Config;
+  logger: Logger;
+  merchants: MerchantsService;
+  customers: CustomersService;
+  transactions: TransactionsService;
+}
+
+/** A session with the payments made through it (what retrieval shows). */
+export interface SessionView {
+  session: PaymentSession;
+  /** The payment that completed it, else the latest attempt. */
+  transaction: Transaction | undefined;
+  attempts: Transaction[];
+}
+
+const PLACEHOLDER = '{{paymentSessionId}}';
+
+/**
+ * Payment sessions through the merchant's API: create (either surface), retrieve, cancel, and the clock's expiry.
+ * Paying a session is the payer's side (session-payments.ts).
+ */
+export class PaymentSessionsService {
+  constructor(private readonly deps: SessionsDeps) {}
+
+  async create(draft: SessionDraft): Promise<PaymentSession> {
+    const configuration = await this.deps.merchants.getConfiguration(draft.merchantId);
+    const now = this.deps.clock.now();
+    const resolved = this.check(draft, configuration, now);
+    // A customer named by id must be this merchant's (another merchant's id answers 404, like any other id).
+    if (resolved.customerId) await this.deps.customers.get(draft.merchantId, resolved.customerId);
+    const id = newId();
+    if (resolved.returnUrl) resolved.returnUrl = resolved.returnUrl.replaceAll(PLACEHOLDER, id);
+    return withTransaction(this.deps.pool, async (tx) => {
+      const session = await insertSession(tx, id, resolved, now);
+      await recordEvent(tx, this.deps.clock, {
+        type: 'payment_session.created',
+        merchantId: session.merchantId,
+        resourceType: 'payment_session',
+        resourceId: session.id,
+      });
+      if (session.expiresAt) {
+        await enqueue(tx, this.deps.clock, {
+          queue: SESSION_EXPIRE_QUEUE,
+          payload: { sessionId: session.id },
+          runAt: session.expiresAt,
+          singletonKey: session.id,
+        });
+      }
+      return session;
+    });
+  }
+
+  /** Every rule of both create requests that needs the merchant's configuration or the clock; 400s name the field. */
+  private check(draft: SessionDraft, configuration: MerchantConfiguration, now: Date): CheckedDraft {
+    const errors: Record<string, string[]> = {};
+    const add = (field: string, message: string) => {
+      errors[field] ??= [];
+      errors[field].push(message);
+    };
+    const settings = configuration.settings;
+    const paying = draft.mode !== SessionMode.SaveMethod;
+
+    if (!paying) {
+      if (draft.amountCents !== 0) {
+        add('amount', "'amount' must be 0 for a SaveMethod session: it vaults a payment method and charges nothing.");
+      }
+    } else if (draft.amountCents !== null && draft.amountCents <= 0) {
+      add('amount', "'amount' must be greater than 0 (or null for an amount the payer enters).");
+    }
+
+    if (draft.tipCents !== null) {
+      if (draft.tipCents <= 0) add('tipAmount', "'tipAmount' must be greater than 0 when present.");
+      else if (!paying) add('tipAmount', 'A tip does not apply to a SaveMethod session.');
+      else if (!settings.isTipsEnabled) add('tipAmount', 'Tips are not enabled for this merchant.');
+    }
+
+    const taxGiven = draft.taxRateMpct !== null || draft.taxCents !== null;
+    if (draft.taxRateMpct !== null && draft.taxCents !== null) {
+      add('taxRate', "Send either 'taxRate' or 'taxAmount', not both.");
+    } else if (draft.taxMode === null && taxGiven) {
+      add('taxMode', "'taxMode' is required with 'taxRate' or 'taxAmount'.");
+    } else if (draft.taxMode !== null && !taxGiven) {
+      add('taxMode', "'taxMode' needs exactly one of 'taxRate' or 'taxAmount' (or omit all three).");
+    }
+    if (taxGiven && !paying) add('taxMode', 'Tax does not apply to a SaveMethod session.');
+    if (draft.taxCents !== null && draft.amountCents === null) {
+      add('taxAmount', "'taxAmount' needs a fixed 'amount' (a flexible session can use 'taxRate').");
+    }
+    if (
+      draft.taxMode === TaxMode.Inclusive &&
+      draft.taxCents !== null &&
+      draft.amountCents !== null &&
+      draft.taxCents > draft.amountCents
+    ) {
+      add('taxAmount', "An inclusive 'taxAmount' cannot be more than the amount that includes it.");
+    }
+
+    if (draft.expiresAt && draft.expiresAt.getTime() <= now.getTime()) {
+      add('expiresAt', "'expiresAt' must be in the future.");
+    }
+
+    let returnUrl = draft.returnUrl;
+    if (returnUrl !== null) {
+      returnUrl = returnUrl.trim();
+      const problem = returnUrlProblem(returnUrl, this.deps.config.env);
+      if (problem) add('returnUrl', problem);
+    }
+
+    const offers = (method: 'card' | 'ach') =>
+      configuration.processors.some((p) => p.method === method && p.statusId === 1);
+    const card = { ...draft.card, enabled: draft.card.enabled ?? offers('card') };
+    const ach = { ...draft.ach, enabled: draft.ach.enabled ?? offers('ach') };
+    if (!card.enabled && !ach.enabled) {
+      add('paymentMethods', 'Enable at least one payment method: paymentMethods.card or paymentMethods.ach.');
+    }
+    if (card.enabled) {
+      const processor = pickProcessor(configuration, 'card', card.processorId);
+      if (typeof processor === 'string') add('paymentMethods.card.processorId', processor);
+      else card.processorId = processor.id;
+    } else card.processorId = null;
+    if (ach.enabled) {
+      const processor = pickProcessor(configuration, 'ach', ach.processorId);
+      if (typeof processor === 'string') add('paymentMethods.ach.processorId', processor);
+      else ach.processorId = processor.id;
+    } else {
+      ach.processorId = null;
+      ach.fasterProcessing = false;
+    }
+
+    const max = settings.maxTransactionAmountCents;
+    if (paying && draft.amountCents !== null && draft.amountCents > 0 && max !== null && !errors.amount) {
+      const total = calculateAmount({
+        baseCents: draft.amountCents,
+        tipCents: draft.tipCents,
+        zeroCostOptionId: ZeroCostProcessingOption.None,
+        tender: 'cash',
+        taxMode: draft.taxMode === TaxMode.Inclusive ? 'inclusive' : 'exclusive',
+        taxRateMpct: draft.taxRateMpct,
+        taxCents: draft.taxCents,
+      }).totalCents;
+      if (total > max) {
+        add(
+          'amount',
+          `The total ${fromCents(total).toFixed(2)} exceeds the merchant's maximum transaction amount ${fromCents(max).toFixed(2)}.`,
+        );
+      }
+    }
+    if (Object.keys(errors).length > 0) throw new ValidationError(errors);
+    return { ...draft, returnUrl, card, ach };
+  }
+
+  /** Retrieval on either surface; an expired session turns Cancelled here if the clock's job has not run yet. */
+  async get(merchantId: string, id: string): Promise<SessionView> {
+    const session = await this.current(merchantId, id);
+    const attempts = await this.deps.transactions.bySource(merchantId, id);
+    const transaction = attempts.find((t) => t.id === session.transactionId) ?? attempts.at(-1);
+    return { session, transaction, attempts };
+  }
+
+  private async current(merchantId: string, id: string): Promise<PaymentSession> {
+    let session = await findSession(this.deps.pool, merchantId, id);
+    if (!session) throw new NotFoundError('PaymentSession', id);
+    const now = this.deps.clock.now();
+    if (session.status === SessionStatus.Created && session.expiresAt && session.expiresAt <= now) {
+      session = (await this.expire(id)) ?? session;
+    }
+    return session;
+  }
+
+  /** Created → Cancelled. Any other state, or a payment in flight, is a 400 (the session is left as it is). */
+  async cancel(merchantId: string, id: string): Promise<void> {
+    const session = await this.current(merchantId, id);
+    if (session.status !== SessionStatus.Created) {
+      throw new ValidationError(
+        { paymentSessionId: ['Payment Session can be canceled only in Created status.'] },
+        'Payment Session can be canceled only in Created status.',
+        'InvalidSessionState',
+      );
+    }
+    if (!(await cancelSession(this.deps.pool, merchantId, id, this.deps.clock.now()))) {
+      const again = await this.current(merchantId, id);
+      const message =
+        again.status === SessionStatus.Created
+          ? 'A payment on this session is being processed; it cannot be cancelled now.'
+          : 'Payment Session can be canceled only in Created status.';
+      throw new ValidationError({ paymentSessionId: [message] }, message, 'InvalidSessionState');
+    }
+  }
+
+  /** The clock: an open session past its expiry is cancelled by itself (unless a payment is in flight). */
+  async expire(id: string): Promise<PaymentSession | undefined> {
+    const expired = await expireSession(this.deps.pool, id, this.deps.clock.now());
+    if (expired) this.deps.logger.info({ paymentSessionId: id }, 'payment session expired');
+    return expired;
+  }
+
+  /** Backstop for expiry jobs that could not run (e.g. a payment held the session at its expiry). */
+  async expireOverdue(limit = 500): Promise<number> {
+    let count = 0;
+    for (const id of await findExpired(this.deps.pool, this.deps.clock.now(), limit)) {
+      if (await this.expire(id)) count++;
+    }
+    return count;
+  }
+}
+
+/** The processor a session names for a method (or the merchant's default for it), or why it cannot be used. */
+export function pickProcessor(
+  configuration: MerchantConfiguration,
+  method: 'card' | 'ach',
+  processorId: string | null,
+): PaymentProcessor | string {
+  const usable = configuration.processors.filter((p) => p.method === method && p.statusId === 1);
+  const found = processorId ? usable.find((p) => p.id === processorId) : (usable.find((p) => p.isDefault) ?? usable[0]);
+  if (found) return found;
+  const name = method === 'card' ? 'card' : 'ACH';
+  return processorId
+    ? `'processorId' is not one of this merchant's active ${name} processors (see GET /pay-api/v1/configurations/payments).`
+    : `The merchant has no active ${name} processor.`;
+}
+
+export function taxModeName(mode: number | null): 'Exclusive' | 'Inclusive' | null {
+  return mode === null ? null : TAX_MODE_NAMES[mode]!;
+}
+
+/** https:// in production; sandbox also takes http:// (local development). No credentials in the URL. */
+export function returnUrlProblem(value: string, env: Config['env']): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(value.replaceAll(PLACEHOLDER, '00000000-0000-0000-0000-000000000000'));
+  } catch {
+    return "'returnUrl' must be an absolute URL.";
+  }
+  const allowed = env === 'production' ? ['https:'] : ['https:', 'http:'];
+  if (!allowed.includes(url.protocol)) {
+    return env === 'production'
+      ? "'returnUrl' must be an https:// URL."
+      : "'returnUrl' must be an https:// (or, in sandbox, http://) URL.";
+  }
+  if (url.username || url.password) return "'returnUrl' must not carry a user name or password.";
+  return undefined;
+}

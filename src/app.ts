@@ -3,6 +3,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { AppContext } from './context.js';
 import { achRoutes } from './modules/ach/ach.routes.js';
 import { apiKeysRoutes } from './modules/api-keys/api-keys.routes.js';
+import { checkoutRoutes } from './modules/checkout/checkout.routes.js';
 import { customersRoutes } from './modules/customers/customers.routes.js';
 import { merchantsRoutes } from './modules/merchants/merchants.routes.js';
 import { oauthRoutes } from './modules/oauth/oauth.routes.js';
@@ -73,6 +74,7 @@ export async function buildApp(ctx: AppContext, http: HttpDeps, options: BuildAp
     settlementsRoutes(scoped, ctx);
     webhooksRoutes(scoped, ctx);
     sessionsRoutes(scoped, ctx);
+    checkoutRoutes(scoped, ctx);
     options.configure?.(scoped);
   });
 

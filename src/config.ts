@@ -21,6 +21,10 @@ export interface Config {
   readonly refreshTokenTtlSeconds: number;
   readonly rateLimitPerMinute: number;
   readonly rateLimitBurstPer10s: number;
+  /** Checkout pages and payments per client address per minute (the payer's side is unauthenticated). */
+  readonly checkoutRateLimitPerMinute: number;
+  /** Payment submissions per payment session per minute. */
+  readonly checkoutSubmissionsPerSessionPerMinute: number;
   readonly idempotencyRetentionMinutes: number;
   readonly workers: number;
   readonly logLevel: string;
@@ -122,6 +126,11 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     refreshTokenTtlSeconds: read.integer('REFRESH_TOKEN_TTL_SECONDS', 30 * 86_400, { min: 60, max: 365 * 86_400 }),
     rateLimitPerMinute: read.integer('RATE_LIMIT_PER_MINUTE', 1200, { min: 1, max: 100_000_000 }),
     rateLimitBurstPer10s: read.integer('RATE_LIMIT_BURST_PER_10S', 300, { min: 1, max: 100_000_000 }),
+    checkoutRateLimitPerMinute: read.integer('CHECKOUT_RATE_LIMIT_PER_MINUTE', 120, { min: 1, max: 100_000_000 }),
+    checkoutSubmissionsPerSessionPerMinute: read.integer('CHECKOUT_SUBMISSIONS_PER_SESSION_PER_MINUTE', 10, {
+      min: 1,
+      max: 100_000,
+    }),
     idempotencyRetentionMinutes: read.integer('IDEMPOTENCY_RETENTION_MINUTES', 1440, { min: 1, max: 60 * 24 * 30 }),
     workers: read.integer('WORKERS', 4, { min: 0, max: 64 }),
     logLevel: read.oneOf('LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'info'),

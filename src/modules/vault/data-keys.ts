@@ -38,19 +38,23 @@ export class DataKeys {
 
   /** Loads (or creates, once per deployment) the HMAC key behind card and account fingerprints. */
   async start(): Promise<void> {
+    this.fingerprintKey = await this.deploymentSecret(FINGERPRINT_SECRET);
+  }
+
+  /**
+   * A 32-byte secret shared by every node of the deployment (created by whichever node asks first), stored only
+   * wrapped by the key-encryption key: e.g. the key behind checkout CSRF tokens.
+   */
+  async deploymentSecret(name: string): Promise<Buffer> {
     await this.pool.query(
       `INSERT INTO vault_secrets (name, secret_sealed, kek_version) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING`,
-      [FINGERPRINT_SECRET, this.kek.seal(randomBytes(32), vaultSecretAad(FINGERPRINT_SECRET)), this.kek.version],
+      [name, this.kek.seal(randomBytes(32), vaultSecretAad(name)), this.kek.version],
     );
     const { rows } = await this.pool.query<{ secret_sealed: Buffer; kek_version: number }>(
       'SELECT secret_sealed, kek_version FROM vault_secrets WHERE name = $1',
-      [FINGERPRINT_SECRET],
+      [name],
     );
-    this.fingerprintKey = this.kek.open(
-      rows[0]!.secret_sealed,
-      vaultSecretAad(FINGERPRINT_SECRET),
-      rows[0]!.kek_version,
-    );
+    return this.kek.open(rows[0]!.secret_sealed, vaultSecretAad(name), rows[0]!.kek_version);
   }
 
   /** A keyed hash of a card or account number: equal numbers match, and nothing about the number can be read back. */

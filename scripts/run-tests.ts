@@ -1,7 +1,7 @@
 // `npm test`: every test against a real PostgreSQL. With DATABASE_URL, that server (the role needs CREATEDB);
 // otherwise an embedded PostgreSQL in a temporary folder. Migrations run once into a template database; each test
 // file then clones it (CREATE DATABASE ... TEMPLATE), so files are independent and run in parallel.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -25,6 +25,12 @@ function findTests(dir: string): string[] {
 const files = findTests(path.join(root, 'test'))
   .filter((file) => filters.length === 0 || filters.some((f) => file.includes(f)))
   .sort();
+
+// The browser tests drive Debian's chromium: install it first if this machine lacks it (apt, as root).
+if (files.some((file) => file.includes(`${path.sep}browser${path.sep}`))) {
+  const ensured = spawnSync(path.join(root, 'scripts', 'ensure-chromium.sh'), { stdio: 'inherit' });
+  if (ensured.status !== 0) console.error('tests: chromium is not available; the browser tests will fail');
+}
 
 let tempDir: string | undefined;
 let stopEmbedded: (() => Promise<void>) | undefined;

@@ -66,7 +66,7 @@ export function checkoutRoutes(app: App, ctx: AppContext): void {
         .header('content-type', 'text/html; charset=utf-8')
         .header('content-security-policy', policy)
         .header('x-content-type-options', 'nosniff')
-        .header('referrer-policy', 'no-referrer')
+        .header('referrer-policy', 'same-origin')
         .header('x-frame-options', policy.includes("frame-ancestors 'none'") ? 'DENY' : undefined)
         .send(body);
 

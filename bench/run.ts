@@ -11,6 +11,7 @@ import { migrate } from '../src/platform/db/migrator.js';
 import { freePort } from '../src/platform/net.js';
 import { projectRoot } from '../src/platform/paths.js';
 import { nachaBenchmark } from './nacha.js';
+import { sessionsBenchmark } from './sessions.js';
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const CONNECTIONS = 32;
@@ -86,8 +87,8 @@ interface Figure {
   p99Ms: number;
 }
 
-async function measure(name: string, options: autocannon.Options): Promise<Figure | undefined> {
-  if (ONLY && !ONLY.some((part) => name.includes(part))) return undefined;
+async function measure(name: string, options: autocannon.Options, selected = false): Promise<Figure | undefined> {
+  if (!selected && ONLY && !ONLY.some((part) => name.includes(part))) return undefined;
   await autocannon({ ...options, duration: 2, connections: CONNECTIONS }); // warm-up: JIT, pool, caches
   const result = await autocannon({ ...options, duration: DURATION, connections: CONNECTIONS });
   const failed = result.non2xx + result.errors;
@@ -367,6 +368,20 @@ if (!ONLY || ONLY.some((part) => 'webhook delivery'.includes(part))) {
   }
 }
 
+// Run 5: payment sessions and the hosted checkout page (the payer's address limit is out of the way: one client).
+let sessions: Awaited<ReturnType<typeof sessionsBenchmark>> | undefined;
+if (!ONLY || ONLY.some((part) => 'sessions'.includes(part))) {
+  const sessionServer = await startServer({ CHECKOUT_RATE_LIMIT_PER_MINUTE: '100000000' });
+  const session = await credentials(sessionServer);
+  sessions = await sessionsBenchmark({
+    api: sessionServer.api,
+    baselineUrl: sessionServer.baseline,
+    token: session.token,
+    measure: (name, options) => measure(name, options, true),
+  });
+  await stopServer(sessionServer);
+}
+
 let nacha: Awaited<ReturnType<typeof nachaBenchmark>> | undefined;
 if (!ONLY || ONLY.some((part) => 'nacha'.includes(part))) {
   nacha = await nachaBenchmark({
@@ -395,6 +410,7 @@ const summary = {
   rawSale: rawSale && { ...rawSale, throughputRatio: ratio(rawSale, paymentBaseline) },
   vaultedSale: vaultedSale && { ...vaultedSale, throughputRatio: ratio(vaultedSale, paymentBaseline) },
   webhookDelivery,
+  sessions,
   nacha,
 };
 console.log(`
@@ -408,6 +424,11 @@ console.log(`
   payment baseline drift (second / first)            ${ratio(paymentBaselineAgain, paymentBaseline)}
   webhook deliveries/s (ratio to receiver baseline)  ${webhookDelivery?.deliveriesPerSecond} (${webhookDelivery?.throughputRatio})  (target >= 500/s)
   webhook commit→receiver p50 while idle             ${webhookDelivery?.idleP50Ms} ms  (target <= 100 ms)
+  session create v2 / baseline throughput            ${sessions?.createV2?.throughputRatio}  (p99 ${sessions?.createV2?.p99Ms} ms)
+  session create (integration) / baseline            ${sessions?.createIntegration?.throughputRatio}  (p99 ${sessions?.createIntegration?.p99Ms} ms)
+  session retrieve / baseline throughput             ${sessions?.retrieve?.throughputRatio}  (p99 ${sessions?.retrieve?.p99Ms} ms)
+  checkout page first byte p50 / p99                 ${sessions?.checkoutPage.ttfbP50Ms} / ${sessions?.checkoutPage.ttfbP99Ms} ms  (target < 20 ms)
+  checkout page total transfer                       ${sessions?.checkoutPage.totalBytes} bytes  (target < 51,200)
   NACHA 100,000 entries: @ach/ach time / ours        ${nacha?.timeRatioLibraryOverOurs}  (target > 1, memory flat: cutoff live heap ${nacha?.cutoff.liveHeapGrowthMiB.at10k} → ${nacha?.cutoff.liveHeapGrowthMiB.at100k} MiB)
 `);
 if (!ONLY) {
@@ -437,6 +458,10 @@ if (
     nacha.cutoff.liveHeapGrowthMiB.at100k > 2 * nacha.cutoff.liveHeapGrowthMiB.at10k + 2)
 ) {
   console.error('the NACHA build misses its target (faster than the library, memory flat in the number of entries)');
+  process.exitCode = 1;
+}
+if (sessions && (sessions.checkoutPage.totalBytes >= 50 * 1024 || sessions.checkoutPage.ttfbP99Ms >= 20)) {
+  console.error('the checkout page misses its target (under 50 KB in total, first byte under 20 ms)');
   process.exitCode = 1;
 }
 if (summary.authenticatedGet && summary.authenticatedGet.throughputRatio! < 0.5) {

@@ -3,7 +3,7 @@ import type { Clock } from '../../platform/clock/clock.js';
 import { newId } from '../../platform/crypto/ids.js';
 import type { Pool } from '../../platform/db/pool.js';
 import { withTransaction } from '../../platform/db/tx.js';
-import { recordEvent } from '../../platform/events/outbox.js';
+import { eventsInsert } from '../../platform/events/outbox.js';
 import { NotFoundError, ValidationError } from '../../platform/http/errors.js';
 import { enqueue } from '../../platform/jobs/queue.js';
 import { fromCents } from '../../platform/money.js';
@@ -66,12 +66,17 @@ export class PaymentSessionsService {
     if (resolved.returnUrl) resolved.returnUrl = resolved.returnUrl.replaceAll(PLACEHOLDER, id);
     return withTransaction(this.deps.pool, async (tx) => {
       const session = await insertSession(tx, id, resolved, now);
-      await recordEvent(tx, this.deps.clock, {
-        type: 'payment_session.created',
-        merchantId: session.merchantId,
-        resourceType: 'payment_session',
-        resourceId: session.id,
-      });
+      // Sent with COMMIT: one round trip fewer per create.
+      tx.defer(
+        eventsInsert(this.deps.clock, [
+          {
+            type: 'payment_session.created',
+            merchantId: session.merchantId,
+            resourceType: 'payment_session',
+            resourceId: session.id,
+          },
+        ]).query,
+      );
       if (session.expiresAt) {
         await enqueue(tx, this.deps.clock, {
           queue: SESSION_EXPIRE_QUEUE,
@@ -186,7 +191,9 @@ export class PaymentSessionsService {
   /** Retrieval on either surface; an expired session turns Cancelled here if the clock's job has not run yet. */
   async get(merchantId: string, id: string): Promise<SessionView> {
     const session = await this.current(merchantId, id);
-    const attempts = await this.deps.transactions.bySource(merchantId, id);
+    // Every attempt that reached the processor leaves its transaction id on the session, so a session without one
+    // has no payments to list (the common case: spared a query).
+    const attempts = session.transactionId ? await this.deps.transactions.bySource(merchantId, id) : [];
     const transaction = attempts.find((t) => t.id === session.transactionId) ?? attempts.at(-1);
     return { session, transaction, attempts };
   }

@@ -420,13 +420,18 @@ describe('hosted checkout page', () => {
     assert.match(String(script.headers['content-type']), /javascript/);
   });
 
-  it('completes a session whose payment outcome was unknown once the processor knows (the sweep)', async () => {
-    const s = await session({ amount: 6 });
+  it('completes a session whose payment outcome was unknown once the processor knows, even past its expiry', async () => {
+    const now = new Date((await t.expectOk(t.admin('GET', '/admin/v1/clock'))).now);
+    const s = await session({ amount: 6, expiresAt: new Date(now.getTime() + 60_000).toISOString() });
     const res = await submit(s.id, card('4000000020910008'));
     assert.ok(res.text.includes('being processed'), res.text.slice(0, 200));
     assert.equal((await view(s.id)).status, 'Created');
     const busy = await open(s.id);
     assert.ok(busy.html.includes('being processed') && !busy.html.includes('<form'));
+    const cancel = await t.request('POST', `/v2/payment-sessions/${s.id}/cancel`, { token: m.token });
+    assert.equal(cancel.status, 400, 'a payment in flight cannot be cancelled');
+    assert.match(cancel.body.details, /being processed/);
+    // The expiry passes while the outcome is unknown: the payment decides, not the clock.
     await t.advanceClock(120, m);
     await eventually(async () => (await view(s.id)).status === 'Completed', 15_000, 200);
     const charged = await t.query<{ status_id: number }>('SELECT status_id FROM transactions WHERE source_id = $1', [

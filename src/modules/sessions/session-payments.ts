@@ -474,8 +474,19 @@ export class SessionPayments {
     for (const id of await findUnresolvedSessions(this.deps.pool, this.deps.clock.now(), limit)) {
       const token = newId();
       const now = this.deps.clock.now();
-      const held = await claimForPayment(this.deps.pool, id, token, now, new Date(now.getTime() + LEASE_MS));
+      // An unresolved payment is settled even past the session's expiry: it started before.
+      const held = await claimForPayment(this.deps.pool, id, token, now, new Date(now.getTime() + LEASE_MS), {
+        evenIfExpired: true,
+      });
       if (!held) continue;
+      // Ask the processor now about a payment whose outcome is unknown, rather than wait for the card reconciler.
+      for (const attempt of await this.deps.transactions.bySource(held.merchantId, held.id)) {
+        if (attempt.method === 'card' && attempt.statusId === TransactionStatus.Pending) {
+          await this.deps.cardPayments.reconcile(attempt.id).catch((error: unknown) => {
+            this.deps.logger.warn({ err: error, transactionId: attempt.id }, 'could not reconcile a session payment');
+          });
+        }
+      }
       const earlier = await this.earlierPayment(held);
       if (earlier === 'unknown') await this.release(held, token, {});
       else if (earlier) {

@@ -98,6 +98,8 @@ export interface SessionDraft {
   paymentNotes: string | null;
   isMultiUse: boolean;
   expiresAt: Date | null;
+  /** Without `expiresAt`: expire this long after creation (the integration surface's 30 minutes); null: never. */
+  defaultLifetimeMs: number | null;
 }
 
 /** A draft whose every rule was checked, methods resolved to processors. */

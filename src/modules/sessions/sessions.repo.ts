@@ -151,11 +151,15 @@ export async function findSessionForPayer(sql: Sql, id: string): Promise<Payment
   return rows[0] ? toSession(rows[0]) : undefined;
 }
 
-/** Created → Cancelled by the clock, if it is still open, past its expiry and not paying right now. */
+/**
+ * Created → Cancelled by the clock, if it is still open and past its expiry. Not while a payment holds it or its
+ * outcome is unknown (not even a stale lease: a crashed node's payment may have gone through, and the sweep decides
+ * that first).
+ */
 export async function expireSession(sql: Sql, id: string, now: Date): Promise<PaymentSession | undefined> {
   const { rows } = await sql.query<Row>(
     `UPDATE payment_sessions SET status = 2, end_reason = 'expired', cancelled_at = expires_at, modified_at = $2
-     WHERE id = $1 AND status = 1 AND expires_at <= $2 AND (processing_until IS NULL OR processing_until < $2)
+     WHERE id = $1 AND status = 1 AND expires_at <= $2 AND processing_until IS NULL AND NOT awaiting_outcome
      RETURNING *`,
     [id, now],
   );
@@ -195,13 +199,14 @@ export async function claimForPayment(
   token: string,
   now: Date,
   leaseUntil: Date,
+  options: { evenIfExpired?: boolean } = {},
 ): Promise<PaymentSession | undefined> {
   const { rows } = await sql.query<Row>(
     `UPDATE payment_sessions SET processing_token = $2, processing_until = $4
-     WHERE id = $1 AND status = 1 AND (expires_at IS NULL OR expires_at > $3)
+     WHERE id = $1 AND status = 1 AND ($5 OR expires_at IS NULL OR expires_at > $3)
        AND (processing_until IS NULL OR processing_until < $3)
      RETURNING *`,
-    [id, token, now, leaseUntil],
+    [id, token, now, leaseUntil, options.evenIfExpired ?? false],
   );
   return rows[0] ? toSession(rows[0]) : undefined;
 }
@@ -247,7 +252,7 @@ export async function updateAttempt(
 export async function cancelSession(sql: Sql, merchantId: string, id: string, now: Date) {
   const { rows } = await sql.query<Row>(
     `UPDATE payment_sessions SET status = 2, end_reason = 'cancelled', cancelled_at = $3, modified_at = $3
-     WHERE id = $1 AND merchant_id = $2 AND status = 1 AND (processing_until IS NULL OR processing_until < $3)
+     WHERE id = $1 AND merchant_id = $2 AND status = 1 AND processing_until IS NULL AND NOT awaiting_outcome
      RETURNING *`,
     [id, merchantId, now],
   );

@@ -64,11 +64,12 @@ function v2Draft(merchantId: string, body: V2Body): SessionDraft {
     metadata: sanitizeMetadata(body.metadata, false),
     isMultiUse: false,
     expiresAt: body.expiresAt ? new Date(body.expiresAt) : null,
+    defaultLifetimeMs: null,
     ...common(body),
   };
 }
 
-function intDraft(merchantId: string, body: IntBody, now: Date): SessionDraft {
+function intDraft(merchantId: string, body: IntBody): SessionDraft {
   let card: boolean | null = null;
   let ach: boolean | null = null;
   if (body.paymentMethodTypes != null) {
@@ -93,7 +94,8 @@ function intDraft(merchantId: string, body: IntBody, now: Date): SessionDraft {
     ach: { enabled: ach, processorId: null, fasterProcessing: false },
     metadata: sanitizeMetadata(body.metadata, true),
     isMultiUse: body.isMultiUse ?? false,
-    expiresAt: body.expiresAt ? new Date(body.expiresAt) : new Date(now.getTime() + INT_DEFAULT_EXPIRY_MS),
+    expiresAt: body.expiresAt ? new Date(body.expiresAt) : null,
+    defaultLifetimeMs: INT_DEFAULT_EXPIRY_MS,
     ...common(body),
   };
 }
@@ -141,8 +143,7 @@ export function sessionsRoutes(app: App, ctx: AppContext): void {
         response: { 200: IntCreated, ...errorResponses(...AUTHENTICATED_ERRORS, 404, 409, 422) },
       },
     },
-    async (request) =>
-      intCreated(await sessions.create(intDraft(merchantOf(request), request.body, ctx.clock.now())), baseUrl),
+    async (request) => intCreated(await sessions.create(intDraft(merchantOf(request), request.body)), baseUrl),
   );
 
   for (const surface of ['v2', 'int'] as const) {

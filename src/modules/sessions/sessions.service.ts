@@ -185,7 +185,10 @@ export class PaymentSessionsService {
       }
     }
     if (Object.keys(errors).length > 0) throw new ValidationError(errors);
-    return { ...draft, returnUrl, card, ach };
+    // The default lifetime counts from the creation instant itself, so createdAt + lifetime = expiresAt exactly.
+    const expiresAt =
+      draft.expiresAt ?? (draft.defaultLifetimeMs === null ? null : new Date(now.getTime() + draft.defaultLifetimeMs));
+    return { ...draft, expiresAt, returnUrl, card, ach };
   }
 
   /** Retrieval on either surface; an expired session turns Cancelled here if the clock's job has not run yet. */

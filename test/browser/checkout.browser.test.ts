@@ -7,7 +7,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, chromium, type FrameLocator, type Page } from 'playwright-core';
 import { projectRoot } from '../../src/platform/paths.js';
 import { type MerchantTenant, startNode, type TestNode } from '../harness.js';
 
@@ -80,11 +80,18 @@ describe('checkout in a real browser', () => {
   }
   const view = (id: string) => t.expectOk(t.request('GET', `/v2/payment-sessions/${id}`, { token: m.token }));
 
-  async function fillCard(page: Page, number: string) {
-    await page.getByLabel('Name on card').fill('Ada Lovelace');
-    await page.getByLabel('Card number').fill(number);
-    await page.getByLabel('Expiry (MM/YY)').fill('12/30');
-    await page.getByLabel('Security code').fill('123');
+  /** On the checkout page or inside the elements frame: the same form. */
+  async function fillCard(form: Page | FrameLocator, number: string) {
+    await form.getByLabel('Name on card').fill('Ada Lovelace');
+    await form.getByLabel('Card number').fill(number);
+    await form.getByLabel('Expiry (MM/YY)').fill('12/30');
+    await form.getByLabel('Security code').fill('123');
+  }
+  /** The example merchant page (examples/elements.html) with the session's fields mounted; returns the frame. */
+  async function openExample(page: Page, sessionId: string): Promise<FrameLocator> {
+    await page.goto(`${shop.url}/elements.html?tessera=${encodeURIComponent(t.baseUrl)}&session=${sessionId}`);
+    await page.getByText('Enter your payment details.').waitFor();
+    return page.frameLocator('iframe[title="Secure payment form"]');
   }
   async function fillAddress(page: Page) {
     await page.getByLabel('Street address').fill('123 Test St');
@@ -214,13 +221,8 @@ describe('checkout in a real browser', () => {
   it('pays through the elements example page (iframe, postMessage events)', async () => {
     const s = await session({ amount: 12, paymentMethods: { card: { enabled: true } } });
     const page = await newPage();
-    await page.goto(`${shop.url}/elements.html?tessera=${encodeURIComponent(t.baseUrl)}&session=${s.id}`);
-    await page.getByText('Enter your payment details.').waitFor();
-    const frame = page.frameLocator('iframe[title="Secure payment form"]');
-    await frame.getByLabel('Name on card').fill('Ada Lovelace');
-    await frame.getByLabel('Card number').fill('4111111111111111');
-    await frame.getByLabel('Expiry (MM/YY)').fill('12/30');
-    await frame.getByLabel('Security code').fill('123');
+    const frame = await openExample(page, s.id);
+    await fillCard(frame, '4111111111111111');
     await frame.getByLabel('Street address').fill('123 Test St');
     await frame.getByLabel('ZIP code').fill('10001');
     // The merchant page cannot read the card number: the frame is another origin.
@@ -241,13 +243,8 @@ describe('checkout in a real browser', () => {
   it('reports a decline to the merchant page as an error event', async () => {
     const s = await session({ amount: 13, paymentMethods: { card: { enabled: true } }, skipAddressVerification: true });
     const page = await newPage();
-    await page.goto(`${shop.url}/elements.html?tessera=${encodeURIComponent(t.baseUrl)}&session=${s.id}`);
-    await page.getByText('Enter your payment details.').waitFor();
-    const frame = page.frameLocator('iframe[title="Secure payment form"]');
-    await frame.getByLabel('Name on card').fill('Ada Lovelace');
-    await frame.getByLabel('Card number').fill('4000000010510008');
-    await frame.getByLabel('Expiry (MM/YY)').fill('12/30');
-    await frame.getByLabel('Security code').fill('123');
+    const frame = await openExample(page, s.id);
+    await fillCard(frame, '4000000010510008');
     await frame.getByRole('button', { name: 'Pay now' }).click();
     await page.locator('#status', { hasText: 'Declined: Insufficient funds' }).waitFor();
     assert.equal((await view(s.id)).status, 'Created');

@@ -1,4 +1,5 @@
 import type { Address } from '../reference/address.js';
+import type { TaxSetting } from '../transactions/amounts.js';
 import type { ContactInfo } from '../transactions/transactions.model.js';
 
 /** ACH statuses and types (wire-notes §2); the shared ids (4 Refunded, 24 Pending, 92 Failed) mean the same. */
@@ -52,7 +53,7 @@ export interface AchCommand {
   /** A payment session's tip (ACH payments take one only through a session). */
   tipCents?: number | null;
   /** Tax configured by a payment session (see PaymentCommand.tax). */
-  tax?: { mode: 'exclusive' | 'inclusive'; rateMpct: number | null; cents: number | null } | null;
+  tax?: TaxSetting | null;
 }
 
 /** The bank side of an ACH transaction (table ach_entries), without the sealed account number. */

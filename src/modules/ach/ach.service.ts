@@ -21,7 +21,7 @@ import { MERCHANT_CHANNEL } from '../merchants/configuration-cache.js';
 import { ZeroCostProcessingOption } from '../merchants/merchants.model.js';
 import type { MerchantsService } from '../merchants/merchants.service.js';
 import { BatchStatus, MEMBER_TOTALS } from '../settlements/settlements.service.js';
-import { amountColumns, calculateAmount } from '../transactions/amounts.js';
+import { amountColumns, calculateAmount, taxInput } from '../transactions/amounts.js';
 import { activeProcessor } from '../transactions/card-payments.service.js';
 import { transactionEvents } from '../transactions/transaction-events.js';
 import { STATUS_NAMES, type Transaction, TYPE_NAMES } from '../transactions/transactions.model.js';
@@ -179,9 +179,7 @@ export class AchPaymentsService {
       useCardPrice: false,
       tender: 'ach',
       tipCents: cmd.tipCents ?? null,
-      taxMode: cmd.tax?.mode ?? null,
-      taxRateMpct: cmd.tax?.rateMpct ?? null,
-      taxCents: cmd.tax?.cents ?? null,
+      ...taxInput(cmd.tax),
     });
     const max = settings.maxTransactionAmountCents;
     if (max !== null && amounts.totalCents > max) {

@@ -11,6 +11,8 @@ export interface Asset {
   etag: string;
 }
 
+const ASSET_DIR = () => path.join(projectRoot(), 'src', 'modules', 'checkout', 'assets');
+
 const TYPES: Record<string, string> = {
   '.css': 'text/css; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',
@@ -18,7 +20,7 @@ const TYPES: Record<string, string> = {
 
 /** The payer-facing static files (read once at start; they are small and served from memory). */
 export function loadAssets(prefix: string): Map<string, Asset> {
-  const dir = path.join(projectRoot(), 'src', 'modules', 'checkout', 'assets');
+  const dir = ASSET_DIR();
   const assets = new Map<string, Asset>();
   for (const name of ['checkout.css', 'checkout.js', 'frame.js']) {
     const body = readFileSync(path.join(dir, name));
@@ -32,5 +34,5 @@ export function loadAssets(prefix: string): Map<string, Asset> {
 
 /** The elements loader keeps a stable URL (merchants embed it); it is revalidated, not cached for a year. */
 export function loadElementsScript(): Buffer {
-  return readFileSync(path.join(projectRoot(), 'src', 'modules', 'checkout', 'assets', 'elements.js'));
+  return readFileSync(path.join(ASSET_DIR(), 'elements.js'));
 }

@@ -106,7 +106,7 @@ export function readPaymentForm(
     const accountNumber = digits(form.accountNumber);
     if (!/^\d{4,17}$/.test(accountNumber)) fail('accountNumber', 'Enter the account number (4 to 17 digits).');
     const phone = text('phone');
-    if (digits(phone).replace(/[^\d]/g, '').length < 10) fail('phone', 'Enter a phone number with area code.');
+    if (phone.replace(/\D/g, '').length < 10) fail('phone', 'Enter a phone number with area code.');
     if (text('achConsent') !== 'yes') fail('achConsent', 'Check the box to authorize the debit.');
     payment.ach = {
       routingNumber,

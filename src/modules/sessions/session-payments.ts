@@ -11,7 +11,7 @@ import type { MerchantConfiguration } from '../merchants/merchants.model.js';
 import { ZeroCostProcessingOption } from '../merchants/merchants.model.js';
 import type { MerchantsService } from '../merchants/merchants.service.js';
 import { type Address, normalizeAddress } from '../reference/address.js';
-import { type AmountBreakdown, calculateAmount } from '../transactions/amounts.js';
+import { type AmountBreakdown, calculateAmount, taxInput } from '../transactions/amounts.js';
 import type { CardPaymentsService } from '../transactions/card-payments.service.js';
 import { CreateMethod, type Transaction, TransactionStatus } from '../transactions/transactions.model.js';
 import type { TransactionsService } from '../transactions/transactions.service.js';
@@ -24,12 +24,12 @@ import {
   type PaymentSession,
   SessionMode,
   SessionStatus,
-  TaxMode,
+  sessionTax,
 } from './sessions.model.js';
 import {
   type AttemptChanges,
   claimForPayment,
-  expireSession,
+  expireIfDue,
   findSessionForPayer,
   findUnresolvedSessions,
   updateAttempt,
@@ -100,12 +100,10 @@ export class SessionPayments {
   constructor(private readonly deps: SessionPaymentsDeps) {}
 
   async view(id: string): Promise<PayerView | undefined> {
-    let session = await findSessionForPayer(this.deps.pool, id);
-    if (!session) return undefined;
+    const found = await findSessionForPayer(this.deps.pool, id);
+    if (!found) return undefined;
     const now = this.deps.clock.now();
-    if (session.status === SessionStatus.Created && session.expiresAt && session.expiresAt <= now) {
-      session = (await expireSession(this.deps.pool, id, now)) ?? session;
-    }
+    const session = await expireIfDue(this.deps.pool, found, now);
     const configuration = await this.deps.merchants.getConfiguration(session.merchantId);
     return { session, configuration, open: isOpen(session, now) };
   }
@@ -127,7 +125,7 @@ export class SessionPayments {
       dualPricingRateMpct: settings.defaultDualPricingRateMpct,
       useCardPrice: tender !== 'ach',
       tender,
-      ...taxOf(session),
+      ...taxInput(sessionTax(session)),
     });
   }
 
@@ -221,7 +219,7 @@ export class SessionPayments {
           tipCents: null,
           tax: null,
         });
-        if (!approved(verified.transaction)) return this.declined(session, token, verified.transaction);
+        if (!wentThrough(verified.transaction)) return this.declined(session, token, verified.transaction);
         saved = await this.save(session, token, payment, billing);
         return {
           kind: 'completed',
@@ -282,7 +280,7 @@ export class SessionPayments {
         createMethodId: CreateMethod.WebComponent,
         sourceId: session.id,
         tipCents: session.tipCents,
-        tax: taxCommand(session),
+        tax: sessionTax(session),
       });
       const found = await this.deps.transactions.get(session.merchantId, response.transactionId);
       transaction = found!;
@@ -293,7 +291,7 @@ export class SessionPayments {
       await this.release(session, token, { awaiting_outcome: true, transaction_id: transaction.id });
       return { kind: 'busy', session };
     }
-    if (!approved(transaction)) {
+    if (!wentThrough(transaction)) {
       if (saved) await this.unsave(session, saved);
       return this.declined(session, token, transaction);
     }
@@ -310,7 +308,7 @@ export class SessionPayments {
     billing: Address | null,
   ) {
     const card = payment.card!;
-    const [firstName, ...rest] = card.name.trim().split(/\s+/);
+    const [firstName, lastName] = splitName(card.name);
     return {
       kind: 'sale' as const,
       merchantId: session.merchantId,
@@ -326,8 +324,8 @@ export class SessionPayments {
       currencyId: 1,
       billingAddress: billing,
       contactInfo: {
-        firstName: firstName || null,
-        lastName: rest.join(' ') || null,
+        firstName,
+        lastName,
         companyName: null,
         email: payment.email,
         mobilePhoneNumber: null,
@@ -339,7 +337,7 @@ export class SessionPayments {
       createMethodId: CreateMethod.WebComponent,
       sourceId: session.id,
       skipAddressVerification: session.skipAddressVerification,
-      tax: taxCommand(session),
+      tax: sessionTax(session),
     };
   }
 
@@ -359,13 +357,11 @@ export class SessionPayments {
   ): Promise<{ customerId: string | null; paymentMethodId: string }> {
     let customerId = session.customerId;
     if (!customerId && session.customerHandling === CustomerHandling.CreateCustomer) {
-      const [first, ...rest] =
-        payment.method === 'card'
-          ? payment.card!.name.trim().split(/\s+/)
-          : [payment.ach!.firstName, payment.ach!.lastName];
+      const [firstName, lastName] =
+        payment.method === 'card' ? splitName(payment.card!.name) : [payment.ach!.firstName, payment.ach!.lastName];
       const created = await this.deps.customers.create(session.merchantId, {
-        firstName: first || null,
-        lastName: rest.join(' ') || null,
+        firstName,
+        lastName,
         email: payment.email,
         mobilePhoneNumber: payment.ach?.phone ?? null,
         billingAddress: billing,
@@ -498,30 +494,15 @@ export class SessionPayments {
   }
 }
 
+/** "Ada King Lovelace" → first name "Ada", last name "King Lovelace" (null when missing). */
+function splitName(name: string): [string | null, string | null] {
+  const [first, ...rest] = name.trim().split(/\s+/);
+  return [first || null, rest.join(' ') || null];
+}
+
 /** Did this payment go through (now or at some point: a later void or refund does not undo the session)? */
 function wentThrough(t: Transaction): boolean {
   if (t.statusId === TransactionStatus.Declined || t.statusId === TransactionStatus.Failed) return false;
   if (t.method === 'card' && t.statusId === TransactionStatus.Pending) return false;
   return true;
-}
-
-function approved(t: Transaction): boolean {
-  return wentThrough(t) && !(t.method === 'card' && t.statusId === TransactionStatus.Pending);
-}
-
-function taxOf(session: PaymentSession) {
-  return {
-    taxMode: session.taxMode === TaxMode.Inclusive ? ('inclusive' as const) : ('exclusive' as const),
-    taxRateMpct: session.taxRateMpct,
-    taxCents: session.taxCents,
-  };
-}
-
-function taxCommand(session: PaymentSession) {
-  if (session.taxMode === null) return null;
-  return {
-    mode: session.taxMode === TaxMode.Inclusive ? ('inclusive' as const) : ('exclusive' as const),
-    rateMpct: session.taxRateMpct,
-    cents: session.taxCents,
-  };
 }

@@ -1,3 +1,5 @@
+import type { TaxSetting } from '../transactions/amounts.js';
+
 /** Payment session statuses and modes (wire-notes §2: the same ids on both surfaces). */
 export const SessionStatus = { Created: 1, Cancelled: 2, Completed: 3, Failed: 4 } as const;
 export type SessionStatusId = (typeof SessionStatus)[keyof typeof SessionStatus];
@@ -32,13 +34,11 @@ export type Surface = 'v2' | 'int';
 /** Why a session ended without completing. */
 export type EndReason = 'cancelled' | 'expired' | 'attempts';
 
-/** A session as the service sees it (cents, millipercent). */
-export interface PaymentSession {
-  id: string;
+/** What a session is configured with: a create request once its rules are checked (cents, millipercent). */
+export interface SessionSettings {
   merchantId: string;
   surface: Surface;
   mode: number;
-  status: number;
   /** null: a flexible amount the payer enters. */
   amountCents: number | null;
   tipCents: number | null;
@@ -58,6 +58,12 @@ export interface PaymentSession {
   paymentNotes: string | null;
   isMultiUse: boolean;
   expiresAt: Date | null;
+}
+
+/** A session as the service sees it: its settings and where its flow stands. */
+export interface PaymentSession extends SessionSettings {
+  id: string;
+  status: number;
   createdAt: Date;
   modifiedAt: Date;
   completedAt: Date | null;
@@ -74,38 +80,23 @@ export interface PaymentSession {
   achRoutingLast2: string | null;
 }
 
-/** What a create request asks for, in domain units, after the surface's own parsing. */
-export interface SessionDraft {
-  merchantId: string;
-  surface: Surface;
-  mode: number;
-  amountCents: number | null;
-  tipCents: number | null;
-  taxMode: number | null;
-  taxRateMpct: number | null;
-  taxCents: number | null;
-  skipAddressVerification: boolean;
-  referenceId: string | null;
-  customerId: string | null;
-  customerHandling: number | null;
-  returnUrl: string | null;
+/** What a create request asks for, in domain units, after the surface's own parsing (rules not yet checked). */
+export interface SessionDraft extends Omit<SessionSettings, 'card' | 'ach'> {
   /** `enabled: null`: offered when the merchant has an active processor for the method (the request named none). */
   card: { enabled: boolean | null; processorId: string | null };
   ach: { enabled: boolean | null; processorId: string | null; fasterProcessing: boolean };
-  metadata: Record<string, string> | null;
-  afterCompletionMessage: string | null;
-  pageName: string | null;
-  paymentNotes: string | null;
-  isMultiUse: boolean;
-  expiresAt: Date | null;
   /** Without `expiresAt`: expire this long after creation (the integration surface's 30 minutes); null: never. */
   defaultLifetimeMs: number | null;
 }
 
-/** A draft whose every rule was checked, methods resolved to processors. */
-export interface CheckedDraft extends SessionDraft {
-  card: { enabled: boolean; processorId: string | null };
-  ach: { enabled: boolean; processorId: string | null; fasterProcessing: boolean };
+/** A session's tax as the payment services take it (null: no tax configured). */
+export function sessionTax(s: Pick<SessionSettings, 'taxMode' | 'taxRateMpct' | 'taxCents'>): TaxSetting | null {
+  if (s.taxMode === null) return null;
+  return {
+    mode: s.taxMode === TaxMode.Inclusive ? 'inclusive' : 'exclusive',
+    rateMpct: s.taxRateMpct,
+    cents: s.taxCents,
+  };
 }
 
 /** The payer's side of a session: open for payment, or ended (and how). */

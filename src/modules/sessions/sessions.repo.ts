@@ -1,5 +1,5 @@
 import type { Sql } from '../../platform/db/pool.js';
-import type { CheckedDraft, EndReason, PaymentSession } from './sessions.model.js';
+import type { EndReason, PaymentSession, SessionSettings } from './sessions.model.js';
 
 interface Row {
   id: string;
@@ -88,7 +88,7 @@ function toSession(r: Row): PaymentSession {
   };
 }
 
-export async function insertSession(sql: Sql, id: string, d: CheckedDraft, now: Date): Promise<PaymentSession> {
+export async function insertSession(sql: Sql, id: string, d: SessionSettings, now: Date): Promise<PaymentSession> {
   const { rows } = await sql.query<Row>(
     `INSERT INTO payment_sessions (id, merchant_id, surface, mode, amount_cents, tip_cents, tax_mode, tax_rate_mpct,
        tax_cents, skip_address_verification, reference_id, customer_id, customer_handling, return_url, card_enabled,
@@ -164,6 +164,12 @@ export async function expireSession(sql: Sql, id: string, now: Date): Promise<Pa
     [id, now],
   );
   return rows[0] ? toSession(rows[0]) : undefined;
+}
+
+/** The session as it stands at `now`: an open one past its expiry is expired first (see expireSession). */
+export async function expireIfDue(sql: Sql, session: PaymentSession, now: Date): Promise<PaymentSession> {
+  if (session.status !== 1 || !session.expiresAt || session.expiresAt > now) return session;
+  return (await expireSession(sql, session.id, now)) ?? session;
 }
 
 /** Open sessions whose expiry passed (the sweep's backstop for a missed expiry job). */

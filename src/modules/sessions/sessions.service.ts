@@ -9,22 +9,23 @@ import { enqueue } from '../../platform/jobs/queue.js';
 import { fromCents } from '../../platform/money.js';
 import type { Logger } from '../../platform/observability/logger.js';
 import type { CustomersService } from '../customers/customers.service.js';
-import type { MerchantConfiguration, PaymentProcessor } from '../merchants/merchants.model.js';
+import type { MerchantConfiguration } from '../merchants/merchants.model.js';
 import { ZeroCostProcessingOption } from '../merchants/merchants.model.js';
 import type { MerchantsService } from '../merchants/merchants.service.js';
 import { calculateAmount } from '../transactions/amounts.js';
+import { findActiveProcessor } from '../transactions/card-payments.service.js';
 import type { Transaction } from '../transactions/transactions.model.js';
 import type { TransactionsService } from '../transactions/transactions.service.js';
 import {
-  type CheckedDraft,
   type PaymentSession,
   type SessionDraft,
   SessionMode,
+  type SessionSettings,
   SessionStatus,
   TAX_MODE_NAMES,
   TaxMode,
 } from './sessions.model.js';
-import { cancelSession, expireSession, findExpired, findSession, insertSession } from './sessions.repo.js';
+import { cancelSession, expireIfDue, expireSession, findExpired, findSession, insertSession } from './sessions.repo.js';
 
 export const SESSION_EXPIRE_QUEUE = 'sessions.expire';
 export const SESSION_SWEEP_QUEUE = 'sessions.sweep';
@@ -90,7 +91,7 @@ export class PaymentSessionsService {
   }
 
   /** Every rule of both create requests that needs the merchant's configuration or the clock; 400s name the field. */
-  private check(draft: SessionDraft, configuration: MerchantConfiguration, now: Date): CheckedDraft {
+  private check(draft: SessionDraft, configuration: MerchantConfiguration, now: Date): SessionSettings {
     const errors: Record<string, string[]> = {};
     const add = (field: string, message: string) => {
       errors[field] ??= [];
@@ -146,19 +147,19 @@ export class PaymentSessionsService {
     }
 
     const offers = (method: 'card' | 'ach') =>
-      configuration.processors.some((p) => p.method === method && p.statusId === 1);
+      typeof findActiveProcessor(configuration, method, null, 'processorId') !== 'string';
     const card = { ...draft.card, enabled: draft.card.enabled ?? offers('card') };
     const ach = { ...draft.ach, enabled: draft.ach.enabled ?? offers('ach') };
     if (!card.enabled && !ach.enabled) {
       add('paymentMethods', 'Enable at least one payment method: paymentMethods.card or paymentMethods.ach.');
     }
     if (card.enabled) {
-      const processor = pickProcessor(configuration, 'card', card.processorId);
+      const processor = findActiveProcessor(configuration, 'card', card.processorId, 'processorId');
       if (typeof processor === 'string') add('paymentMethods.card.processorId', processor);
       else card.processorId = processor.id;
     } else card.processorId = null;
     if (ach.enabled) {
-      const processor = pickProcessor(configuration, 'ach', ach.processorId);
+      const processor = findActiveProcessor(configuration, 'ach', ach.processorId, 'processorId');
       if (typeof processor === 'string') add('paymentMethods.ach.processorId', processor);
       else ach.processorId = processor.id;
     } else {
@@ -202,13 +203,9 @@ export class PaymentSessionsService {
   }
 
   private async current(merchantId: string, id: string): Promise<PaymentSession> {
-    let session = await findSession(this.deps.pool, merchantId, id);
+    const session = await findSession(this.deps.pool, merchantId, id);
     if (!session) throw new NotFoundError('PaymentSession', id);
-    const now = this.deps.clock.now();
-    if (session.status === SessionStatus.Created && session.expiresAt && session.expiresAt <= now) {
-      session = (await this.expire(id)) ?? session;
-    }
-    return session;
+    return expireIfDue(this.deps.pool, session, this.deps.clock.now());
   }
 
   /** Created → Cancelled. Any other state, or a payment in flight, is a 400 (the session is left as it is). */
@@ -246,21 +243,6 @@ export class PaymentSessionsService {
     }
     return count;
   }
-}
-
-/** The processor a session names for a method (or the merchant's default for it), or why it cannot be used. */
-export function pickProcessor(
-  configuration: MerchantConfiguration,
-  method: 'card' | 'ach',
-  processorId: string | null,
-): PaymentProcessor | string {
-  const usable = configuration.processors.filter((p) => p.method === method && p.statusId === 1);
-  const found = processorId ? usable.find((p) => p.id === processorId) : (usable.find((p) => p.isDefault) ?? usable[0]);
-  if (found) return found;
-  const name = method === 'card' ? 'card' : 'ACH';
-  return processorId
-    ? `'processorId' is not one of this merchant's active ${name} processors (see GET /pay-api/v1/configurations/payments).`
-    : `The merchant has no active ${name} processor.`;
 }
 
 export function taxModeName(mode: number | null): 'Exclusive' | 'Inclusive' | null {

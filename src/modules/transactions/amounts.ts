@@ -33,6 +33,20 @@ export interface AmountInput {
   taxCents?: number | null;
 }
 
+/** Tax configured for a payment (payment sessions): a rate or a fixed amount, on top (exclusive) or included. */
+export interface TaxSetting {
+  mode: 'exclusive' | 'inclusive';
+  rateMpct: number | null;
+  cents: number | null;
+}
+
+/** A tax setting as calculateAmount's input fields (no setting: no tax). */
+export function taxInput(
+  tax: TaxSetting | null | undefined,
+): Pick<AmountInput, 'taxMode' | 'taxRateMpct' | 'taxCents'> {
+  return { taxMode: tax?.mode ?? null, taxRateMpct: tax?.rateMpct ?? null, taxCents: tax?.cents ?? null };
+}
+
 export interface AmountBreakdown {
   baseCents: number;
   percentageOffCents: number;

@@ -21,7 +21,7 @@ import type { MerchantsService } from '../merchants/merchants.service.js';
 import type { SettlementsService } from '../settlements/settlements.service.js';
 import type { UsableCard } from '../vault/vault.model.js';
 import { checkCard, type VaultService } from '../vault/vault.service.js';
-import { type AmountBreakdown, amountColumns, calculateAmount } from './amounts.js';
+import { type AmountBreakdown, amountColumns, calculateAmount, taxInput } from './amounts.js';
 import { avsAction } from './avs.js';
 import type { PaymentCommand } from './payment-request.js';
 import { transactionEvents } from './transaction-events.js';
@@ -299,9 +299,7 @@ export class CardPaymentsService {
           dualPricingRateMpct: settings.defaultDualPricingRateMpct,
           useCardPrice: cmd.useCardPrice,
           tender: card.creditDebitTypeId === CreditDebitType.Debit ? 'debit' : 'credit',
-          taxMode: cmd.tax?.mode ?? null,
-          taxRateMpct: cmd.tax?.rateMpct ?? null,
-          taxCents: cmd.tax?.cents ?? null,
+          ...taxInput(cmd.tax),
         });
     const max = settings.maxTransactionAmountCents;
     if (max !== null && amounts.totalCents > max) {
@@ -1083,20 +1081,27 @@ export function activeProcessor(
   method: PaymentProcessor['method'],
   processorId: string | null | undefined,
 ): PaymentProcessor {
+  const found = findActiveProcessor(configuration, method, processorId, 'paymentProcessorId');
+  if (typeof found === 'string') throw ValidationError.field('paymentProcessorId', found);
+  return found;
+}
+
+/** activeProcessor's choice, or why there is none (a message naming the request's `field`). */
+export function findActiveProcessor(
+  configuration: MerchantConfiguration,
+  method: PaymentProcessor['method'],
+  processorId: string | null | undefined,
+  field: string,
+): PaymentProcessor | string {
   const usable = configuration.processors.filter((p) => p.method === method && p.statusId === 1);
   const processor = processorId
     ? usable.find((p) => p.id === processorId)
     : (usable.find((p) => p.isDefault) ?? usable[0]);
-  if (!processor) {
-    const name = method === 'card' ? 'card' : 'ACH';
-    throw ValidationError.field(
-      'paymentProcessorId',
-      processorId
-        ? `'paymentProcessorId' is not one of this merchant's active ${name} processors (see GET /pay-api/v1/configurations/payments).`
-        : `The merchant has no active ${name} processor.`,
-    );
-  }
-  return processor;
+  if (processor) return processor;
+  const name = method === 'card' ? 'card' : 'ACH';
+  return processorId
+    ? `'${field}' is not one of this merchant's active ${name} processors (see GET /pay-api/v1/configurations/payments).`
+    : `The merchant has no active ${name} processor.`;
 }
 
 function newTransaction(input: {

@@ -1,5 +1,6 @@
 import type { Address } from '../reference/address.js';
 import { pickPhone } from '../reference/phone.js';
+import type { TaxSetting } from './amounts.js';
 import type { ContactInfo } from './transactions.model.js';
 
 /** A new card payment as the service receives it: wire units already converted (cents, millipercent). */
@@ -33,7 +34,7 @@ export interface PaymentCommand {
   /** A session with `skipAddressVerification`: no AVS for this card-not-present payment. */
   skipAddressVerification?: boolean;
   /** Tax configured by a payment session: a rate or a fixed amount, added on top (exclusive) or included. */
-  tax?: { mode: 'exclusive' | 'inclusive'; rateMpct: number | null; cents: number | null } | null;
+  tax?: TaxSetting | null;
 }
 
 /** The request's `contactInfo` as stored (either phone spelling accepted; a bad one is a 400 naming the field). */

@@ -401,6 +401,7 @@ describe('hosted checkout page', () => {
     );
     assert.equal(frame.status, 200);
     assert.match(String(frame.headers['content-security-policy']), /frame-ancestors https:\/\/shop\.example\.com/);
+    assert.equal(frame.headers['x-frame-options'], undefined, 'the frame may be framed by its parent');
     const token = /data-frame-token="([^"]+)"/.exec(frame.text)![1]!;
     const pay = (headers: Record<string, string>) =>
       t.request('POST', `/elements/v1/frame/${s.id}/pay`, { body: card(), headers });

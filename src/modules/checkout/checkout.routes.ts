@@ -60,15 +60,18 @@ export function checkoutRoutes(app: App, ctx: AppContext): void {
         "base-uri 'none'",
       ].join('; ');
 
-    const html = (reply: FastifyReply, status: number, body: string, policy = csp('', "'none'")) =>
-      reply
+    const html = (reply: FastifyReply, status: number, body: string, policy = csp('', "'none'")) => {
+      // Older browsers without frame-ancestors get the same answer. Only when framing is refused: Fastify sends an
+      // undefined header value as an empty header, which the elements frame must not carry.
+      if (policy.includes("frame-ancestors 'none'")) reply.header('x-frame-options', 'DENY');
+      return reply
         .code(status)
         .header('content-type', 'text/html; charset=utf-8')
         .header('content-security-policy', policy)
         .header('x-content-type-options', 'nosniff')
         .header('referrer-policy', 'same-origin')
-        .header('x-frame-options', policy.includes("frame-ancestors 'none'") ? 'DENY' : undefined)
         .send(body);
+    };
 
     /** One budget per client address for every payer request; a second one per session for payments. */
     const limited = async (request: FastifyRequest, sessionId?: string): Promise<number | undefined> => {

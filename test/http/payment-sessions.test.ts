@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { sanitizeMetadata } from '../../src/modules/sessions/metadata.js';
+import { expireIfDue, expireSession, findSession } from '../../src/modules/sessions/sessions.repo.js';
 import { returnUrlProblem } from '../../src/modules/sessions/sessions.service.js';
 import { eventually, type MerchantTenant, startNode, type TestNode } from '../harness.js';
 
@@ -317,6 +318,19 @@ describe('payment sessions API', () => {
     await t.advanceClock(30 * 60, m);
     assert.equal((await t.request('GET', `${INT}/${int.id}`, { token: m.token })).body.status, 'Cancelled');
     assert.equal((await t.request('POST', `${V2}/${soon.id}/cancel`, { token: m.token })).status, 400);
+  });
+
+  it('answers an expiry another node won with the expired session, not the open copy read before it', async () => {
+    const now = new Date((await t.expectOk(t.admin('GET', '/admin/v1/clock'))).now);
+    const s = await t.expectOk(create({ amount: 5, expiresAt: new Date(now.getTime() + 60_000).toISOString() }));
+    const stale = await findSession(t.ctx.pool, m.id, s.id);
+    assert.equal(stale?.status, 1);
+    const past = new Date(now.getTime() + 61_000);
+    // The expiry job on another node gets there between this reader's SELECT and its UPDATE.
+    assert.equal((await expireSession(t.ctx.pool, s.id, past))?.status, 2);
+    const seen = await expireIfDue(t.ctx.pool, stale!, past);
+    assert.equal(seen.status, 2);
+    assert.equal(seen.endReason, 'expired');
   });
 
   it('requires https return URLs in production, and also takes http in sandbox', () => {

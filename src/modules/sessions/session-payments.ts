@@ -457,8 +457,10 @@ export class SessionPayments {
     });
   }
 
+  /** Ends this attempt; if the lease was lost meanwhile, answers with the row as it now stands. */
   private async release(session: PaymentSession, token: string | null, changes: AttemptChanges) {
-    return (await updateAttempt(this.deps.pool, session.id, token, changes, this.deps.clock.now())) ?? session;
+    const released = await updateAttempt(this.deps.pool, session.id, token, changes, this.deps.clock.now());
+    return released ?? (await findSessionForPayer(this.deps.pool, session.id)) ?? session;
   }
 
   /**

@@ -166,10 +166,15 @@ export async function expireSession(sql: Sql, id: string, now: Date): Promise<Pa
   return rows[0] ? toSession(rows[0]) : undefined;
 }
 
-/** The session as it stands at `now`: an open one past its expiry is expired first (see expireSession). */
+/**
+ * The session as it stands at `now`: an open one past its expiry is expired first (see expireSession). When the
+ * update finds nothing to change, another node (the expiry job) or a payment got there first, so the row is read
+ * again rather than answering with the open session this caller saw before.
+ */
 export async function expireIfDue(sql: Sql, session: PaymentSession, now: Date): Promise<PaymentSession> {
   if (session.status !== 1 || !session.expiresAt || session.expiresAt > now) return session;
-  return (await expireSession(sql, session.id, now)) ?? session;
+  const expired = await expireSession(sql, session.id, now);
+  return expired ?? (await findSessionForPayer(sql, session.id)) ?? session;
 }
 
 /** Open sessions whose expiry passed (the sweep's backstop for a missed expiry job). */

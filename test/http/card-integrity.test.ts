@@ -95,6 +95,60 @@ describe('card money integrity', () => {
     assert.ok(report.checked.settledTransactions > 0);
   });
 
+  it('concurrent sales written in groups each keep their own row, events and entries; a duplicate pair charges once', async () => {
+    const declined = { ...CARD, accountNumber: '4000000010050005' };
+    const twin = { amount: 42.42, ...CARD, referenceId: ref() };
+    const bodies = [
+      ...Array.from({ length: 20 }, (_, i) => ({ amount: 10 + i, ...CARD, referenceId: ref() })),
+      { amount: 9.99, ...declined, referenceId: ref() },
+      twin,
+      twin,
+    ];
+    // The earlier tests settled the batch this node remembers: one sale first finds the new Open batch, so the burst
+    // takes the fast path (a group whose remembered batch closed is applied item by item, the slow way).
+    assert.equal((await post('sale', { amount: 1, ...CARD, referenceId: ref() })).body.status, 'Captured');
+    const results = await Promise.all(bodies.map((body) => post('sale', body)));
+    const approved = results.filter((r) => r.status === 200 && r.body.status === 'Captured');
+    assert.equal(approved.length, 21, results.map((r) => `${r.status}:${r.body.status}`).join(','));
+    const duplicate = results.filter((r) => r.status === 400);
+    assert.equal(duplicate.length, 1, 'the twin charged once');
+    assert.ok(duplicate[0]!.text.includes('Duplicate'), duplicate[0]!.text);
+    assert.equal(results[20]!.body.status, 'Declined');
+
+    const ids = results.filter((r) => r.body.transactionId).map((r) => r.body.transactionId as string);
+    const rows = await t.query<{ id: string; total_cents: number; status_id: number; writes: number }>(
+      'SELECT id, total_cents, status_id, count(*) OVER (PARTITION BY xmin::text)::int AS writes FROM transactions WHERE id = ANY($1)',
+      [ids],
+    );
+    assert.equal(rows.length, 22);
+    // Rows updated by the same database transaction share its xmin: at least one outcome group held several.
+    assert.ok(
+      rows.some((row) => row.writes > 1),
+      'outcomes were applied in groups',
+    );
+    for (const [i, r] of results.entries()) {
+      if (!approved.includes(r)) continue;
+      const row = rows.find((x) => x.id === r.body.transactionId)!;
+      assert.equal(row.total_cents, Math.round(bodies[i]!.amount * 100));
+      const events = await t.query<{ type: string }>(
+        "SELECT type FROM events WHERE resource_id = $1 AND type LIKE 'transaction.card.%' ORDER BY seq",
+        [row.id],
+      );
+      assert.deepEqual(
+        events.map((e) => e.type),
+        ['transaction.card.authorized', 'transaction.card.captured'],
+      );
+      const [entries] = await t.query<{ n: number; sum: number }>(
+        'SELECT count(*)::int AS n, coalesce(sum(amount_cents), 0)::int AS sum FROM ledger_entries WHERE transaction_id = $1',
+        [row.id],
+      );
+      assert.deepEqual(entries, { n: 2, sum: 0 });
+    }
+    const network = await t.query('SELECT reference FROM sandbox_card_network WHERE reference = ANY($1)', [ids]);
+    assert.equal(network.length, 22, 'the sandbox network remembers every call, written in groups too');
+    assert.deepEqual((await verifyLedger(t.ctx.pool)).problems, []);
+  });
+
   it('ledger verify notices a tampered balance and a tampered batch total', async () => {
     await t.query(
       'UPDATE ledger_balances SET balance_cents = balance_cents + 1 WHERE ctid = (SELECT ctid FROM ledger_balances LIMIT 1)',

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Clock } from '../../platform/clock/clock.js';
+import { Grouped } from '../../platform/db/grouped.js';
 import type { Sql } from '../../platform/db/pool.js';
 import type {
   AvsRequest,
@@ -64,12 +65,41 @@ function authCodeFor(reference: string): string {
   return createHash('sha256').update(`auth:${reference}`).digest('hex').slice(0, 6).toUpperCase();
 }
 
+interface Remembered {
+  reference: string;
+  operation: string;
+  originalReference: string | null;
+  amountCents: number;
+  outcome: CardOutcome;
+}
+
 export class SandboxCardNetwork implements CardConnector {
   constructor(
     private readonly sql: Sql,
     private readonly clock: Clock,
     private readonly latencyMs: number,
   ) {}
+
+  /**
+   * The simulated network keeps its own books as a real one would, written in groups: calls arriving together are
+   * remembered in one statement, and each answer waits for its record (a query must always find what was answered).
+   */
+  private readonly records = new Grouped<Remembered, void>(async (records) => {
+    await this.sql.query({
+      name: 'sandbox.remember',
+      text: `INSERT INTO sandbox_card_network (reference, operation, original_reference, amount_cents, outcome)
+             SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[], $5::jsonb[])
+             ON CONFLICT (reference) DO UPDATE SET outcome = EXCLUDED.outcome, amount_cents = EXCLUDED.amount_cents`,
+      values: [
+        records.map((r) => r.reference),
+        records.map((r) => r.operation),
+        records.map((r) => r.originalReference),
+        records.map((r) => r.amountCents),
+        records.map((r) => JSON.stringify(r.outcome)),
+      ],
+    });
+    return records.map(() => undefined);
+  });
 
   authorize(request: PaymentRequest): Promise<CardOutcome> {
     return this.payment('authorize', request);
@@ -213,12 +243,7 @@ export class SandboxCardNetwork implements CardConnector {
     amountCents: number,
     outcome: CardOutcome,
   ): Promise<void> {
-    await this.sql.query(
-      `INSERT INTO sandbox_card_network (reference, operation, original_reference, amount_cents, outcome)
-       VALUES ($1, $2, $3, $4, $5)
-       ON CONFLICT (reference) DO UPDATE SET outcome = EXCLUDED.outcome, amount_cents = EXCLUDED.amount_cents`,
-      [reference, operation, originalReference, amountCents, outcome],
-    );
+    await this.records.submit({ reference, operation, originalReference, amountCents, outcome });
   }
 
   private async delay(): Promise<void> {

@@ -139,6 +139,16 @@ export async function findCustomer(
   return rows[0] ? toModel(rows[0]) : undefined;
 }
 
+/** Customers by id, of any merchant: for a caller that then checks each one's tenant (a grouped lookup). */
+export async function findCustomersById(sql: Sql, ids: readonly string[]): Promise<Customer[]> {
+  const { rows } = await sql.query<CustomerRow>({
+    name: 'customers.find-by-id',
+    text: `SELECT ${COLUMNS} FROM customers c WHERE c.id = ANY($1::uuid[]) AND c.deleted_at IS NULL`,
+    values: [ids],
+  });
+  return rows.map(toModel);
+}
+
 export async function findCustomerWithStats(
   sql: Sql,
   merchantId: string,

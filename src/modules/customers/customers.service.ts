@@ -1,5 +1,6 @@
 import type { Clock } from '../../platform/clock/clock.js';
 import { newId } from '../../platform/crypto/ids.js';
+import { groupedLookup } from '../../platform/db/grouped.js';
 import type { Pool, Sql } from '../../platform/db/pool.js';
 import { withTransaction } from '../../platform/db/tx.js';
 import { NotFoundError, ValidationError } from '../../platform/http/errors.js';
@@ -13,6 +14,7 @@ import type { Customer, CustomerFields, CustomerStats } from './customers.model.
 import {
   type CustomerFilter,
   findCustomer,
+  findCustomersById,
   findCustomerWithStats,
   insertCustomer,
   listCustomers,
@@ -72,6 +74,9 @@ export class CustomersService {
     private readonly vault: VaultService,
   ) {}
 
+  /** Reads outside a transaction (a payment looking up its customer) from concurrent requests become one statement. */
+  private readonly lookUp = groupedLookup((ids) => findCustomersById(this.pool, ids));
+
   async create(merchantId: string, input: CustomerInput, sql: Sql = this.pool): Promise<{ id: string }> {
     const now = this.clock.now();
     const customer: Customer = {
@@ -96,7 +101,7 @@ export class CustomersService {
 
   /** The customer, tenant-scoped (another merchant's customer is not found). */
   async get(merchantId: string, id: string, sql: Sql = this.pool): Promise<Customer> {
-    const customer = await findCustomer(sql, merchantId, id);
+    const customer = await (sql === this.pool ? this.lookUp({ merchantId, id }) : findCustomer(sql, merchantId, id));
     if (!customer) throw new NotFoundError('Customer', id);
     return customer;
   }

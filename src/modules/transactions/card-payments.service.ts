@@ -6,8 +6,10 @@ import { CreditDebitType } from '../../connectors/card/card-numbers.js';
 import { CONNECTOR_TIMEOUT_MS, type Connectors, withDeadline } from '../../connectors/registry.js';
 import type { Clock } from '../../platform/clock/clock.js';
 import { newId } from '../../platform/crypto/ids.js';
+import { Grouped } from '../../platform/db/grouped.js';
 import type { Pool, Sql } from '../../platform/db/pool.js';
-import { isExpectationFailure, type Tx, withTransaction } from '../../platform/db/tx.js';
+import { isExpectationFailure, type Tx, withTransaction, writeAtOnce } from '../../platform/db/tx.js';
+import { deferEvents } from '../../platform/events/outbox.js';
 import { ConflictError, NotFoundError, ValidationError } from '../../platform/http/errors.js';
 import { enqueue } from '../../platform/jobs/queue.js';
 import { fromCents } from '../../platform/money.js';
@@ -24,7 +26,7 @@ import { checkCard, type VaultService } from '../vault/vault.service.js';
 import { type AmountBreakdown, amountColumns, calculateAmount, taxInput } from './amounts.js';
 import { avsAction } from './avs.js';
 import type { PaymentCommand } from './payment-request.js';
-import { transactionEvents } from './transaction-events.js';
+import { transactionEventList } from './transaction-events.js';
 import {
   CARD_NOT_PRESENT_SOURCES,
   type PendingOperation,
@@ -39,6 +41,7 @@ import {
   findTransactionById,
   insertTransaction,
   insertUnlessDuplicate,
+  insertUnlessDuplicateQuery,
   lockTransactionById,
   releaseDuplicateKey,
   saveTransaction,
@@ -101,6 +104,37 @@ type OpenBatch = string | QueryResult | undefined;
  */
 export class CardPaymentsService {
   constructor(private readonly deps: CardPaymentsDeps) {}
+
+  /**
+   * tx1 of concurrent payments, written together (see Grouped): one transaction, one round trip. Sorted by duplicate
+   * key, so two groups waiting on the same keys wait in the same order and cannot deadlock.
+   */
+  private readonly attempts = new Grouped<Transaction, boolean>(async (txns) => {
+    if (txns.length === 1) return [await insertUnlessDuplicate(this.deps.pool, txns[0]!)];
+    const order = txns.map((_, i) => i).sort((a, b) => compareKeys(txns[a]!.duplicateKey, txns[b]!.duplicateKey));
+    const results = await writeAtOnce(
+      this.deps.pool,
+      order.map((i) => insertUnlessDuplicateQuery(txns[i]!)),
+    );
+    const inserted: boolean[] = [];
+    order.forEach((i, n) => {
+      inserted[i] = results[n]!.rowCount === 1;
+    });
+    return inserted;
+  });
+
+  /**
+   * tx2 of concurrent payments (the fast path: rows as tx1 wrote them), applied together in one transaction: one
+   * commit, one events insert and one ledger posting statement for the group. If any of them finds its row moved on,
+   * the group fails and each is applied alone (Grouped), where that one takes the slow path.
+   */
+  private readonly outcomes = new Grouped<OutcomeToApply, Transaction>((items) =>
+    withTransaction(this.deps.pool, async (tx) => {
+      const applied: Transaction[] = [];
+      for (const item of items) applied.push(await this.applyPaymentOutcome(tx, item));
+      return applied;
+    }),
+  );
 
   private get clock() {
     return this.deps.clock;
@@ -319,7 +353,7 @@ export class CardPaymentsService {
   private async recordAttempt(txn: Transaction): Promise<void> {
     const key = txn.duplicateKey;
     for (let attempt = 1; ; attempt++) {
-      if (await insertUnlessDuplicate(this.deps.pool, txn)) return;
+      if (await this.attempts.submit(txn)) return;
       const holder = await findDuplicateKeyHolder(this.deps.pool, key!);
       if (holder) {
         const windowMinutes = this.deps.config.duplicateWindowMinutes;
@@ -401,113 +435,99 @@ export class CardPaymentsService {
     await this.deps.ledger.warm(processor.merchantId);
     if (written) {
       try {
-        return await this.applyPaymentOutcome(id, reference, outcome, avsProfileId, processor, written);
+        return await this.outcomes.submit({ id, reference, outcome, avsProfileId, processor, written });
       } catch (error) {
         if (!isExpectationFailure(error)) throw error;
       }
     }
-    return this.applyPaymentOutcome(id, reference, outcome, avsProfileId, processor);
+    return withTransaction(this.deps.pool, (tx) =>
+      this.applyPaymentOutcome(tx, { id, reference, outcome, avsProfileId, processor }),
+    );
   }
 
-  private applyPaymentOutcome(
-    id: string,
-    reference: string,
-    outcome: CardOutcome,
-    avsProfileId: number,
-    processor: PaymentProcessor,
-    written?: Transaction,
-  ): Promise<Transaction> {
-    return withTransaction(this.deps.pool, async (tx) => {
-      let t: Transaction;
-      let openBatch: OpenBatch;
-      if (written) {
-        t = { ...written };
-        openBatch = this.deps.settlements.knownOpenBatch(processor.id);
-      } else {
-        // An approval will most likely join the open batch: ask for it in the same round trip as the row lock.
-        const [locked, batch] = await tx.batch([
-          transactionQueries.lockById(id),
-          ...(outcome.kind === 'approved' ? [this.deps.settlements.openBatchQuery(processor)] : []),
-        ]);
-        t = toTransaction(locked!.rows[0]!);
-        openBatch = batch;
-        if (t.pendingOperation?.reference !== reference || t.statusId !== TransactionStatus.Pending) return t;
-      }
-      const pendingOperation = t.pendingOperation!;
-      const op = pendingOperation.operation;
-      const now = this.clock.now();
-      t.modifiedAt = now;
-      t.responseCode = outcome.responseCode;
-      t.responseMessage = outcome.message;
-      if (outcome.kind === 'approved' || outcome.kind === 'declined') {
-        t.avsResponse = outcome.avs ? avsAction(outcome.avs, avsProfileId) : null;
-      }
-      switch (outcome.kind) {
-        case 'approved': {
-          t.pendingOperation = null;
-          t.resultCode = 'Approve';
-          t.authCode = outcome.authCode;
-          t.networkReference = outcome.networkReference;
-          if (op === 'sale') {
-            t.statusId = TransactionStatus.Captured;
-            t.authorizedCents = t.totalCents;
-            await this.moveMoney(tx, t, processor, t.totalCents, 'capture', lines.capture(t.totalCents), openBatch);
-            this.event(tx, ['transaction.card.authorized', 'transaction.card.captured'], t);
-          } else if (op === 'authorize') {
-            t.statusId = TransactionStatus.Authorized;
-            t.authorizedCents = t.totalCents;
-            await this.deps.ledger.post(tx, {
-              merchantId: t.merchantId,
-              kind: 'authorization_hold',
-              transactionId: t.id,
-              lines: lines.hold(t.totalCents),
-            });
-            this.event(tx, 'transaction.card.authorized', t);
-            await enqueue(tx, this.clock, {
-              queue: EXPIRE_AUTHORIZATION_QUEUE,
-              payload: { transactionId: t.id },
-              runAt: new Date(now.getTime() + this.deps.config.authorizationExpiryDays * 86_400_000),
-              singletonKey: t.id,
-            });
-          } else if (op === 'verify') {
-            t.statusId = TransactionStatus.Verified;
-          } else {
-            // Refund without reference: money goes back to the card; it nets in the open batch.
-            t.statusId = TransactionStatus.Refunded;
-            await this.moveMoney(
-              tx,
-              t,
-              processor,
-              t.totalCents,
-              'refund',
-              lines.reverseCapture(t.totalCents),
-              openBatch,
-            );
-            this.event(tx, 'transaction.card.refunded', t, { refundTransactionId: t.id });
-          }
-          break;
+  private async applyPaymentOutcome(tx: Tx, item: OutcomeToApply): Promise<Transaction> {
+    const { id, reference, outcome, avsProfileId, processor, written } = item;
+    let t: Transaction;
+    let openBatch: OpenBatch;
+    if (written) {
+      t = { ...written };
+      openBatch = this.deps.settlements.knownOpenBatch(processor.id);
+    } else {
+      // An approval will most likely join the open batch: ask for it in the same round trip as the row lock.
+      const [locked, batch] = await tx.batch([
+        transactionQueries.lockById(id),
+        ...(outcome.kind === 'approved' ? [this.deps.settlements.openBatchQuery(processor)] : []),
+      ]);
+      t = toTransaction(locked!.rows[0]!);
+      openBatch = batch;
+      if (t.pendingOperation?.reference !== reference || t.statusId !== TransactionStatus.Pending) return t;
+    }
+    const pendingOperation = t.pendingOperation!;
+    const op = pendingOperation.operation;
+    const now = this.clock.now();
+    t.modifiedAt = now;
+    t.responseCode = outcome.responseCode;
+    t.responseMessage = outcome.message;
+    if (outcome.kind === 'approved' || outcome.kind === 'declined') {
+      t.avsResponse = outcome.avs ? avsAction(outcome.avs, avsProfileId) : null;
+    }
+    switch (outcome.kind) {
+      case 'approved': {
+        t.pendingOperation = null;
+        t.resultCode = 'Approve';
+        t.authCode = outcome.authCode;
+        t.networkReference = outcome.networkReference;
+        if (op === 'sale') {
+          t.statusId = TransactionStatus.Captured;
+          t.authorizedCents = t.totalCents;
+          await this.moveMoney(tx, t, processor, t.totalCents, 'capture', lines.capture(t.totalCents), openBatch);
+          this.event(tx, ['transaction.card.authorized', 'transaction.card.captured'], t);
+        } else if (op === 'authorize') {
+          t.statusId = TransactionStatus.Authorized;
+          t.authorizedCents = t.totalCents;
+          await this.deps.ledger.post(tx, {
+            merchantId: t.merchantId,
+            kind: 'authorization_hold',
+            transactionId: t.id,
+            lines: lines.hold(t.totalCents),
+          });
+          this.event(tx, 'transaction.card.authorized', t);
+          await enqueue(tx, this.clock, {
+            queue: EXPIRE_AUTHORIZATION_QUEUE,
+            payload: { transactionId: t.id },
+            runAt: new Date(now.getTime() + this.deps.config.authorizationExpiryDays * 86_400_000),
+            singletonKey: t.id,
+          });
+        } else if (op === 'verify') {
+          t.statusId = TransactionStatus.Verified;
+        } else {
+          // Refund without reference: money goes back to the card; it nets in the open batch.
+          t.statusId = TransactionStatus.Refunded;
+          await this.moveMoney(tx, t, processor, t.totalCents, 'refund', lines.reverseCapture(t.totalCents), openBatch);
+          this.event(tx, 'transaction.card.refunded', t, { refundTransactionId: t.id });
         }
-        case 'declined':
-        case 'failed': {
-          // Nothing was charged: the payment ends here and frees its duplicate key for a corrected retry.
-          const declined = outcome.kind === 'declined';
-          t.pendingOperation = null;
-          t.duplicateKey = null;
-          t.resultCode = declined ? 'Decline' : 'Error';
-          t.statusId = declined ? TransactionStatus.Declined : TransactionStatus.Failed;
-          this.event(tx, declined ? 'transaction.card.declined' : 'transaction.card.failed', t);
-          break;
-        }
-        case 'unknown':
-          t.resultCode = 'Pending';
-          t.pendingOperation = { ...pendingOperation, unknown: true };
-          await this.scheduleReconcile(tx, t.id, 1);
-          break;
+        break;
       }
-      tx.defer(written ? transactionQueries.saveIfPending(t, reference) : transactionQueries.save(t));
-      if (outcome.kind === 'approved') this.deps.merchants.touchLastTransaction(tx, t.merchantId, now);
-      return t;
-    });
+      case 'declined':
+      case 'failed': {
+        // Nothing was charged: the payment ends here and frees its duplicate key for a corrected retry.
+        const declined = outcome.kind === 'declined';
+        t.pendingOperation = null;
+        t.duplicateKey = null;
+        t.resultCode = declined ? 'Decline' : 'Error';
+        t.statusId = declined ? TransactionStatus.Declined : TransactionStatus.Failed;
+        this.event(tx, declined ? 'transaction.card.declined' : 'transaction.card.failed', t);
+        break;
+      }
+      case 'unknown':
+        t.resultCode = 'Pending';
+        t.pendingOperation = { ...pendingOperation, unknown: true };
+        await this.scheduleReconcile(tx, t.id, 1);
+        break;
+    }
+    tx.defer(written ? transactionQueries.saveIfPending(t, reference) : transactionQueries.save(t));
+    if (outcome.kind === 'approved') this.deps.merchants.touchLastTransaction(tx, t.merchantId, now);
+    return t;
   }
 
   // ---------------------------------------------------------------------------------------------------------------
@@ -1037,10 +1057,28 @@ export class CardPaymentsService {
     return processor;
   }
 
-  /** The transaction's event, or several of one change (in order): written with COMMIT, in one statement. */
+  /**
+   * The transaction's event, or several of one change (in order): written with COMMIT, with every other event of the
+   * database transaction in one statement.
+   */
   private event(tx: Tx, types: string | readonly string[], t: Transaction, extra: Record<string, unknown> = {}): void {
-    tx.defer(transactionEvents(this.clock, types, t, extra));
+    deferEvents(tx, this.clock, transactionEventList(types, t, extra));
   }
+}
+
+interface OutcomeToApply {
+  id: string;
+  reference: string;
+  outcome: CardOutcome;
+  avsProfileId: number;
+  processor: PaymentProcessor;
+  /** The row as tx1 inserted it: applied as a compare-and-set without reading it. */
+  written?: Transaction;
+}
+
+function compareKeys(a: Buffer | null, b: Buffer | null): number {
+  if (a === null || b === null) return a === b ? 0 : a === null ? -1 : 1;
+  return Buffer.compare(a, b);
 }
 
 function inProgress(id: string): ConflictError {

@@ -23,6 +23,16 @@ function transactionEvent(type: string, t: Transaction, extra: Record<string, un
   };
 }
 
+/** Events about a transaction: one per type in the order given. */
+export function transactionEventList(
+  types: string | readonly string[],
+  t: Transaction,
+  extra: Record<string, unknown> = {},
+): DomainEvent[] {
+  const list = typeof types === 'string' ? [types] : types;
+  return list.map((type) => transactionEvent(type, t, extra));
+}
+
 /** The outbox insert for events about a transaction: one row per type in the order given. */
 export function transactionEvents(
   clock: Clock,
@@ -30,11 +40,7 @@ export function transactionEvents(
   t: Transaction,
   extra: Record<string, unknown> = {},
 ): QueryConfig {
-  const list = typeof types === 'string' ? [types] : types;
-  return eventsInsert(
-    clock,
-    list.map((type) => transactionEvent(type, t, extra)),
-  ).query;
+  return eventsInsert(clock, transactionEventList(types, t, extra)).query;
 }
 
 /** One insert for the same event about many transactions (an ACH file's entries moving together). */

@@ -174,12 +174,17 @@ export async function lockTransactionById(sql: Sql, id: string): Promise<Transac
  * at most one gets in.
  */
 export async function insertUnlessDuplicate(sql: Sql, tx: Transaction): Promise<boolean> {
-  const { rowCount } = await sql.query({
+  const { rowCount } = await sql.query(insertUnlessDuplicateQuery(tx));
+  return rowCount === 1;
+}
+
+/** The statement of insertUnlessDuplicate, for a caller that writes several at once (rowCount 0: a duplicate). */
+export function insertUnlessDuplicateQuery(tx: Transaction): QueryConfig {
+  return {
     name: 'tx.insert-unless-duplicate',
     text: `${INSERT_SQL} ON CONFLICT (duplicate_key) WHERE duplicate_key IS NOT NULL DO NOTHING`,
     values: values(tx, FIELDS),
-  });
-  return rowCount === 1;
+  };
 }
 
 export interface DuplicateKeyHolder {

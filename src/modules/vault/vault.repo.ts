@@ -100,6 +100,23 @@ export async function findPaymentMethod(
   return row ? { ...toModel(row), dataKeyVersion: row.data_key_version, secretSealed: row.secret_sealed } : undefined;
 }
 
+export type SealedPaymentMethod = PaymentMethod & { dataKeyVersion: number; secretSealed: Buffer };
+
+/** Payment methods by id, of any merchant: for a caller that then checks each one's tenant (a grouped lookup). */
+export async function findPaymentMethodsById(sql: Sql, ids: readonly string[]): Promise<SealedPaymentMethod[]> {
+  const { rows } = await sql.query<PaymentMethodRow & { data_key_version: number; secret_sealed: Buffer }>({
+    name: 'vault.find-payment-methods-by-id',
+    text: `SELECT ${COLUMNS}, data_key_version, secret_sealed FROM payment_methods
+           WHERE id = ANY($1::uuid[]) AND deleted_at IS NULL`,
+    values: [ids],
+  });
+  return rows.map((row) => ({
+    ...toModel(row),
+    dataKeyVersion: row.data_key_version,
+    secretSealed: row.secret_sealed,
+  }));
+}
+
 export async function listCustomerPaymentMethods(
   sql: Sql,
   merchantId: string,

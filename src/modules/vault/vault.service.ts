@@ -10,6 +10,7 @@ import {
 import { creditDebitOf } from '../../connectors/card/sandbox-bins.js';
 import type { Clock } from '../../platform/clock/clock.js';
 import { newId } from '../../platform/crypto/ids.js';
+import { groupedLookup } from '../../platform/db/grouped.js';
 import type { Pool, Sql } from '../../platform/db/pool.js';
 import { type FieldErrors, NotFoundError, ValidationError } from '../../platform/http/errors.js';
 import { type DataKeys, decryptWith, encryptWith } from './data-keys.js';
@@ -24,6 +25,7 @@ import {
 import {
   deletePaymentMethod,
   findPaymentMethod,
+  findPaymentMethodsById,
   insertPaymentMethod,
   listCustomerPaymentMethods,
   updatePaymentMethod,
@@ -96,6 +98,13 @@ export class VaultService {
     private readonly clock: Clock,
     readonly dataKeys: DataKeys,
   ) {}
+
+  /** A payment about to be made reads its method through here: concurrent payments' reads become one statement. */
+  private readonly lookUp = groupedLookup((ids) => findPaymentMethodsById(this.pool, ids));
+
+  private sealedMethod(sql: Sql, merchantId: string, id: string) {
+    return sql === this.pool ? this.lookUp({ merchantId, id }) : findPaymentMethod(sql, merchantId, id);
+  }
 
   async addCard(merchantId: string, customerId: string | null, input: CardInput, sql: Sql = this.pool) {
     const card = checkCard(input, { pan: 'pan' });
@@ -210,7 +219,7 @@ export class VaultService {
     id: string,
     sql: Sql = this.pool,
   ): Promise<UsableCard & { method: PaymentMethod }> {
-    const pm = await findPaymentMethod(sql, merchantId, id);
+    const pm = await this.sealedMethod(sql, merchantId, id);
     if (!pm) throw new NotFoundError('PaymentMethod', id);
     if (pm.typeId !== PaymentMethodType.Card) {
       throw ValidationError.field('paymentMethodId', 'The payment method is a bank account, not a card.');
@@ -233,7 +242,7 @@ export class VaultService {
 
   /** Opens a vaulted bank account for an ACH entry. */
   async usableBankAccount(merchantId: string, id: string, sql: Sql = this.pool) {
-    const pm = await findPaymentMethod(sql, merchantId, id);
+    const pm = await this.sealedMethod(sql, merchantId, id);
     if (!pm) throw new NotFoundError('PaymentMethod', id);
     if (pm.typeId !== PaymentMethodType.Ach) {
       throw ValidationError.field('paymentMethodId', 'The payment method is a card, not a bank account.');

@@ -2,6 +2,7 @@ import type { QueryConfig } from 'pg';
 import type { Clock } from '../clock/clock.js';
 import { newId } from '../crypto/ids.js';
 import type { Sql } from '../db/pool.js';
+import type { Tx } from '../db/tx.js';
 
 export interface DomainEvent {
   type: string;
@@ -50,4 +51,24 @@ export function eventsInsert(clock: Clock, events: readonly DomainEvent[]): { qu
       ],
     },
   };
+}
+
+const queuedEvents = new WeakMap<Tx, DomainEvent[]>();
+
+/**
+ * Queues events to be written with COMMIT; every event a transaction queues goes into one insert, so the webhook
+ * fan-out trigger runs once per transaction however many changes it carries (a group of payments written together).
+ */
+export function deferEvents(tx: Tx, clock: Clock, events: readonly DomainEvent[]): void {
+  let queued = queuedEvents.get(tx);
+  if (!queued) {
+    const list: DomainEvent[] = [];
+    queued = list;
+    queuedEvents.set(tx, list);
+    tx.beforeCommit(async () => {
+      queuedEvents.delete(tx);
+      tx.defer(eventsInsert(clock, list).query);
+    });
+  }
+  queued.push(...events);
 }

@@ -48,7 +48,7 @@ describe('group commit', () => {
         running--;
         return [...items];
       },
-      { maxGroup: 3, maxInFlight: 2 },
+      { maxGroup: 3, maxInFlight: 2, overlapAfterMs: 0 },
     );
     const results = await Promise.all(Array.from({ length: 10 }, (_, n) => grouped.submit(n)));
     assert.deepEqual(results, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
@@ -58,6 +58,28 @@ describe('group commit', () => {
       sizes.reduce((a, b) => a + b, 0),
       10,
     );
+  });
+
+  it('starts a second group beside a stuck one only after overlapAfterMs', async () => {
+    const stuck = deferred();
+    const started: Array<{ items: number[]; at: number }> = [];
+    const t0 = Date.now();
+    const grouped = new Grouped<number, number>(
+      async (items) => {
+        started.push({ items: [...items], at: Date.now() - t0 });
+        if (items.includes(1)) await stuck.gate;
+        return [...items];
+      },
+      { maxInFlight: 2, overlapAfterMs: 40 },
+    );
+    const first = grouped.submit(1);
+    await new Promise((resolve) => setImmediate(resolve));
+    const second = grouped.submit(2);
+    assert.equal(await second, 2);
+    assert.equal(started.length, 2);
+    assert.ok(started[1]!.at >= 35, `the second group started at ${started[1]!.at} ms`);
+    stuck.release();
+    assert.equal(await first, 1);
   });
 
   it('writes each item alone when its group fails, so only the bad one fails', async () => {

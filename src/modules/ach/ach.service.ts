@@ -21,7 +21,7 @@ import { MERCHANT_CHANNEL } from '../merchants/configuration-cache.js';
 import { ZeroCostProcessingOption } from '../merchants/merchants.model.js';
 import type { MerchantsService } from '../merchants/merchants.service.js';
 import { BatchStatus, MEMBER_TOTALS } from '../settlements/settlements.service.js';
-import { amountColumns, calculateAmount, taxInput } from '../transactions/amounts.js';
+import { aboveMaximum, amountColumns, calculateAmount, taxInput } from '../transactions/amounts.js';
 import { activeProcessor } from '../transactions/card-payments.service.js';
 import { transactionEvents } from '../transactions/transaction-events.js';
 import { STATUS_NAMES, type Transaction, TYPE_NAMES } from '../transactions/transactions.model.js';
@@ -181,13 +181,8 @@ export class AchPaymentsService {
       tipCents: cmd.tipCents ?? null,
       ...taxInput(cmd.tax),
     });
-    const max = settings.maxTransactionAmountCents;
-    if (max !== null && amounts.totalCents > max) {
-      throw ValidationError.field(
-        'amount',
-        `The total ${fromCents(amounts.totalCents).toFixed(2)} exceeds the merchant's maximum transaction amount ${fromCents(max).toFixed(2)}.`,
-      );
-    }
+    const tooMuch = aboveMaximum(amounts.totalCents, settings.maxTransactionAmountCents);
+    if (tooMuch) throw ValidationError.field('amount', tooMuch);
     const contact = cmd.contactInfo;
     const receiverName =
       (cmd.secCode === SecCode.CCD ? companyName : null) ||

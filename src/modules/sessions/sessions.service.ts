@@ -6,13 +6,12 @@ import { withTransaction } from '../../platform/db/tx.js';
 import { eventsInsert } from '../../platform/events/outbox.js';
 import { NotFoundError, ValidationError } from '../../platform/http/errors.js';
 import { enqueue } from '../../platform/jobs/queue.js';
-import { fromCents } from '../../platform/money.js';
 import type { Logger } from '../../platform/observability/logger.js';
 import type { CustomersService } from '../customers/customers.service.js';
 import type { MerchantConfiguration } from '../merchants/merchants.model.js';
 import { ZeroCostProcessingOption } from '../merchants/merchants.model.js';
 import type { MerchantsService } from '../merchants/merchants.service.js';
-import { calculateAmount } from '../transactions/amounts.js';
+import { aboveMaximum, calculateAmount } from '../transactions/amounts.js';
 import { findActiveProcessor } from '../transactions/card-payments.service.js';
 import type { Transaction } from '../transactions/transactions.model.js';
 import type { TransactionsService } from '../transactions/transactions.service.js';
@@ -178,12 +177,8 @@ export class PaymentSessionsService {
         taxRateMpct: draft.taxRateMpct,
         taxCents: draft.taxCents,
       }).totalCents;
-      if (total > max) {
-        add(
-          'amount',
-          `The total ${fromCents(total).toFixed(2)} exceeds the merchant's maximum transaction amount ${fromCents(max).toFixed(2)}.`,
-        );
-      }
+      const tooMuch = aboveMaximum(total, max);
+      if (tooMuch) add('amount', tooMuch);
     }
     if (Object.keys(errors).length > 0) throw new ValidationError(errors);
     // The default lifetime counts from the creation instant itself, so createdAt + lifetime = expiresAt exactly.

@@ -1,3 +1,4 @@
+import { fromCents } from '../../platform/money.js';
 import { ZeroCostProcessingOption } from '../merchants/merchants.model.js';
 
 /**
@@ -130,4 +131,10 @@ export function calculateAmount(input: AmountInput): AmountBreakdown {
     taxInclusive: inclusive,
     totalCents: total,
   };
+}
+
+/** The merchant's maximum transaction amount (null: no maximum), as the message for an `amount` error, or null. */
+export function aboveMaximum(totalCents: number, maxCents: number | null): string | null {
+  if (maxCents === null || totalCents <= maxCents) return null;
+  return `The total ${fromCents(totalCents).toFixed(2)} exceeds the merchant's maximum transaction amount ${fromCents(maxCents).toFixed(2)}.`;
 }

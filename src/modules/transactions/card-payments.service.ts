@@ -23,7 +23,7 @@ import type { MerchantsService } from '../merchants/merchants.service.js';
 import type { SettlementsService } from '../settlements/settlements.service.js';
 import type { UsableCard } from '../vault/vault.model.js';
 import { checkCard, type VaultService } from '../vault/vault.service.js';
-import { type AmountBreakdown, amountColumns, calculateAmount, taxInput } from './amounts.js';
+import { type AmountBreakdown, aboveMaximum, amountColumns, calculateAmount, taxInput } from './amounts.js';
 import { avsAction } from './avs.js';
 import type { PaymentCommand } from './payment-request.js';
 import { transactionEventList } from './transaction-events.js';
@@ -335,13 +335,8 @@ export class CardPaymentsService {
           tender: card.creditDebitTypeId === CreditDebitType.Debit ? 'debit' : 'credit',
           ...taxInput(cmd.tax),
         });
-    const max = settings.maxTransactionAmountCents;
-    if (max !== null && amounts.totalCents > max) {
-      throw ValidationError.field(
-        'amount',
-        `The total ${fromCents(amounts.totalCents).toFixed(2)} exceeds the merchant's maximum transaction amount ${fromCents(max).toFixed(2)}.`,
-      );
-    }
+    const tooMuch = aboveMaximum(amounts.totalCents, settings.maxTransactionAmountCents);
+    if (tooMuch) throw ValidationError.field('amount', tooMuch);
     return amounts;
   }
 

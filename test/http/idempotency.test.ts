@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import Type from 'typebox';
 import { ValidationError } from '../../src/platform/http/errors.js';
 import type { App } from '../../src/platform/http/server.js';
-import { startNode, type TestNode } from '../harness.js';
+import { eventually, startNode, type TestNode } from '../harness.js';
 
 /** Probe routes: a handler the test can hold open, count and make fail. Shared by both nodes. */
 function probes() {
@@ -128,8 +128,17 @@ describe('idempotency keys', () => {
       release = resolve;
     });
     const before = state.executions;
-    const racing = Array.from({ length: 12 }, (_, i) => post(i % 2 ? a : b, 'race-1', { amount: 3 }));
-    await new Promise((r) => setTimeout(r, 100));
+    let answered = 0;
+    const racing = Array.from({ length: 12 }, (_, i) =>
+      post(i % 2 ? a : b, 'race-1', { amount: 3 }).then((r) => {
+        answered++;
+        return r;
+      }),
+    );
+    // The one that runs is held at the gate; every other one must be answered (409, in progress) while it is.
+    // Releasing only then keeps a slow request from arriving after the first finished (it would be a replay).
+    await eventually(async () => answered === 11);
+    assert.equal(state.executions - before, 1);
     release();
     state.gate = Promise.resolve();
     const results = await Promise.all(racing);

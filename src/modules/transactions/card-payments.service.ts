@@ -8,7 +8,7 @@ import type { Clock } from '../../platform/clock/clock.js';
 import { newId } from '../../platform/crypto/ids.js';
 import { Grouped } from '../../platform/db/grouped.js';
 import type { Pool, Sql } from '../../platform/db/pool.js';
-import { isExpectationFailure, type Tx, withTransaction, writeAtOnce } from '../../platform/db/tx.js';
+import { isExpectationFailure, type Tx, withTransaction } from '../../platform/db/tx.js';
 import { deferEvents } from '../../platform/events/outbox.js';
 import { ConflictError, NotFoundError, ValidationError } from '../../platform/http/errors.js';
 import { enqueue } from '../../platform/jobs/queue.js';
@@ -41,7 +41,6 @@ import {
   findTransactionById,
   insertTransaction,
   insertUnlessDuplicate,
-  insertUnlessDuplicateQuery,
   lockTransactionById,
   releaseDuplicateKey,
   saveTransaction,
@@ -106,32 +105,30 @@ export class CardPaymentsService {
   constructor(private readonly deps: CardPaymentsDeps) {}
 
   /**
-   * tx1 of concurrent payments, written together (see Grouped): one transaction, one round trip. Sorted by duplicate
-   * key, so two groups waiting on the same keys wait in the same order and cannot deadlock.
+   * tx1 of concurrent payments, written together (see Grouped): one statement. Sorted by duplicate key, so two
+   * groups waiting on the same keys wait in the same order and cannot deadlock.
    */
   private readonly attempts = new Grouped<Transaction, boolean>(async (txns) => {
-    if (txns.length === 1) return [await insertUnlessDuplicate(this.deps.pool, txns[0]!)];
-    const order = txns.map((_, i) => i).sort((a, b) => compareKeys(txns[a]!.duplicateKey, txns[b]!.duplicateKey));
-    const results = await writeAtOnce(
-      this.deps.pool,
-      order.map((i) => insertUnlessDuplicateQuery(txns[i]!)),
-    );
-    const inserted: boolean[] = [];
-    order.forEach((i, n) => {
-      inserted[i] = results[n]!.rowCount === 1;
-    });
-    return inserted;
+    const sorted = [...txns].sort((a, b) => compareKeys(a.duplicateKey, b.duplicateKey));
+    const inserted = await insertUnlessDuplicate(this.deps.pool, sorted);
+    return txns.map((txn) => inserted.has(txn.id));
   });
 
   /**
    * tx2 of concurrent payments (the fast path: rows as tx1 wrote them), applied together in one transaction: one
-   * commit, one events insert and one ledger posting statement for the group. If any of them finds its row moved on,
-   * the group fails and each is applied alone (Grouped), where that one takes the slow path.
+   * compare-and-set statement saves every row, with one events insert and one ledger posting statement for the
+   * group. If any of them finds its row moved on, the group fails and each is applied alone (Grouped), where that
+   * one takes the slow path.
    */
-  private readonly outcomes = new Grouped<OutcomeToApply, Transaction>((items) =>
+  private readonly outcomes = new Grouped<OutcomeToApply & { written: Transaction }, Transaction>((items) =>
     withTransaction(this.deps.pool, async (tx) => {
       const applied: Transaction[] = [];
       for (const item of items) applied.push(await this.applyPaymentOutcome(tx, item));
+      tx.defer(
+        transactionQueries.saveIfPending(
+          applied.map((transaction, i) => ({ transaction, reference: items[i]!.reference })),
+        ),
+      );
       return applied;
     }),
   );
@@ -520,7 +517,8 @@ export class CardPaymentsService {
         await this.scheduleReconcile(tx, t.id, 1);
         break;
     }
-    tx.defer(written ? transactionQueries.saveIfPending(t, reference) : transactionQueries.save(t));
+    // A row applied from `written` is saved by the caller, as a compare-and-set (see `outcomes`).
+    if (!written) tx.defer(transactionQueries.save(t));
     if (outcome.kind === 'approved') this.deps.merchants.touchLastTransaction(tx, t.merchantId, now);
     return t;
   }

@@ -79,12 +79,39 @@ const INSERT_SQL = `INSERT INTO transactions (${FIELDS.map(([, c]) => c).join(',
   VALUES (${FIELDS.map((_, i) => `$${i + 1}`).join(', ')})`;
 const MUTABLE = FIELDS.filter(([field]) => !IMMUTABLE.has(field));
 const UPDATE_SQL = `UPDATE transactions SET ${MUTABLE.map(([, c], i) => `${c} = $${i + 2}`).join(', ')} WHERE id = $1`;
+const SAVE_IF_PENDING_SQL = `WITH input AS (
+    SELECT r.*, x.reference
+      FROM json_populate_recordset(NULL::transactions, $1::json) WITH ORDINALITY AS r
+      JOIN unnest($2::text[]) WITH ORDINALITY AS x(reference, n) ON x.n = r.ordinality
+  ), updated AS (
+    UPDATE transactions t SET (${MUTABLE.map(([, c]) => c).join(', ')}) = (${MUTABLE.map(([, c]) => `i.${c}`).join(', ')})
+      FROM input i
+     WHERE t.id = i.id AND t.status_id = 24 AND t.pending_operation->>'reference' = i.reference
+       AND (i.batch_id IS NULL OR EXISTS (
+         SELECT 1 FROM settlement_batches b WHERE b.id = i.batch_id AND b.status_id = 1 FOR KEY SHARE))
+    RETURNING 1)
+  SELECT expect((SELECT count(*) FROM updated) = $3, 'a transaction or its batch changed meanwhile')`;
+/** New payments' inserts as one statement; a row whose duplicate key is taken is skipped (and not returned). */
+const INSERT_UNLESS_DUPLICATE_SQL = `INSERT INTO transactions (${FIELDS.map(([, c]) => c).join(', ')})
+  SELECT ${FIELDS.map(([, c]) => c).join(', ')} FROM json_populate_recordset(NULL::transactions, $1::json)
+  ON CONFLICT (duplicate_key) WHERE duplicate_key IS NOT NULL DO NOTHING
+  RETURNING id`;
 
 function values(tx: Transaction, fields: ReadonlyArray<readonly [keyof Transaction, string]>): unknown[] {
   return fields.map(([field]) => {
     const value = tx[field];
     return JSON_FIELDS.has(field) && value !== null ? JSON.stringify(value) : value;
   });
+}
+
+/** A transaction as a json object keyed by column, for json_populate_recordset (bytea as PostgreSQL's hex text). */
+function jsonRow(tx: Transaction): Record<string, unknown> {
+  const row: Record<string, unknown> = {};
+  for (const [field, column] of FIELDS) {
+    const value = tx[field];
+    row[column] = Buffer.isBuffer(value) ? `\\x${value.toString('hex')}` : value;
+  }
+  return row;
 }
 
 export function toTransaction(row: Record<string, unknown>): Transaction {
@@ -102,19 +129,19 @@ export const transactionQueries = {
     values: [tx.id, ...values(tx, MUTABLE)],
   }),
   /**
-   * The update as a compare-and-set for a transaction not read under lock: it applies only while the row is still
-   * Pending with `reference` in flight and (when the transaction joins a batch) that batch is still Open, whose row
-   * it then holds KEY SHARE like joinOpenBatch. Otherwise the statement fails with SQLSTATE TS409.
+   * The updates of transactions not read under lock, as one compare-and-set statement: each applies only while its
+   * row is still Pending with `reference` in flight and (when it joins a batch) that batch is still Open, whose row it
+   * then holds KEY SHARE like joinOpenBatch. Unless every row applies, the statement fails with SQLSTATE TS409 (the
+   * caller's transaction rolls back). The rows travel as one json parameter: per row, no statement, no parameters.
    */
-  saveIfPending: (tx: Transaction, reference: string): QueryConfig => ({
+  saveIfPending: (saves: ReadonlyArray<{ transaction: Transaction; reference: string }>): QueryConfig => ({
     name: 'tx.update-if-pending',
-    text: `WITH updated AS (
-             ${UPDATE_SQL} AND status_id = 24 AND pending_operation->>'reference' = $${MUTABLE.length + 2}
-               AND ($${MUTABLE.length + 3}::uuid IS NULL OR EXISTS (
-                 SELECT 1 FROM settlement_batches b WHERE b.id = $${MUTABLE.length + 3} AND b.status_id = 1 FOR KEY SHARE))
-             RETURNING 1)
-           SELECT expect((SELECT count(*) FROM updated) = 1, 'transaction ' || $1 || ' or its batch changed meanwhile')`,
-    values: [tx.id, ...values(tx, MUTABLE), reference, tx.batchId],
+    text: SAVE_IF_PENDING_SQL,
+    values: [
+      JSON.stringify(saves.map((save) => jsonRow(save.transaction))),
+      saves.map((save) => save.reference),
+      saves.length,
+    ],
   }),
   lockById: (id: string): QueryConfig => ({ name: 'tx.lock-by-id', text: `${BY_ID_SQL} FOR UPDATE`, values: [id] }),
 };
@@ -167,24 +194,19 @@ export async function lockTransactionById(sql: Sql, id: string): Promise<Transac
   return rows[0] ? toTransaction(rows[0]) : undefined;
 }
 
-/** Is there an approved payment with this card, total and reference inside the window? */
 /**
- * The insert of a new sale or authorization with its duplicate check, in one statement: false when another payment
- * holds the same duplicate key. The unique index makes two identical requests racing each other queue on the key, so
- * at most one gets in.
+ * The inserts of new sales and authorizations with their duplicate check, in one statement: the ids inserted; a
+ * payment missing from them collided with another holding the same duplicate key (the unique index makes identical
+ * requests racing each other, in one statement or in several, queue on the key, so at most one gets in). Rows go in
+ * the order given: callers that may write the same keys concurrently sort them alike, so they cannot deadlock.
  */
-export async function insertUnlessDuplicate(sql: Sql, tx: Transaction): Promise<boolean> {
-  const { rowCount } = await sql.query(insertUnlessDuplicateQuery(tx));
-  return rowCount === 1;
-}
-
-/** The statement of insertUnlessDuplicate, for a caller that writes several at once (rowCount 0: a duplicate). */
-export function insertUnlessDuplicateQuery(tx: Transaction): QueryConfig {
-  return {
+export async function insertUnlessDuplicate(sql: Sql, txns: readonly Transaction[]): Promise<Set<string>> {
+  const { rows } = await sql.query<{ id: string }>({
     name: 'tx.insert-unless-duplicate',
-    text: `${INSERT_SQL} ON CONFLICT (duplicate_key) WHERE duplicate_key IS NOT NULL DO NOTHING`,
-    values: values(tx, FIELDS),
-  };
+    text: INSERT_UNLESS_DUPLICATE_SQL,
+    values: [JSON.stringify(txns.map(jsonRow))],
+  });
+  return new Set(rows.map((row) => row.id));
 }
 
 export interface DuplicateKeyHolder {

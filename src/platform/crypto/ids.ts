@@ -1,4 +1,10 @@
-import { randomBytes } from 'node:crypto';
+import { randomFillSync } from 'node:crypto';
+
+// Random bytes are drawn from the CSPRNG 4 KiB at a time: one call per 256 ids instead of one per id (ids are made
+// several times per payment; randomBytes per call showed up at ~3% of a sale's CPU).
+const POOL_BYTES = 4096;
+const pool = Buffer.alloc(POOL_BYTES);
+let offset = POOL_BYTES;
 
 /**
  * UUID version 7 (RFC 9562): a millisecond timestamp followed by randomness. Time-ordered ids keep B-tree inserts
@@ -6,12 +12,19 @@ import { randomBytes } from 'node:crypto';
  * Ids use wall time, not the sandbox clock: they identify, they do not schedule.
  */
 export function newId(): string {
-  const bytes = randomBytes(16);
-  const ms = BigInt(Date.now());
-  for (let i = 0; i < 6; i++) bytes[i] = Number((ms >> BigInt(8 * (5 - i))) & 0xffn);
-  bytes[6] = (bytes[6]! & 0x0f) | 0x70;
-  bytes[8] = (bytes[8]! & 0x3f) | 0x80;
-  const hex = bytes.toString('hex');
+  if (offset === POOL_BYTES) {
+    randomFillSync(pool);
+    offset = 0;
+  }
+  const at = offset;
+  offset += 16;
+  const ms = Date.now();
+  // 48-bit timestamp, big-endian: the high 16 bits and the low 32 bits (bit operations in JS are 32-bit).
+  pool.writeUInt16BE(Math.floor(ms / 2 ** 32), at);
+  pool.writeUInt32BE(ms % 2 ** 32, at + 2);
+  pool[at + 6] = (pool[at + 6]! & 0x0f) | 0x70;
+  pool[at + 8] = (pool[at + 8]! & 0x3f) | 0x80;
+  const hex = pool.toString('hex', at, at + 16);
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 

@@ -102,29 +102,6 @@ export async function withTransaction<T>(pool: Pool, work: (tx: Tx) => Promise<T
   }
 }
 
-/**
- * Several independent writes as one transaction in one round trip (BEGIN, the statements, COMMIT in one write), for
- * a caller that needs each statement's result but reads nothing in between. A failing statement aborts the
- * transaction (the COMMIT then rolls back) and its error is the one thrown.
- */
-export async function writeAtOnce(pool: Pool, queries: readonly pg.QueryConfig[]): Promise<pg.QueryResult[]> {
-  const client = (await pool.connect()) as PipelinedClient;
-  client.pipeline = true;
-  let broken: unknown;
-  try {
-    const results = await pipelined(client, [{ text: 'BEGIN' }, ...queries, { text: 'COMMIT' }]);
-    return results.slice(1, -1);
-  } catch (error) {
-    await client.query('ROLLBACK').catch((rollbackError: unknown) => {
-      broken = rollbackError;
-    });
-    throw error;
-  } finally {
-    client.pipeline = false;
-    client.release(broken instanceof Error ? broken : undefined);
-  }
-}
-
 /** SQLSTATE of the `expect()` SQL function (migration 0013): a compare-and-set found the row in another state. */
 export function isExpectationFailure(error: unknown): boolean {
   return (error as pg.DatabaseError)?.code === 'TS409';

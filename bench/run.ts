@@ -12,6 +12,7 @@ import { freePort } from '../src/platform/net.js';
 import { projectRoot } from '../src/platform/paths.js';
 import { nachaBenchmark } from './nacha.js';
 import { sessionsBenchmark } from './sessions.js';
+import { prepareWal, walSegmentsCreated } from './wal.js';
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const CONNECTIONS = 32;
@@ -25,6 +26,11 @@ const db = process.env.DATABASE_URL
   ? { url: process.env.DATABASE_URL, stop: async () => {} }
   : await startEmbeddedPostgres({ dataDir });
 await migrate(db.url);
+// The cluster's WAL as a running database has it (bench/wal.ts); BENCH_COLD_WAL=1 measures a brand-new cluster.
+const walNote =
+  process.env.DATABASE_URL || process.env.BENCH_COLD_WAL === '1'
+    ? 'WAL not prepared'
+    : `WAL prepared: ${(await prepareWal(db.url)).segments} segments ready`;
 
 interface Server {
   api: string;
@@ -124,7 +130,7 @@ async function credentials(server: Server) {
 }
 
 console.log(
-  `\nTessera benchmark: ${CONNECTIONS} connections, ${DURATION} s per measurement, ${os.cpus().length} CPUs\n`,
+  `\nTessera benchmark: ${CONNECTIONS} connections, ${DURATION} s per measurement, ${os.cpus().length} CPUs, ${walNote}\n`,
 );
 
 // Run 1: the node as deployed (configuration cache on, the default).
@@ -188,6 +194,7 @@ const sale = (body: Record<string, unknown>): autocannon.Options => ({
     },
   ],
 });
+const walBeforeSales = await walSegmentsCreated(db.url);
 const paymentBaseline = await measure('baseline: bare Fastify + BEGIN, 2 INSERTs, COMMIT', {
   url: payServer.baseline.replace('/select1', '/two-inserts'),
   method: 'POST',
@@ -213,6 +220,11 @@ const vaultedSale = await measure(
     paymentMethodId: vaulted.id,
   }),
 );
+// Backends report I/O statistics when idle, at most once a second.
+await new Promise((resolve) => setTimeout(resolve, 1500));
+const walAfterSales = await walSegmentsCreated(db.url);
+const walSegmentsCreatedDuringSales =
+  walBeforeSales !== undefined && walAfterSales !== undefined ? walAfterSales - walBeforeSales : undefined;
 const paymentBaselineAgain = await measure('payment baseline again (drift check)', {
   url: payServer.baseline.replace('/select1', '/two-inserts'),
   method: 'POST',
@@ -409,6 +421,7 @@ const summary = {
   paymentBaselineAgain,
   rawSale: rawSale && { ...rawSale, throughputRatio: ratio(rawSale, paymentBaseline) },
   vaultedSale: vaultedSale && { ...vaultedSale, throughputRatio: ratio(vaultedSale, paymentBaseline) },
+  wal: { note: walNote, segmentsCreatedDuringSales: walSegmentsCreatedDuringSales },
   webhookDelivery,
   sessions,
   nacha,
@@ -422,6 +435,7 @@ console.log(`
   raw-card sale / 2-INSERT baseline throughput       ${summary.rawSale?.throughputRatio}  (target >= 0.4, p99 <= 50 ms: ${rawSale?.p99Ms} ms)
   vaulted sale / 2-INSERT baseline throughput        ${summary.vaultedSale?.throughputRatio}  (target >= 0.4, p99 <= 50 ms: ${vaultedSale?.p99Ms} ms)
   payment baseline drift (second / first)            ${ratio(paymentBaselineAgain, paymentBaseline)}
+  WAL segments created during the sales              ${walSegmentsCreatedDuringSales}  (${walNote})
   webhook deliveries/s (ratio to receiver baseline)  ${webhookDelivery?.deliveriesPerSecond} (${webhookDelivery?.throughputRatio})  (target >= 500/s)
   webhook commit→receiver p50 while idle             ${webhookDelivery?.idleP50Ms} ms  (target <= 100 ms)
   session create v2 / baseline throughput            ${sessions?.createV2?.throughputRatio}  (p99 ${sessions?.createV2?.p99Ms} ms)

@@ -1,8 +1,8 @@
 import type { Clock } from '../../platform/clock/clock.js';
 import { newId } from '../../platform/crypto/ids.js';
 import type { KeyEncryptionKey } from '../../platform/crypto/kek.js';
-import type { WebhookSender } from './sender.js';
-import { envelope, signMessage } from './signing.js';
+import type { AttemptOutcome, WebhookSender } from './sender.js';
+import { type EnvelopeSource, envelope, type SignedMessage, signMessage } from './signing.js';
 import type { AttemptRecord, ClaimedDelivery } from './webhooks.repo.js';
 
 /** Waits before automatic attempts 2..7 (spec "Delivery rules"): after failure n, wait RETRY_DELAYS_SECONDS[n-1]. */
@@ -30,18 +30,22 @@ export async function attemptDelivery(
   delivery: ClaimedDelivery,
   mode: 'automatic' | 'manual',
 ): Promise<AttemptRecord> {
-  const secret = deps.kek
-    .open(delivery.secret_sealed, webhookSecretAad(delivery.endpoint_id), delivery.kek_version)
-    .toString('utf8');
-  const body = envelope({
-    messageId: delivery.id,
-    eventType: delivery.event_type,
-    occurredAt: delivery.occurred_at,
-    resourceId: delivery.resource_id,
-    resourceType: delivery.resource_type,
-  });
-  const message = signMessage(deps.headerPrefix, secret, delivery.id, body);
-  const outcome = await deps.sender.post(delivery.url, message.headers, message.body);
+  const { message, outcome } = await sendSigned(
+    deps,
+    {
+      id: delivery.endpoint_id,
+      secretSealed: delivery.secret_sealed,
+      kekVersion: delivery.kek_version,
+      url: delivery.url,
+    },
+    {
+      messageId: delivery.id,
+      eventType: delivery.event_type,
+      occurredAt: delivery.occurred_at,
+      resourceId: delivery.resource_id,
+      resourceType: delivery.resource_type,
+    },
+  );
   const automaticAttempts = delivery.automatic_attempts + (mode === 'automatic' ? 1 : 0);
   let deliveryStatus: AttemptRecord['deliveryStatus'];
   let nextRetryAt: Date | null;
@@ -72,9 +76,30 @@ export async function attemptDelivery(
     isManual: mode === 'manual',
     attemptNumber: delivery.attempts + 1,
     automaticAttempts,
-    logStatus: outcome.delivered ? 'Success' : 'Failure',
     deliveryStatus,
     nextRetryAt,
+    ...exchangeLog(message, outcome),
+    createdAt: deps.clock.now(),
+  };
+}
+
+/** Signs one message with its endpoint's secret and posts it: the way every webhook message (pings too) leaves. */
+export async function sendSigned(
+  deps: AttemptDeps,
+  endpoint: { id: string; secretSealed: Buffer; kekVersion: number; url: string },
+  source: EnvelopeSource,
+): Promise<{ message: SignedMessage; outcome: AttemptOutcome }> {
+  const secret = deps.kek
+    .open(endpoint.secretSealed, webhookSecretAad(endpoint.id), endpoint.kekVersion)
+    .toString('utf8');
+  const message = signMessage(deps.headerPrefix, secret, source.messageId, envelope(source));
+  return { message, outcome: await deps.sender.post(endpoint.url, message.headers, message.body) };
+}
+
+/** What the delivery log keeps of one exchange: its result, the request as sent and the response as captured. */
+export function exchangeLog(message: SignedMessage, outcome: AttemptOutcome) {
+  return {
+    logStatus: outcome.delivered ? ('Success' as const) : ('Failure' as const),
     responseStatusCode: outcome.statusCode,
     durationMs: outcome.durationMs,
     errorMessage: outcome.errorMessage,
@@ -82,6 +107,5 @@ export async function attemptDelivery(
     requestBody: message.body,
     responseHeaders: outcome.responseHeaders,
     responseBody: outcome.responseBody,
-    createdAt: deps.clock.now(),
   };
 }

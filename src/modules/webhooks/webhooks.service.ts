@@ -6,10 +6,10 @@ import type { Pool } from '../../platform/db/pool.js';
 import { withTransaction } from '../../platform/db/tx.js';
 import { ConflictError, NotFoundError, ValidationError } from '../../platform/http/errors.js';
 import type { PageRequest } from '../../platform/http/paging.js';
-import { attemptDelivery, webhookSecretAad } from './delivery-attempt.js';
+import { type AttemptDeps, attemptDelivery, exchangeLog, sendSigned, webhookSecretAad } from './delivery-attempt.js';
 import { eventTypeNamed } from './event-catalog.js';
 import type { WebhookSender } from './sender.js';
-import { envelope, newSigningSecret, signMessage } from './signing.js';
+import { newSigningSecret } from './signing.js';
 import { endpointUrlProblem, type TargetPolicy } from './target-policy.js';
 import {
   cancelDeliveries,
@@ -53,15 +53,18 @@ export interface PingResult {
 /** Endpoint management, ping, manual retry and the delivery log, for merchant and partner callers. */
 export class WebhooksService {
   private readonly policy: TargetPolicy;
+  /** What sending needs, for pings and manual retries alike. */
+  private readonly attemptDeps: AttemptDeps;
 
   constructor(
     private readonly pool: Pool,
     private readonly clock: Clock,
     private readonly kek: KeyEncryptionKey,
     private readonly config: Config,
-    private readonly sender: WebhookSender,
+    sender: WebhookSender,
   ) {
     this.policy = { allowLoopback: config.webhookAllowPrivateTargets };
+    this.attemptDeps = { clock, kek, sender, headerPrefix: config.webhookHeaderPrefix };
   }
 
   async create(owner: WebhookOwner, input: EndpointInput): Promise<EndpointRow & { hmacSecret: string }> {
@@ -153,17 +156,18 @@ export class WebhooksService {
   /** One synthetic `ping` message, sent now; its outcome is answered and logged (never retried). */
   async ping(owner: WebhookOwner, id: string): Promise<PingResult> {
     const endpoint = await this.get(owner, id);
-    const secret = this.kek.open(endpoint.secret_sealed, webhookSecretAad(id), endpoint.kek_version).toString('utf8');
     const messageId = newId();
-    const body = envelope({
-      messageId,
-      eventType: 'ping',
-      occurredAt: this.clock.now(),
-      resourceId: endpoint.id,
-      resourceType: 'webhook_endpoint',
-    });
-    const message = signMessage(this.config.webhookHeaderPrefix, secret, messageId, body);
-    const outcome = await this.sender.post(endpoint.url, message.headers, message.body);
+    const { message, outcome } = await sendSigned(
+      this.attemptDeps,
+      { id: endpoint.id, secretSealed: endpoint.secret_sealed, kekVersion: endpoint.kek_version, url: endpoint.url },
+      {
+        messageId,
+        eventType: 'ping',
+        occurredAt: this.clock.now(),
+        resourceId: endpoint.id,
+        resourceType: 'webhook_endpoint',
+      },
+    );
     const logId = newId();
     await recordAttempts(this.pool, '', [
       {
@@ -180,16 +184,9 @@ export class WebhooksService {
         isManual: true,
         attemptNumber: 1,
         automaticAttempts: 0,
-        logStatus: outcome.delivered ? 'Success' : 'Failure',
         deliveryStatus: outcome.delivered ? 'Delivered' : 'Failed',
         nextRetryAt: null,
-        responseStatusCode: outcome.statusCode,
-        durationMs: outcome.durationMs,
-        errorMessage: outcome.errorMessage,
-        requestHeaders: message.headers,
-        requestBody: message.body,
-        responseHeaders: outcome.responseHeaders,
-        responseBody: outcome.responseBody,
+        ...exchangeLog(message, outcome),
         createdAt: this.clock.now(),
       },
     ]);
@@ -252,11 +249,7 @@ export class WebhooksService {
     }
     let record: Awaited<ReturnType<typeof attemptDelivery>>;
     try {
-      record = await attemptDelivery(
-        { clock: this.clock, kek: this.kek, sender: this.sender, headerPrefix: this.config.webhookHeaderPrefix },
-        delivery,
-        'manual',
-      );
+      record = await attemptDelivery(this.attemptDeps, delivery, 'manual');
     } catch (error) {
       await release();
       throw error;

@@ -75,7 +75,8 @@ const IMMUTABLE = new Set([
 ]);
 
 export const TX_COLUMNS = FIELDS.map(([, column]) => `t.${column}`).join(', ');
-const INSERT_SQL = `INSERT INTO transactions (${FIELDS.map(([, c]) => c).join(', ')})
+const COLUMNS = FIELDS.map(([, c]) => c).join(', ');
+const INSERT_SQL = `INSERT INTO transactions (${COLUMNS})
   VALUES (${FIELDS.map((_, i) => `$${i + 1}`).join(', ')})`;
 const MUTABLE = FIELDS.filter(([field]) => !IMMUTABLE.has(field));
 const UPDATE_SQL = `UPDATE transactions SET ${MUTABLE.map(([, c], i) => `${c} = $${i + 2}`).join(', ')} WHERE id = $1`;
@@ -92,8 +93,8 @@ const SAVE_IF_PENDING_SQL = `WITH input AS (
     RETURNING 1)
   SELECT expect((SELECT count(*) FROM updated) = $3, 'a transaction or its batch changed meanwhile')`;
 /** New payments' inserts as one statement; a row whose duplicate key is taken is skipped (and not returned). */
-const INSERT_UNLESS_DUPLICATE_SQL = `INSERT INTO transactions (${FIELDS.map(([, c]) => c).join(', ')})
-  SELECT ${FIELDS.map(([, c]) => c).join(', ')} FROM json_populate_recordset(NULL::transactions, $1::json)
+const INSERT_UNLESS_DUPLICATE_SQL = `INSERT INTO transactions (${COLUMNS})
+  SELECT ${COLUMNS} FROM json_populate_recordset(NULL::transactions, $1::json)
   ON CONFLICT (duplicate_key) WHERE duplicate_key IS NOT NULL DO NOTHING
   RETURNING id`;
 

@@ -1,3 +1,5 @@
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { Command, Option } from 'commander';
 import { Compile } from 'typebox/compile';
 import { type Config, ConfigError, loadConfig } from './config.js';
@@ -268,12 +270,18 @@ function printSandboxBanner(
   );
 }
 
+/** Runs one `tessera` command. `bin/tessera.js` calls it; the bundle itself runs nothing when imported. */
 export async function main(argv: string[]): Promise<void> {
-  await program.parseAsync(argv);
+  try {
+    await program.parseAsync(argv);
+  } catch (error: unknown) {
+    const logger: Logger = createLogger('error');
+    logger.fatal({ err: error }, 'tessera failed');
+    process.exit(1);
+  }
 }
 
-void main(process.argv).catch((error: unknown) => {
-  const logger: Logger = createLogger('error');
-  logger.fatal({ err: error }, 'tessera failed');
-  process.exit(1);
-});
+// Run directly (`node --import tsx src/main.ts ...`, as the end-to-end tests do), this module is its own entry.
+if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
+  await main(process.argv);
+}

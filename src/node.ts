@@ -30,6 +30,7 @@ import { WebhookDispatcher } from './modules/webhooks/dispatcher.js';
 import { WebhookSender } from './modules/webhooks/sender.js';
 import { WebhooksService } from './modules/webhooks/webhooks.service.js';
 import { SharedClock, systemClock } from './platform/clock/clock.js';
+import { NodeLiveness } from './platform/cluster/node-liveness.js';
 import { loadKeyEncryptionKey } from './platform/crypto/kek.js';
 import { Listener } from './platform/db/listener.js';
 import { createPool } from './platform/db/pool.js';
@@ -66,7 +67,10 @@ export async function createNode(config: Config, options: NodeOptions): Promise<
   const closers: Array<() => Promise<void> | void> = [() => pool.end()];
   try {
     const listener = new Listener(databaseUrl, (error) => logger.warn({ err: error }, 'notification listener error'));
+    const liveness = new NodeLiveness();
+    liveness.attach(listener);
     await listener.start();
+    const nodeId = () => liveness.id;
     closers.unshift(() => listener.stop());
 
     const kek = await loadKeyEncryptionKey(config, pool);
@@ -102,7 +106,7 @@ export async function createNode(config: Config, options: NodeOptions): Promise<
     ]);
     rateLimiter.start();
     closers.unshift(() => rateLimiter.stop());
-    const idempotency = new IdempotencyStore(pool, clock, kek, config.idempotencyRetentionMinutes);
+    const idempotency = new IdempotencyStore(pool, clock, kek, config.idempotencyRetentionMinutes, nodeId);
 
     const dataKeys = new DataKeys(pool, kek);
     await dataKeys.start();
@@ -125,6 +129,7 @@ export async function createNode(config: Config, options: NodeOptions): Promise<
       connectors,
       ledger,
       settlements,
+      nodeId,
     });
     const ach = new AchPaymentsService({
       pool,

@@ -101,6 +101,12 @@ export interface CardConnector {
   /** Changes the tip on an authorized or captured, unsettled transaction; `amountCents` is the new total. */
   tipAdjust(request: FollowUpRequest): Promise<CardOutcome>;
   closeBatch(request: CloseBatchRequest): Promise<CardOutcome>;
-  /** What became of an operation whose answer we never got. */
+  /** What the processor recorded of an operation, if anything (a plain lookup). */
   query(reference: string): Promise<QueryResult>;
+  /**
+   * What became of an operation whose answer we never got, as a final answer: when the processor has no record of
+   * it, the processor also refuses that reference from then on (a reversal by reference), so a call still on its way
+   * cannot succeed after we were told "not found". Reconciliation uses this one.
+   */
+  resolve(reference: string): Promise<QueryResult>;
 }

@@ -61,6 +61,11 @@ export function sandboxAvs(request: AvsRequest | null): AvsResult {
   return { responseCode: 'N', description: 'Neither address nor ZIP code match' };
 }
 
+/** The record `resolve` leaves for a reference it found nothing for: any later call with it is refused. */
+const REVERSED = 'reversed';
+const REVERSED_MESSAGE = 'Reversed by reference before the operation arrived; nothing was charged.';
+const reversed = (): CardOutcome => ({ kind: 'failed', responseCode: '96', message: REVERSED_MESSAGE });
+
 function authCodeFor(reference: string): string {
   return createHash('sha256').update(`auth:${reference}`).digest('hex').slice(0, 6).toUpperCase();
 }
@@ -84,12 +89,14 @@ export class SandboxCardNetwork implements CardConnector {
    * The simulated network keeps its own books as a real one would, written in groups: calls arriving together are
    * remembered in one statement, and each answer waits for its record (a query must always find what was answered).
    */
-  private readonly records = new Grouped<Remembered, void>(async (records) => {
-    await this.sql.query({
+  private readonly records = new Grouped<Remembered, boolean>(async (records) => {
+    const { rows } = await this.sql.query<{ reference: string }>({
       name: 'sandbox.remember',
-      text: `INSERT INTO sandbox_card_network (reference, operation, original_reference, amount_cents, outcome)
+      text: `INSERT INTO sandbox_card_network AS n (reference, operation, original_reference, amount_cents, outcome)
              SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[], $5::jsonb[])
-             ON CONFLICT (reference) DO UPDATE SET outcome = EXCLUDED.outcome, amount_cents = EXCLUDED.amount_cents`,
+             ON CONFLICT (reference) DO UPDATE SET outcome = EXCLUDED.outcome, amount_cents = EXCLUDED.amount_cents
+               WHERE n.operation <> '${REVERSED}'
+             RETURNING reference`,
       values: [
         records.map((r) => r.reference),
         records.map((r) => r.operation),
@@ -98,7 +105,8 @@ export class SandboxCardNetwork implements CardConnector {
         records.map((r) => JSON.stringify(r.outcome)),
       ],
     });
-    return records.map(() => undefined);
+    const written = new Set(rows.map((row) => row.reference));
+    return records.map((r) => written.has(r.reference));
   });
 
   authorize(request: PaymentRequest): Promise<CardOutcome> {
@@ -141,7 +149,7 @@ export class SandboxCardNetwork implements CardConnector {
   }
 
   async closeBatch(request: CloseBatchRequest): Promise<CardOutcome> {
-    await this.delay();
+    await this.leg();
     const outcome: CardOutcome = {
       kind: 'approved',
       responseCode: '00',
@@ -152,7 +160,18 @@ export class SandboxCardNetwork implements CardConnector {
       avs: null,
     };
     await this.remember(`batch:${request.batchId}`, 'close-batch', null, outcome.approvedCents, outcome);
+    await this.leg();
     return outcome;
+  }
+
+  async resolve(reference: string): Promise<QueryResult> {
+    const refusal: CardOutcome = { kind: 'failed', responseCode: '96', message: REVERSED_MESSAGE };
+    const { rowCount } = await this.sql.query(
+      `INSERT INTO sandbox_card_network (reference, operation, original_reference, amount_cents, outcome)
+       VALUES ($1, '${REVERSED}', NULL, 0, $2) ON CONFLICT (reference) DO NOTHING`,
+      [reference, JSON.stringify(refusal)],
+    );
+    return rowCount === 1 ? { found: false } : this.query(reference);
   }
 
   async query(reference: string): Promise<QueryResult> {
@@ -164,7 +183,7 @@ export class SandboxCardNetwork implements CardConnector {
   }
 
   private async payment(operation: string, request: PaymentRequest): Promise<CardOutcome> {
-    await this.delay();
+    await this.leg();
     const { card } = request;
     const avs = request.avs ? sandboxAvs(request.avs) : null;
     const decline = (responseCode: string, message: string): CardOutcome => ({
@@ -196,7 +215,9 @@ export class SandboxCardNetwork implements CardConnector {
         avs,
       };
     }
-    await this.remember(request.reference, operation, null, request.amountCents, outcome);
+    const recorded = await this.remember(request.reference, operation, null, request.amountCents, outcome);
+    await this.leg();
+    if (!recorded) return reversed();
     if (scenario?.outcome === 'timeout') {
       // The issuer approved, but the answer is lost on the way back: only a query tells.
       return { kind: 'unknown', responseCode: scenario.responseCode, message: scenario.message };
@@ -209,7 +230,7 @@ export class SandboxCardNetwork implements CardConnector {
     request: FollowUpRequest,
     check: (original: { amount_cents: number }) => string | null,
   ): Promise<CardOutcome> {
-    await this.delay();
+    await this.leg();
     const { rows } = await this.sql.query<{ amount_cents: number; outcome: CardOutcome }>(
       'SELECT amount_cents, outcome FROM sandbox_card_network WHERE reference = $1',
       [request.originalReference],
@@ -232,8 +253,15 @@ export class SandboxCardNetwork implements CardConnector {
             avs: null,
           };
     }
-    await this.remember(request.reference, operation, request.originalReference, request.amountCents, outcome);
-    return outcome;
+    const recorded = await this.remember(
+      request.reference,
+      operation,
+      request.originalReference,
+      request.amountCents,
+      outcome,
+    );
+    await this.leg();
+    return recorded ? outcome : reversed();
   }
 
   private async remember(
@@ -242,11 +270,16 @@ export class SandboxCardNetwork implements CardConnector {
     originalReference: string | null,
     amountCents: number,
     outcome: CardOutcome,
-  ): Promise<void> {
-    await this.records.submit({ reference, operation, originalReference, amountCents, outcome });
+  ): Promise<boolean> {
+    return this.records.submit({ reference, operation, originalReference, amountCents, outcome });
   }
 
-  private async delay(): Promise<void> {
-    if (this.latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, this.latencyMs));
+  /**
+   * Half the configured latency: a call spends one half on the way to the network and the other on the way back,
+   * with the network's record written in between. A caller that dies in the second half leaves an operation the
+   * network did (its answer lost), as a real one would.
+   */
+  private async leg(): Promise<void> {
+    if (this.latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, this.latencyMs / 2));
   }
 }

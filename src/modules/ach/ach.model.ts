@@ -1,5 +1,6 @@
 import type { Address } from '../reference/address.js';
 import type { TaxSetting } from '../transactions/amounts.js';
+import type { RequestClaim } from '../transactions/payment-request.js';
 import type { ContactInfo } from '../transactions/transactions.model.js';
 
 /** ACH statuses and types (wire-notes §2); the shared ids (4 Refunded, 24 Pending, 92 Failed) mean the same. */
@@ -30,6 +31,8 @@ export const SecCode = { Web: 1, PPD: 2, CCD: 3, Telephone: 4 } as const;
 /** A request to move money by ACH: a debit pulls from the customer, a credit pays the customer. */
 export interface AchCommand {
   merchantId: string;
+  /** The request's idempotency key, when it sent one (see RequestClaim). */
+  idempotency?: RequestClaim;
   direction: 'debit' | 'credit';
   amountCents: number;
   percentageOffRateMpct: number | null;

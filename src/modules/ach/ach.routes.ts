@@ -10,6 +10,7 @@ import type { MerchantPrincipal } from '../../platform/http/principal.js';
 import type { App } from '../../platform/http/server.js';
 import { fromCents, toCents, toMillipercent } from '../../platform/money.js';
 import { normalizeAddress } from '../reference/address.js';
+import type { RequestClaim } from '../transactions/payment-request.js';
 import { contactInfoOf } from '../transactions/payment-request.js';
 import { CreateMethod } from '../transactions/transactions.model.js';
 import type { AchCommand } from './ach.model.js';
@@ -87,7 +88,8 @@ export function achRoutes(app: App, ctx: AppContext): void {
           response: { 200: AchResponseSchema, ...ERRORS },
         },
       },
-      async (request) => ach.create(command(direction, merchantOf(request), request.body)),
+      async (request) =>
+        ach.create({ ...command(direction, merchantOf(request), request.body), idempotency: request.idempotency }),
     );
   create(
     '/pay-api/v1/transactions/ach/payment',
@@ -110,7 +112,7 @@ export function achRoutes(app: App, ctx: AppContext): void {
     path: string,
     summary: string,
     description: string,
-    run: (merchantId: string, id: string) => ReturnType<typeof ach.hold>,
+    run: (merchantId: string, id: string, claim: RequestClaim | undefined) => ReturnType<typeof ach.hold>,
   ) =>
     app.post(
       path,
@@ -124,33 +126,33 @@ export function achRoutes(app: App, ctx: AppContext): void {
           response: { 200: AchResponseSchema, ...ERRORS },
         },
       },
-      async (request) => run(merchantOf(request), request.params.transactionId),
+      async (request) => run(merchantOf(request), request.params.transactionId, request.idempotency),
     );
   operation(
     '/pay-api/v1/transactions/ach/:transactionId/hold',
     'Hold a scheduled ACH transaction',
     'Scheduled → Held: it stays out of every cutoff window until released or voided. No body.',
-    (m, id) => ach.hold(m, id),
+    (m, id, claim) => ach.hold(m, id, claim),
   );
   operation(
     '/pay-api/v1/transactions/ach/:transactionId/unhold',
     'Release a held ACH transaction',
     'Held → Scheduled, for the next cutoff window from now. No body.',
-    (m, id) => ach.unhold(m, id),
+    (m, id, claim) => ach.unhold(m, id, claim),
   );
   operation(
     '/pay-api/v1/transactions/ach/:transactionId/void',
     'Void an ACH transaction before it is sent',
     'Scheduled or Held → Cancelled. Once the entry went out in a file (status Pending) it cannot be voided: a 400 ' +
       'says so, and a refund after it clears is the way back. A void racing the cutoff: exactly one wins. No body.',
-    (m, id) => ach.void(m, id),
+    (m, id, claim) => ach.void(m, id, claim),
   );
   operation(
     '/pay-api/v1/transactions/ach/:transactionId/refund',
     'Refund a cleared ACH debit',
     'Creates the reversing credit to the same account (type AchRefund, its own transaction, answered here); the ' +
       'original becomes Refunded. Only a Cleared debit can be refunded. No body.',
-    (m, id) => ach.refund(m, id),
+    (m, id, claim) => ach.refund(m, id, claim),
   );
 
   // --- Operator: NACHA files, return files, processor windows --------------------------------------------------

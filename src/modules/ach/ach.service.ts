@@ -23,9 +23,16 @@ import type { MerchantsService } from '../merchants/merchants.service.js';
 import { BatchStatus, MEMBER_TOTALS } from '../settlements/settlements.service.js';
 import { aboveMaximum, amountColumns, calculateAmount, taxInput } from '../transactions/amounts.js';
 import { activeProcessor } from '../transactions/card-payments.service.js';
+import type { RequestClaim } from '../transactions/payment-request.js';
 import { transactionEvents } from '../transactions/transaction-events.js';
 import { STATUS_NAMES, type Transaction, TYPE_NAMES } from '../transactions/transactions.model.js';
-import { insertTransaction, TX_COLUMNS, toTransaction } from '../transactions/transactions.repo.js';
+import {
+  findByIdempotencyId,
+  insertTransaction,
+  isIdempotencyIdTaken,
+  TX_COLUMNS,
+  toTransaction,
+} from '../transactions/transactions.repo.js';
 import { decryptWith, encryptWith } from '../vault/data-keys.js';
 import { checkBankAccount, maskAccount, type VaultService } from '../vault/vault.service.js';
 import {
@@ -154,6 +161,8 @@ export class AchPaymentsService {
   // Creating debits and credits
 
   async create(cmd: AchCommand): Promise<AchResponse> {
+    const earlier = await this.createdEarlier(cmd.merchantId, cmd.idempotency);
+    if (earlier) return achResponse(earlier);
     const configuration = await this.deps.merchants.getConfiguration(cmd.merchantId);
     const processor = activeProcessor(configuration, 'ach', cmd.processorId);
     const errors: Record<string, string[]> = {};
@@ -204,6 +213,7 @@ export class AchPaymentsService {
       paymentMethodId: account.paymentMethodId,
       createMethodId: cmd.createMethodId,
       sourceId: cmd.sourceId ?? null,
+      idempotencyId: cmd.idempotency?.id ?? null,
       ...amountColumns(amounts),
       authorizedCents: amounts.totalCents,
       panMask: account.mask,
@@ -211,7 +221,7 @@ export class AchPaymentsService {
       shippingAddress: cmd.shippingAddress,
       contactInfo: cmd.contactInfo,
     };
-    await withTransaction(this.deps.pool, async (tx) => {
+    const created = await withTransaction(this.deps.pool, async (tx) => {
       await insertTransaction(tx, t);
       const dataKey = await this.deps.vault.dataKeys.current(cmd.merchantId, tx);
       await tx.query(
@@ -241,8 +251,24 @@ export class AchPaymentsService {
       );
       this.event(tx, 'transaction.ach.scheduled', t);
       await this.scheduleCutoff(tx, processor.id, windowAt);
-    });
-    return achResponse(t);
+      return t;
+    }).catch((error: unknown) => this.createdMeanwhile(error, cmd.merchantId, cmd.idempotency));
+    return achResponse(created);
+  }
+
+  /**
+   * A retry of a request whose first attempt was cut off (RequestClaim.recovering): what that attempt created, if it
+   * committed. Creating is one database transaction, so it either did or left nothing behind.
+   */
+  private async createdEarlier(merchantId: string, claim: RequestClaim | undefined) {
+    if (!claim?.recovering) return undefined;
+    return findByIdempotencyId(this.deps.pool, merchantId, claim.id);
+  }
+
+  /** The insert lost to the first attempt's, committing as its node died: that one is the answer. */
+  private async createdMeanwhile(error: unknown, merchantId: string, claim: RequestClaim | undefined) {
+    if (!claim || !isIdempotencyIdTaken(error)) throw error;
+    return (await findByIdempotencyId(this.deps.pool, merchantId, claim.id))!;
   }
 
   private async resolveAccount(cmd: AchCommand): Promise<{
@@ -354,8 +380,8 @@ export class AchPaymentsService {
   // -----------------------------------------------------------------------------------------------------------------
   // Hold, unhold, void, refund
 
-  hold(merchantId: string, id: string): Promise<AchResponse> {
-    return this.move(merchantId, id, {
+  hold(merchantId: string, id: string, claim?: RequestClaim): Promise<AchResponse> {
+    return this.move(merchantId, id, claim, {
       from: [AchStatus.Scheduled],
       to: AchStatus.Held,
       responseType: AchType.Hold,
@@ -364,8 +390,8 @@ export class AchPaymentsService {
     });
   }
 
-  unhold(merchantId: string, id: string): Promise<AchResponse> {
-    return this.move(merchantId, id, {
+  unhold(merchantId: string, id: string, claim?: RequestClaim): Promise<AchResponse> {
+    return this.move(merchantId, id, claim, {
       from: [AchStatus.Held],
       to: AchStatus.Scheduled,
       responseType: AchType.UnHold,
@@ -376,8 +402,8 @@ export class AchPaymentsService {
     });
   }
 
-  void(merchantId: string, id: string): Promise<AchResponse> {
-    return this.move(merchantId, id, {
+  void(merchantId: string, id: string, claim?: RequestClaim): Promise<AchResponse> {
+    return this.move(merchantId, id, claim, {
       from: [AchStatus.Scheduled, AchStatus.Held],
       to: AchStatus.Cancelled,
       responseType: AchType.Cancel,
@@ -387,9 +413,14 @@ export class AchPaymentsService {
     });
   }
 
+  /**
+   * A state move, as one compare-and-set. A retry whose first attempt was cut off (RequestClaim.recovering) and finds
+   * the transaction already where the move leads answers with it: the first attempt committed before its node died.
+   */
   private async move(
     merchantId: string,
     id: string,
+    claim: RequestClaim | undefined,
     rule: {
       from: number[];
       to: number;
@@ -409,13 +440,15 @@ export class AchPaymentsService {
         [id, merchantId, rule.from, rule.to, now],
       );
       if (!rows[0]) {
-        const current = await tx.query<{ status_id: number }>(
-          `SELECT status_id FROM transactions WHERE id = $1 AND merchant_id = $2 AND method = 'ach'`,
+        const current = await tx.query(
+          `SELECT ${TX_COLUMNS} FROM transactions t WHERE id = $1 AND merchant_id = $2 AND method = 'ach'`,
           [id, merchantId],
         );
         if (!current.rows[0]) throw new NotFoundError('Transaction', id);
+        const found = toTransaction(current.rows[0]);
+        if (claim?.recovering && found.statusId === rule.to) return achResponse(found, rule.responseType);
         throw new ValidationError(
-          { transactionId: [`${rule.refusal} Its status is ${STATUS_NAMES[current.rows[0].status_id]}.`] },
+          { transactionId: [`${rule.refusal} Its status is ${STATUS_NAMES[found.statusId]}.`] },
           rule.refusal,
           'InvalidTransactionStatus',
         );
@@ -436,9 +469,11 @@ export class AchPaymentsService {
   }
 
   /** Refund of a cleared debit: a reversing credit to the same account (type AchRefund); the original is Refunded. */
-  async refund(merchantId: string, id: string): Promise<AchResponse> {
+  async refund(merchantId: string, id: string, claim?: RequestClaim): Promise<AchResponse> {
+    const earlier = await this.createdEarlier(merchantId, claim);
+    if (earlier) return achResponse(earlier);
     const now = this.clock.now();
-    return withTransaction(this.deps.pool, async (tx) => {
+    const refund = await withTransaction(this.deps.pool, async (tx) => {
       const { rows } = await tx.query(
         `UPDATE transactions t SET status_id = ${AchStatus.Refunded}, refunded_cents = captured_cents, modified_at = $3
          WHERE id = $1 AND merchant_id = $2 AND method = 'ach' AND type_id = ${AchType.Debit}
@@ -474,6 +509,7 @@ export class AchPaymentsService {
         ...achTransactionBase(refundId, merchantId, original.processorId, now),
         typeId: AchType.Refund,
         originalTransactionId: id,
+        idempotencyId: claim?.id ?? null,
         customerId: original.customerId,
         paymentMethodId: original.paymentMethodId,
         createMethodId: original.createMethodId,
@@ -498,8 +534,9 @@ export class AchPaymentsService {
       this.event(tx, 'transaction.ach.refunded', original, { refundTransactionId: refundId });
       this.event(tx, 'transaction.ach.scheduled', refund, { originalTransactionId: id });
       await this.scheduleCutoff(tx, original.processorId, windowAt);
-      return achResponse(refund);
-    });
+      return refund;
+    }).catch((error: unknown) => this.createdMeanwhile(error, merchantId, claim));
+    return achResponse(refund);
   }
 
   // -----------------------------------------------------------------------------------------------------------------
@@ -1036,6 +1073,7 @@ function achTransactionBase(id: string, merchantId: string, processorId: string,
     paymentMethodId: null,
     createMethodId: 2,
     sourceId: null,
+    idempotencyId: null,
     cardDataSourceId: null,
     referenceId: null,
     customerInitiated: null,

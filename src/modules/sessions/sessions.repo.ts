@@ -88,13 +88,19 @@ function toSession(r: Row): PaymentSession {
   };
 }
 
-export async function insertSession(sql: Sql, id: string, d: SessionSettings, now: Date): Promise<PaymentSession> {
+export async function insertSession(
+  sql: Sql,
+  id: string,
+  d: SessionSettings,
+  now: Date,
+  idempotencyId: string | null,
+): Promise<PaymentSession> {
   const { rows } = await sql.query<Row>(
     `INSERT INTO payment_sessions (id, merchant_id, surface, mode, amount_cents, tip_cents, tax_mode, tax_rate_mpct,
        tax_cents, skip_address_verification, reference_id, customer_id, customer_handling, return_url, card_enabled,
        card_processor_id, ach_enabled, ach_processor_id, ach_faster_processing, metadata, after_completion_message,
-       page_name, payment_notes, is_multi_use, expires_at, created_at, modified_at)
-     VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20,$21,$22,$23,$24,$25,$26,$26)
+       page_name, payment_notes, is_multi_use, expires_at, created_at, modified_at, idempotency_id)
+     VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20,$21,$22,$23,$24,$25,$26,$26,$27)
      RETURNING *`,
     [
       id,
@@ -123,9 +129,29 @@ export async function insertSession(sql: Sql, id: string, d: SessionSettings, no
       d.isMultiUse,
       d.expiresAt,
       now,
+      idempotencyId,
     ],
   );
   return toSession(rows[0]!);
+}
+
+/** The session the request holding idempotency claim `claimId` created, if it committed. */
+export async function findSessionByIdempotencyId(
+  sql: Sql,
+  merchantId: string,
+  claimId: string,
+): Promise<PaymentSession | undefined> {
+  const { rows } = await sql.query<Row>(
+    'SELECT * FROM payment_sessions WHERE idempotency_id = $1 AND merchant_id = $2',
+    [claimId, merchantId],
+  );
+  return rows[0] ? toSession(rows[0]) : undefined;
+}
+
+/** Whether `error` is the insert of a second session for one idempotency claim (a race with a dead node's). */
+export function isSessionIdempotencyIdTaken(error: unknown): boolean {
+  const e = error as { code?: string; constraint?: string };
+  return e?.code === '23505' && e.constraint === 'payment_sessions_idempotency';
 }
 
 /** Tenant-scoped read; `lock` takes the row for an update in the caller's transaction. */

@@ -125,7 +125,8 @@ export function sessionsRoutes(app: App, ctx: AppContext): void {
         response: { 200: V2Created, ...errorResponses(...AUTHENTICATED_ERRORS, 404, 409, 422) },
       },
     },
-    async (request) => v2Created(await sessions.create(v2Draft(merchantOf(request), request.body)), baseUrl),
+    async (request) =>
+      v2Created(await sessions.create(v2Draft(merchantOf(request), request.body), request.idempotency), baseUrl),
   );
 
   app.post(
@@ -143,7 +144,8 @@ export function sessionsRoutes(app: App, ctx: AppContext): void {
         response: { 200: IntCreated, ...errorResponses(...AUTHENTICATED_ERRORS, 404, 409, 422) },
       },
     },
-    async (request) => intCreated(await sessions.create(intDraft(merchantOf(request), request.body)), baseUrl),
+    async (request) =>
+      intCreated(await sessions.create(intDraft(merchantOf(request), request.body), request.idempotency), baseUrl),
   );
 
   for (const surface of ['v2', 'int'] as const) {

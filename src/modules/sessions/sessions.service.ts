@@ -13,6 +13,7 @@ import { ZeroCostProcessingOption } from '../merchants/merchants.model.js';
 import type { MerchantsService } from '../merchants/merchants.service.js';
 import { aboveMaximum, calculateAmount } from '../transactions/amounts.js';
 import { findActiveProcessor } from '../transactions/card-payments.service.js';
+import type { RequestClaim } from '../transactions/payment-request.js';
 import type { Transaction } from '../transactions/transactions.model.js';
 import type { TransactionsService } from '../transactions/transactions.service.js';
 import {
@@ -24,7 +25,16 @@ import {
   TAX_MODE_NAMES,
   TaxMode,
 } from './sessions.model.js';
-import { cancelSession, expireIfDue, expireSession, findExpired, findSession, insertSession } from './sessions.repo.js';
+import {
+  cancelSession,
+  expireIfDue,
+  expireSession,
+  findExpired,
+  findSession,
+  findSessionByIdempotencyId,
+  insertSession,
+  isSessionIdempotencyIdTaken,
+} from './sessions.repo.js';
 
 export const SESSION_EXPIRE_QUEUE = 'sessions.expire';
 export const SESSION_SWEEP_QUEUE = 'sessions.sweep';
@@ -56,7 +66,15 @@ const PLACEHOLDER = '{{paymentSessionId}}';
 export class PaymentSessionsService {
   constructor(private readonly deps: SessionsDeps) {}
 
-  async create(draft: SessionDraft): Promise<PaymentSession> {
+  /**
+   * With an idempotency claim, the session carries it: a retry whose first attempt was cut off (`recovering`) answers
+   * with the session that attempt created, if it committed, instead of creating a second one.
+   */
+  async create(draft: SessionDraft, claim?: RequestClaim): Promise<PaymentSession> {
+    if (claim?.recovering) {
+      const earlier = await findSessionByIdempotencyId(this.deps.pool, draft.merchantId, claim.id);
+      if (earlier) return earlier;
+    }
     const configuration = await this.deps.merchants.getConfiguration(draft.merchantId);
     const now = this.deps.clock.now();
     const resolved = this.check(draft, configuration, now);
@@ -65,7 +83,7 @@ export class PaymentSessionsService {
     const id = newId();
     if (resolved.returnUrl) resolved.returnUrl = resolved.returnUrl.replaceAll(PLACEHOLDER, id);
     return withTransaction(this.deps.pool, async (tx) => {
-      const session = await insertSession(tx, id, resolved, now);
+      const session = await insertSession(tx, id, resolved, now, claim?.id ?? null);
       // Sent with COMMIT: one round trip fewer per create.
       tx.defer(
         eventsInsert(this.deps.clock, [
@@ -86,6 +104,9 @@ export class PaymentSessionsService {
         });
       }
       return session;
+    }).catch(async (error: unknown) => {
+      if (!claim || !isSessionIdempotencyIdTaken(error)) throw error;
+      return (await findSessionByIdempotencyId(this.deps.pool, draft.merchantId, claim.id))!;
     });
   }
 

@@ -5,6 +5,7 @@ import type { CardOutcome, PaymentRequest } from '../../connectors/card/card-con
 import { CreditDebitType } from '../../connectors/card/card-numbers.js';
 import { CONNECTOR_TIMEOUT_MS, type Connectors, withDeadline } from '../../connectors/registry.js';
 import type { Clock } from '../../platform/clock/clock.js';
+import { isNodeAlive } from '../../platform/cluster/node-liveness.js';
 import { newId } from '../../platform/crypto/ids.js';
 import { Grouped } from '../../platform/db/grouped.js';
 import type { Pool, Sql } from '../../platform/db/pool.js';
@@ -25,7 +26,7 @@ import type { UsableCard } from '../vault/vault.model.js';
 import { checkCard, type VaultService } from '../vault/vault.service.js';
 import { type AmountBreakdown, aboveMaximum, amountColumns, calculateAmount, taxInput } from './amounts.js';
 import { avsAction } from './avs.js';
-import type { PaymentCommand } from './payment-request.js';
+import type { PaymentCommand, RequestClaim } from './payment-request.js';
 import { transactionEventList } from './transaction-events.js';
 import {
   CARD_NOT_PRESENT_SOURCES,
@@ -36,11 +37,13 @@ import {
   TransactionType,
 } from './transactions.model.js';
 import {
+  findByIdempotencyId,
   findDuplicateKeyHolder,
   findTransaction,
   findTransactionById,
   insertTransaction,
   insertUnlessDuplicate,
+  isIdempotencyIdTaken,
   lockTransactionById,
   releaseDuplicateKey,
   saveTransaction,
@@ -70,6 +73,8 @@ export interface CardPaymentsDeps {
   connectors: Connectors;
   ledger: Ledger;
   settlements: SettlementsService;
+  /** This node's liveness id (NodeLiveness), recorded on every operation it puts in flight. */
+  nodeId: () => number;
 }
 
 const OPERATION_OF: Record<PaymentCommand['kind'], PendingOperation['operation']> = {
@@ -141,6 +146,11 @@ export class CardPaymentsService {
   // New payments: sale, authorization, verification, refund without reference.
 
   async pay(cmd: PaymentCommand): Promise<OperationResult> {
+    const claim = cmd.idempotency;
+    if (claim?.recovering) {
+      const earlier = await findByIdempotencyId(this.deps.pool, cmd.merchantId, claim.id);
+      if (earlier) return this.resume(earlier);
+    }
     const configuration = await this.deps.merchants.getConfiguration(cmd.merchantId);
     const processor = cardProcessor(configuration, cmd.processorId);
     const { card, customer } = await this.resolveCard(cmd);
@@ -164,6 +174,7 @@ export class CardPaymentsService {
       reference: id,
       amountCents: amounts.totalCents,
       startedAt: now.toISOString(),
+      node: this.deps.nodeId(),
     };
     const txn = newTransaction({
       id,
@@ -176,7 +187,8 @@ export class CardPaymentsService {
       duplicateKey: this.duplicateKey(cmd, card, amounts.totalCents),
       now,
     });
-    await this.recordAttempt(txn);
+    const earlier = await this.recordAttempt(txn);
+    if (earlier) return this.resume(earlier);
 
     const request: PaymentRequest = {
       reference: id,
@@ -215,6 +227,25 @@ export class CardPaymentsService {
       typeId: txn.typeId,
       outcome,
       processedCents: outcome.kind === 'approved' ? amounts.totalCents : 0,
+    };
+  }
+
+  /**
+   * A retry of the request that created `t`, whose first attempt was cut off (its node died, or it failed with a
+   * 5xx): that attempt is settled first (the processor is asked, as the reconciler does, once nobody else can still
+   * record its answer) and is the answer. No second attempt is started, whatever the first one's outcome.
+   */
+  private async resume(t: Transaction): Promise<OperationResult> {
+    let current = t;
+    if (current.pendingOperation) {
+      await this.reconcile(current.id);
+      current = (await findTransactionById(this.deps.pool, current.id)) ?? current;
+    }
+    return {
+      transaction: current,
+      typeId: current.typeId,
+      outcome: null,
+      processedCents: current.resultCode === 'Approve' ? current.totalCents : 0,
     };
   }
 
@@ -340,13 +371,24 @@ export class CardPaymentsService {
   /**
    * tx1 of a new payment: one statement, the insert with its duplicate check (a unique key). A payment holding the
    * key blocks this one while it is within the window and was not declined or failed; past the window it gives the
-   * key up here, since nothing else needs to clean keys up.
+   * key up here, since nothing else needs to clean keys up. The one payment the check never refuses is the one this
+   * very request (its idempotency claim) created: a retry whose first attempt's node died gets that attempt back
+   * (returned) instead of a refusal or a second payment.
    */
-  private async recordAttempt(txn: Transaction): Promise<void> {
+  private async recordAttempt(txn: Transaction): Promise<Transaction | undefined> {
     const key = txn.duplicateKey;
     for (let attempt = 1; ; attempt++) {
-      if (await this.attempts.submit(txn)) return;
+      try {
+        if (await this.attempts.submit(txn)) return undefined;
+      } catch (error) {
+        if (!isIdempotencyIdTaken(error)) throw error;
+        // The first attempt's tx1 committed after this retry looked for it (its dying node's last statement).
+        return findByIdempotencyId(this.deps.pool, txn.merchantId, txn.idempotencyId!);
+      }
       const holder = await findDuplicateKeyHolder(this.deps.pool, key!);
+      if (holder && txn.idempotencyId !== null && holder.idempotencyId === txn.idempotencyId) {
+        return findByIdempotencyId(this.deps.pool, txn.merchantId, txn.idempotencyId);
+      }
       if (holder) {
         const windowMinutes = this.deps.config.duplicateWindowMinutes;
         const since = txn.createdAt.getTime() - windowMinutes * 60_000;
@@ -526,83 +568,110 @@ export class CardPaymentsService {
   // ---------------------------------------------------------------------------------------------------------------
   // Follow-up operations on an existing transaction.
 
-  async capture(merchantId: string, id: string, amountCents: number | undefined): Promise<OperationResult> {
-    return this.operate(merchantId, id, TransactionType.Capture, {
-      operation: 'capture',
-      guard: (t) => {
-        if (t.statusId !== TransactionStatus.Authorized) {
-          throw illegal(`Only an Authorized transaction can be captured; this one is ${statusName(t.statusId)}.`);
-        }
-        const amount = amountCents ?? t.authorizedCents;
-        if (amount <= 0) throw ValidationError.field('amount', "'amount' must be greater than 0.");
-        if (amount > t.authorizedCents) {
-          throw ValidationError.field(
-            'amount',
-            `The capture amount exceeds the authorized amount ${fromCents(t.authorizedCents).toFixed(2)}.`,
-          );
-        }
-        return { amountCents: amount };
+  async capture(
+    merchantId: string,
+    id: string,
+    amountCents: number | undefined,
+    claim?: RequestClaim,
+  ): Promise<OperationResult> {
+    return this.operate(
+      merchantId,
+      id,
+      TransactionType.Capture,
+      {
+        operation: 'capture',
+        guard: (t) => {
+          if (t.statusId !== TransactionStatus.Authorized) {
+            throw illegal(`Only an Authorized transaction can be captured; this one is ${statusName(t.statusId)}.`);
+          }
+          const amount = amountCents ?? t.authorizedCents;
+          if (amount <= 0) throw ValidationError.field('amount', "'amount' must be greater than 0.");
+          if (amount > t.authorizedCents) {
+            throw ValidationError.field(
+              'amount',
+              `The capture amount exceeds the authorized amount ${fromCents(t.authorizedCents).toFixed(2)}.`,
+            );
+          }
+          return { amountCents: amount };
+        },
+        call: (connector, t, pending) => connector.capture({ ...followUp(t, pending) }),
       },
-      call: (connector, t, pending) => connector.capture({ ...followUp(t, pending) }),
-    });
+      claim,
+    );
   }
 
-  async void(merchantId: string, id: string): Promise<OperationResult> {
-    return this.operate(merchantId, id, TransactionType.Void, {
-      operation: 'void',
-      guard: async (t, tx) => {
-        if (t.statusId === TransactionStatus.Authorized) return { amountCents: t.authorizedCents };
-        if (t.statusId !== TransactionStatus.Captured) {
-          throw illegal(
-            t.statusId === TransactionStatus.Settled || t.settledAt
-              ? 'A settled transaction cannot be voided; refund it instead.'
-              : `A ${statusName(t.statusId)} transaction cannot be voided.`,
-          );
-        }
-        if (t.refundedCents > 0) throw illegal('A transaction with refunds cannot be voided; refund the rest instead.');
-        const { rows } = await tx.query<{ status_id: number }>(
-          'SELECT status_id FROM settlement_batches WHERE id = $1 FOR KEY SHARE',
-          [t.batchId],
-        );
-        if (rows[0]?.status_id !== 1)
-          throw illegal('The batch of this transaction is being settled; refund it instead.');
-        return { amountCents: t.capturedCents };
-      },
-      call: (connector, t, pending) => connector.void(followUp(t, pending)),
-    });
-  }
-
-  async tipAdjust(merchantId: string, id: string, tipCents: number): Promise<OperationResult> {
-    const configuration = await this.deps.merchants.getConfiguration(merchantId);
-    if (!configuration.settings.isTipsEnabled) {
-      throw ValidationError.field('tipAmount', 'Tips are not enabled for this merchant.');
-    }
-    return this.operate(merchantId, id, TransactionType.TipAdjustment, {
-      operation: 'tip-adjust',
-      guard: async (t, tx) => {
-        if (t.typeId !== TransactionType.Sale && t.typeId !== TransactionType.Authorization) {
-          throw illegal('Only a sale or an authorization takes a tip.');
-        }
-        if (t.statusId !== TransactionStatus.Authorized && t.statusId !== TransactionStatus.Captured) {
-          throw illegal(`A ${statusName(t.statusId)} transaction cannot be tip-adjusted.`);
-        }
-        if (t.refundedCents > 0) throw illegal('A transaction with refunds cannot be tip-adjusted.');
-        if (t.batchId) {
+  async void(merchantId: string, id: string, claim?: RequestClaim): Promise<OperationResult> {
+    return this.operate(
+      merchantId,
+      id,
+      TransactionType.Void,
+      {
+        operation: 'void',
+        guard: async (t, tx) => {
+          if (t.statusId === TransactionStatus.Authorized) return { amountCents: t.authorizedCents };
+          if (t.statusId !== TransactionStatus.Captured) {
+            throw illegal(
+              t.statusId === TransactionStatus.Settled || t.settledAt
+                ? 'A settled transaction cannot be voided; refund it instead.'
+                : `A ${statusName(t.statusId)} transaction cannot be voided.`,
+            );
+          }
+          if (t.refundedCents > 0)
+            throw illegal('A transaction with refunds cannot be voided; refund the rest instead.');
           const { rows } = await tx.query<{ status_id: number }>(
             'SELECT status_id FROM settlement_batches WHERE id = $1 FOR KEY SHARE',
             [t.batchId],
           );
-          if (rows[0]?.status_id !== 1) throw illegal('The batch of this transaction is being settled.');
-        }
-        const newTotal = t.totalCents - t.tipCents + tipCents;
-        const max = configuration.settings.maxTransactionAmountCents;
-        if (max !== null && newTotal > max) {
-          throw ValidationError.field('tipAmount', "The new total exceeds the merchant's maximum transaction amount.");
-        }
-        return { amountCents: newTotal, tipCents };
+          if (rows[0]?.status_id !== 1)
+            throw illegal('The batch of this transaction is being settled; refund it instead.');
+          return { amountCents: t.capturedCents };
+        },
+        call: (connector, t, pending) => connector.void(followUp(t, pending)),
       },
-      call: (connector, t, pending) => connector.tipAdjust(followUp(t, pending)),
-    });
+      claim,
+    );
+  }
+
+  async tipAdjust(merchantId: string, id: string, tipCents: number, claim?: RequestClaim): Promise<OperationResult> {
+    const configuration = await this.deps.merchants.getConfiguration(merchantId);
+    if (!configuration.settings.isTipsEnabled) {
+      throw ValidationError.field('tipAmount', 'Tips are not enabled for this merchant.');
+    }
+    return this.operate(
+      merchantId,
+      id,
+      TransactionType.TipAdjustment,
+      {
+        operation: 'tip-adjust',
+        guard: async (t, tx) => {
+          if (t.typeId !== TransactionType.Sale && t.typeId !== TransactionType.Authorization) {
+            throw illegal('Only a sale or an authorization takes a tip.');
+          }
+          if (t.statusId !== TransactionStatus.Authorized && t.statusId !== TransactionStatus.Captured) {
+            throw illegal(`A ${statusName(t.statusId)} transaction cannot be tip-adjusted.`);
+          }
+          if (t.refundedCents > 0) throw illegal('A transaction with refunds cannot be tip-adjusted.');
+          if (t.batchId) {
+            const { rows } = await tx.query<{ status_id: number }>(
+              'SELECT status_id FROM settlement_batches WHERE id = $1 FOR KEY SHARE',
+              [t.batchId],
+            );
+            if (rows[0]?.status_id !== 1) throw illegal('The batch of this transaction is being settled.');
+          }
+          const newTotal = t.totalCents - t.tipCents + tipCents;
+          const max = configuration.settings.maxTransactionAmountCents;
+          if (max !== null && newTotal > max) {
+            throw ValidationError.field(
+              'tipAmount',
+              "The new total exceeds the merchant's maximum transaction amount.",
+            );
+          }
+          return { amountCents: newTotal, tipCents };
+        },
+        call: (connector, t, pending) => connector.tipAdjust(followUp(t, pending)),
+      },
+      claim,
+    );
   }
 
   /** A refund (`/return`): its own transaction, reserved against the original under the original's row lock. */
@@ -611,9 +680,48 @@ export class CardPaymentsService {
     id: string,
     amountCents: number | undefined,
     cardDataSourceId: number,
+    claim?: RequestClaim,
   ): Promise<OperationResult> {
+    if (claim?.recovering) {
+      const earlier = await findByIdempotencyId(this.deps.pool, merchantId, claim.id);
+      if (earlier) return this.resume(earlier);
+    }
     await this.resolveIfUnknown(merchantId, id);
-    const prepared = await withTransaction(this.deps.pool, async (tx) => {
+    const prepared = await this.prepareRefund(merchantId, id, amountCents, cardDataSourceId, claim).catch(
+      async (error: unknown) => {
+        if (!isIdempotencyIdTaken(error)) throw error;
+        return (await findByIdempotencyId(this.deps.pool, merchantId, claim!.id))!;
+      },
+    );
+    if (!('refund' in prepared)) return this.resume(prepared);
+    const processor = await this.processorOf(prepared.original);
+    const outcome = await withDeadline(
+      this.deps.connectors.card(processor.connector).refund({
+        reference: prepared.refund.id,
+        originalReference: prepared.original.id,
+        merchantId,
+        processorId: processor.id,
+        amountCents: prepared.refund.totalCents,
+      }),
+    );
+    const refund = await this.recordRefundOutcome(prepared.refund.id, outcome, processor);
+    return {
+      transaction: refund,
+      typeId: TransactionType.Refund,
+      outcome,
+      processedCents: outcome.kind === 'approved' ? refund.totalCents : 0,
+    };
+  }
+
+  /** tx1 of a refund: the refund's own transaction, in flight, its amount reserved on the original. */
+  private prepareRefund(
+    merchantId: string,
+    id: string,
+    amountCents: number | undefined,
+    cardDataSourceId: number,
+    claim: RequestClaim | undefined,
+  ): Promise<{ original: Transaction; refund: Transaction }> {
+    return withTransaction(this.deps.pool, async (tx) => {
       const original = await findTransaction(tx, merchantId, id, { forUpdate: true });
       if (!original) throw new NotFoundError('Transaction', id);
       if (original.method !== 'card') throw illegal('Use the ACH refund endpoint for ACH transactions.');
@@ -649,6 +757,7 @@ export class CardPaymentsService {
         typeId: TransactionType.Refund,
         statusId: TransactionStatus.Pending,
         originalTransactionId: original.id,
+        idempotencyId: claim?.id ?? null,
         cardDataSourceId,
         referenceId: null,
         duplicateKey: null,
@@ -670,6 +779,7 @@ export class CardPaymentsService {
           reference: refundId,
           amountCents: amount,
           startedAt: now.toISOString(),
+          node: this.deps.nodeId(),
         },
         batchId: null,
         detailsMessage: null,
@@ -682,23 +792,6 @@ export class CardPaymentsService {
       await insertTransaction(tx, refund);
       return { original, refund };
     });
-    const processor = await this.processorOf(prepared.original);
-    const outcome = await withDeadline(
-      this.deps.connectors.card(processor.connector).refund({
-        reference: prepared.refund.id,
-        originalReference: prepared.original.id,
-        merchantId,
-        processorId: processor.id,
-        amountCents: prepared.refund.totalCents,
-      }),
-    );
-    const refund = await this.recordRefundOutcome(prepared.refund.id, outcome, processor);
-    return {
-      transaction: refund,
-      typeId: TransactionType.Refund,
-      outcome,
-      processedCents: outcome.kind === 'approved' ? refund.totalCents : 0,
-    };
   }
 
   private async recordRefundOutcome(
@@ -782,7 +875,14 @@ export class CardPaymentsService {
         pending: PendingOperation,
       ) => Promise<CardOutcome>;
     },
+    claim: RequestClaim | undefined,
   ): Promise<OperationResult> {
+    // With an idempotency key the operation's reference is derived from the claim, so a retry can find it again.
+    const reference = claim ? `${id}:${op.operation}:${claim.id}` : undefined;
+    if (claim?.recovering) {
+      const recovered = await this.recoverFollowUp(merchantId, id, typeId, op.operation, reference!);
+      if (recovered) return recovered;
+    }
     await this.resolveIfUnknown(merchantId, id);
     const { t, pending } = await withTransaction(this.deps.pool, async (tx) => {
       const t = await findTransaction(tx, merchantId, id, { forUpdate: true });
@@ -792,10 +892,11 @@ export class CardPaymentsService {
       const guarded = await op.guard(t, tx);
       const pending: PendingOperation = {
         operation: op.operation,
-        reference: `${t.id}:${op.operation}:${newId()}`,
+        reference: reference ?? `${t.id}:${op.operation}:${newId()}`,
         amountCents: guarded.amountCents,
         ...(guarded.tipCents !== undefined ? { tipCents: guarded.tipCents } : {}),
         startedAt: this.clock.now().toISOString(),
+        node: this.deps.nodeId(),
       };
       t.pendingOperation = pending;
       t.modifiedAt = this.clock.now();
@@ -816,6 +917,37 @@ export class CardPaymentsService {
             : pending.amountCents
           : 0,
     };
+  }
+
+  /**
+   * A retried capture, void or tip adjustment whose first attempt was cut off. That attempt's reference is derived
+   * from the claim: still in flight, it is settled first; the processor's record of it is the answer. Nothing found
+   * means it never reached the processor (its tx1 is written before the call), and the caller runs it now.
+   */
+  private async recoverFollowUp(
+    merchantId: string,
+    id: string,
+    typeId: number,
+    operation: PendingOperation['operation'],
+    reference: string,
+  ): Promise<OperationResult | undefined> {
+    let t = await findTransaction(this.deps.pool, merchantId, id);
+    if (!t) throw new NotFoundError('Transaction', id);
+    if (t.pendingOperation?.reference === reference) {
+      await this.reconcile(t.id);
+      t = (await findTransactionById(this.deps.pool, id))!;
+      if (t.pendingOperation?.reference === reference) {
+        // Its node still lives (a 5xx released the key): the outcome is not known yet.
+        return { transaction: t, typeId, outcome: null, processedCents: 0 };
+      }
+    }
+    const processor = await this.processorOf(t);
+    const answer = await this.deps.connectors.card(processor.connector).query(reference);
+    if (!answer.found) return undefined;
+    const outcome = answer.outcome;
+    const processedCents =
+      outcome.kind !== 'approved' ? 0 : operation === 'tip-adjust' ? t.totalCents : outcome.approvedCents;
+    return { transaction: t, typeId, outcome, processedCents };
   }
 
   private async recordFollowUpOutcome(
@@ -931,14 +1063,19 @@ export class CardPaymentsService {
   private async resolveIfUnknown(merchantId: string, id: string): Promise<void> {
     const t = await findTransaction(this.deps.pool, merchantId, id);
     if (!t) throw new NotFoundError('Transaction', id);
-    if (t.pendingOperation && this.mayReconcile(t.pendingOperation)) await this.reconcile(t.id);
+    if (t.pendingOperation && (await this.mayReconcile(t.pendingOperation))) await this.reconcile(t.id);
   }
 
-  /** Only act on an in-flight record once its call is surely over (it answered "unknown", or its deadline passed twice). */
-  private mayReconcile(pending: PendingOperation): boolean {
-    return (
-      Boolean(pending.unknown) || Date.parse(pending.startedAt) < this.clock.now().getTime() - 2 * CONNECTOR_TIMEOUT_MS
-    );
+  /**
+   * Only act on an in-flight record once nobody else will record its answer: the call answered "unknown", its node
+   * is gone, or its deadline passed twice. (The processor is asked with `resolve`, which also refuses a call still on
+   * its way, so even a node that was only stopped cannot have it succeed afterwards.)
+   */
+  private async mayReconcile(pending: PendingOperation): Promise<boolean> {
+    if (pending.unknown) return true;
+    if (Date.parse(pending.startedAt) < this.clock.now().getTime() - 2 * CONNECTOR_TIMEOUT_MS) return true;
+    if (pending.node === undefined || pending.node === this.deps.nodeId()) return false;
+    return !(await isNodeAlive(this.deps.pool, pending.node));
   }
 
   /** Resolves an unknown outcome by querying the processor; returns false while it is still unknown. */
@@ -946,10 +1083,10 @@ export class CardPaymentsService {
     const t = await findTransactionById(this.deps.pool, id);
     if (!t) return true;
     const pending = t.pendingOperation;
-    if (!pending || !this.mayReconcile(pending)) return true;
+    if (!pending || !(await this.mayReconcile(pending))) return true;
     const processor = await this.processorOf(t);
     const connector = this.deps.connectors.card(processor.connector);
-    const answer = await connector.query(pending.reference);
+    const answer = await connector.resolve(pending.reference);
     let outcome: CardOutcome;
     if (answer.found) {
       if (answer.outcome.kind === 'unknown') return false;
@@ -1000,6 +1137,7 @@ export class CardPaymentsService {
         reference: `${t.id}:expire:${newId()}`,
         amountCents: t.authorizedCents,
         startedAt: this.clock.now().toISOString(),
+        node: this.deps.nodeId(),
       };
       t.pendingOperation = pending;
       await saveTransaction(tx, t);
@@ -1159,6 +1297,7 @@ function newTransaction(input: {
     paymentMethodId: card.paymentMethodId,
     createMethodId: cmd.createMethodId,
     sourceId: cmd.sourceId ?? null,
+    idempotencyId: cmd.idempotency?.id ?? null,
     cardDataSourceId: cmd.cardDataSourceId,
     referenceId: cmd.referenceId ?? null,
     customerInitiated: cmd.customerInitiated ?? null,

@@ -1,12 +1,21 @@
+import type { IdempotencyClaim } from '../../platform/http/idempotency.js';
 import type { Address } from '../reference/address.js';
 import { pickPhone } from '../reference/phone.js';
 import type { TaxSetting } from './amounts.js';
 import type { ContactInfo } from './transactions.model.js';
 
+/**
+ * The idempotency key a request holds (IdempotencyClaim): what it starts carries `id`; when `recovering`, an
+ * earlier attempt of the same request was cut off and what it started must be found before anything new is.
+ */
+export type RequestClaim = Pick<IdempotencyClaim, 'id' | 'recovering'>;
+
 /** A new card payment as the service receives it: wire units already converted (cents, millipercent). */
 export interface PaymentCommand {
   kind: 'sale' | 'authorize' | 'verify' | 'refund-without-reference';
   merchantId: string;
+  /** The request's idempotency key, when it sent one. */
+  idempotency?: RequestClaim;
   processorId?: string | null;
   customerId?: string | null;
   paymentMethodId?: string | null;

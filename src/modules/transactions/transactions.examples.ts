@@ -22,6 +22,7 @@ const sample: Transaction = {
   paymentMethodId: null,
   createMethodId: 2,
   sourceId: null,
+  idempotencyId: null,
   cardDataSourceId: 1,
   referenceId: 'order-1001',
   customerInitiated: true,

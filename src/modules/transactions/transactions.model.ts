@@ -120,6 +120,11 @@ export interface PendingOperation {
   /** Tip adjustment: the new tip. */
   tipCents?: number;
   startedAt: string;
+  /**
+   * The node that runs the call (NodeLiveness id). Once that node is gone, nobody will record the answer: the
+   * reconciler (or a retry of the request) may ask the processor at once instead of waiting out the deadline.
+   */
+  node?: number;
   /** The call answered without an outcome (timeout, system error): the reconciler may query at once. */
   unknown?: boolean;
 }
@@ -142,6 +147,11 @@ export interface Transaction extends AmountColumns {
   createMethodId: number;
   /** The payment session (or other hosted flow) that created it, shown as its `source.id`. */
   sourceId: string | null;
+  /**
+   * The idempotency claim of the request that created it (IdempotencyClaim.id): a retry of that request whose first
+   * attempt was cut off finds it here and answers with it instead of paying again. Unique.
+   */
+  idempotencyId: string | null;
   cardDataSourceId: number | null;
   referenceId: string | null;
   customerInitiated: boolean | null;

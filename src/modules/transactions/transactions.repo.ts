@@ -16,6 +16,7 @@ const FIELDS: ReadonlyArray<readonly [keyof Transaction, string]> = [
   ['paymentMethodId', 'payment_method_id'],
   ['createMethodId', 'create_method_id'],
   ['sourceId', 'source_id'],
+  ['idempotencyId', 'idempotency_id'],
   ['cardDataSourceId', 'card_data_source_id'],
   ['referenceId', 'reference_id'],
   ['customerInitiated', 'customer_initiated'],
@@ -71,6 +72,7 @@ const IMMUTABLE = new Set([
   'typeId',
   'originalTransactionId',
   'sourceId',
+  'idempotencyId',
   'createdAt',
 ]);
 
@@ -214,14 +216,36 @@ export interface DuplicateKeyHolder {
   id: string;
   statusId: number;
   createdAt: Date;
+  idempotencyId: string | null;
 }
 
 export async function findDuplicateKeyHolder(sql: Sql, key: Buffer): Promise<DuplicateKeyHolder | undefined> {
-  const { rows } = await sql.query<{ id: string; status_id: number; created_at: Date }>(
-    'SELECT id, status_id, created_at FROM transactions WHERE duplicate_key = $1',
+  const { rows } = await sql.query<{ id: string; status_id: number; created_at: Date; idempotency_id: string | null }>(
+    'SELECT id, status_id, created_at, idempotency_id FROM transactions WHERE duplicate_key = $1',
     [key],
   );
-  return rows[0] && { id: rows[0].id, statusId: rows[0].status_id, createdAt: rows[0].created_at };
+  const row = rows[0];
+  return row && { id: row.id, statusId: row.status_id, createdAt: row.created_at, idempotencyId: row.idempotency_id };
+}
+
+/** The transaction the request holding idempotency claim `claimId` created, if it got that far. */
+export async function findByIdempotencyId(
+  sql: Sql,
+  merchantId: string,
+  claimId: string,
+): Promise<Transaction | undefined> {
+  const { rows } = await sql.query({
+    name: 'tx.find-by-idempotency-id',
+    text: `SELECT ${TX_COLUMNS} FROM transactions t WHERE t.idempotency_id = $1 AND t.merchant_id = $2`,
+    values: [claimId, merchantId],
+  });
+  return rows[0] ? toTransaction(rows[0]) : undefined;
+}
+
+/** Whether `error` is the insert of a second transaction for one idempotency claim (a race with a dead node's). */
+export function isIdempotencyIdTaken(error: unknown): boolean {
+  const e = error as { code?: string; constraint?: string };
+  return e?.code === '23505' && e.constraint === 'transactions_idempotency';
 }
 
 /** A holder past the window gives its key up; only if it still holds it (compare-and-set). */
@@ -310,11 +334,15 @@ export async function listTransactions(
   };
 }
 
-/** Transactions whose outcome is not known yet and that nobody touched for `olderThan`. */
+/**
+ * Transactions whose outcome is not known yet and that nobody touched for `olderThan`, or whose operation in flight
+ * belongs to a node that is gone (PendingOperation.node).
+ */
 export async function findUnresolved(sql: Sql, olderThan: Date, limit: number): Promise<string[]> {
   const { rows } = await sql.query<{ id: string }>(
-    `SELECT id FROM transactions WHERE (status_id = 24 OR pending_operation IS NOT NULL) AND modified_at <= $1
-       AND method = 'card'
+    `SELECT id FROM transactions WHERE (status_id = 24 OR pending_operation IS NOT NULL) AND method = 'card'
+       AND (modified_at <= $1
+         OR (pending_operation ? 'node' AND NOT tessera_node_alive((pending_operation->>'node')::int)))
      ORDER BY modified_at LIMIT $2`,
     [olderThan, limit],
   );

@@ -96,7 +96,10 @@ export function transactionsRoutes(app: App, ctx: AppContext): void {
       },
       async (request) => {
         const merchantId = merchantOf(request);
-        const result = await cardPayments.pay(command(kind, merchantId, request.body as Partial<PaymentBody>));
+        const result = await cardPayments.pay({
+          ...command(kind, merchantId, request.body as Partial<PaymentBody>),
+          idempotency: request.idempotency,
+        });
         return authorizationResponse(result, await nameOf(merchantId));
       },
     );
@@ -155,6 +158,7 @@ export function transactionsRoutes(app: App, ctx: AppContext): void {
         merchantId,
         transactionId,
         amount === undefined ? undefined : toCents(amount),
+        request.idempotency,
       );
       return transactionResponse(result, await nameOf(merchantId));
     },
@@ -174,7 +178,7 @@ export function transactionsRoutes(app: App, ctx: AppContext): void {
     },
     async (request) => {
       const merchantId = merchantOf(request);
-      const result = await cardPayments.void(merchantId, request.body.transactionId);
+      const result = await cardPayments.void(merchantId, request.body.transactionId, request.idempotency);
       return transactionResponse(result, await nameOf(merchantId));
     },
   );
@@ -201,6 +205,7 @@ export function transactionsRoutes(app: App, ctx: AppContext): void {
         transactionId,
         amount === undefined ? undefined : toCents(amount),
         cardDataSource ?? 1,
+        request.idempotency,
       );
       return transactionResponse(result, await nameOf(merchantId));
     },
@@ -223,6 +228,7 @@ export function transactionsRoutes(app: App, ctx: AppContext): void {
         merchantId,
         request.body.transactionId,
         toCents(request.body.tipAmount),
+        request.idempotency,
       );
       return transactionResponse(result, await nameOf(merchantId));
     },

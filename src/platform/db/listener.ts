@@ -5,13 +5,15 @@ type Handler = (payload: string) => void;
 
 /**
  * One LISTEN connection per process, shared by everything that wants PostgreSQL notifications (clock changes, new
- * jobs, revoked keys). Notifications are only hints: after a reconnect every subscriber's `resync` runs, because
- * whatever was sent while we were away is lost.
+ * jobs, revoked keys); it is also the process's one long-lived session (its liveness lock, see NodeLiveness).
+ * Notifications are only hints: after a reconnect every subscriber's `resync` runs, because whatever was sent while
+ * we were away is lost.
  */
 export class Listener {
   private client: pg.Client | undefined;
   private readonly handlers = new Map<string, Set<Handler>>();
   private readonly resyncs = new Set<() => void>();
+  private readonly sessionHooks: Array<(client: pg.Client) => Promise<void>> = [];
   private stopped = false;
   private reconnectTimer: NodeJS.Timeout | undefined;
 
@@ -35,6 +37,14 @@ export class Listener {
     if (resync) this.resyncs.add(resync);
   }
 
+  /**
+   * Runs on the session after every (re)connect, before it counts as connected: for session state that must be
+   * re-established, such as a session advisory lock. A hook that fails fails the connect (retried like any other).
+   */
+  onSession(hook: (client: pg.Client) => Promise<void>): void {
+    this.sessionHooks.push(hook);
+  }
+
   async stop(): Promise<void> {
     this.stopped = true;
     clearTimeout(this.reconnectTimer);
@@ -54,7 +64,13 @@ export class Listener {
     });
     client.on('end', () => this.scheduleReconnect(client));
     await client.connect();
-    for (const channel of this.handlers.keys()) await client.query(`LISTEN ${quoteChannel(channel)}`);
+    try {
+      for (const channel of this.handlers.keys()) await client.query(`LISTEN ${quoteChannel(channel)}`);
+      for (const hook of this.sessionHooks) await hook(client);
+    } catch (error) {
+      await client.end().catch(() => {});
+      throw error;
+    }
     this.client = client;
   }
 

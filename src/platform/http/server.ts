@@ -6,7 +6,7 @@ import type { Metrics } from '../observability/metrics.js';
 import { redactUrl } from '../observability/redact.js';
 import { makeErrorHandler, makeNotFoundHandler } from './error-handler.js';
 import { ForbiddenError, RateLimitedError, UnauthorizedError, ValidationError } from './errors.js';
-import { type IdempotencyStore, requestFingerprint } from './idempotency.js';
+import { type IdempotencyClaim, type IdempotencyStore, requestFingerprint } from './idempotency.js';
 import {
   type AuthPolicy,
   MERCHANT_ONLY,
@@ -29,7 +29,8 @@ declare module 'fastify' {
   }
   interface FastifyRequest {
     principal: Principal | undefined;
-    idempotency: { principal: string; key: string } | undefined;
+    /** The idempotency key this request holds (see IdempotencyClaim), until its response is stored. */
+    idempotency: IdempotencyClaim | undefined;
   }
 }
 
@@ -117,19 +118,24 @@ export function createHttpServer(deps: HttpDeps): App {
     if (!claim) return payload;
     request.idempotency = undefined;
     if (reply.statusCode >= 500 || (typeof payload !== 'string' && !Buffer.isBuffer(payload))) {
-      await deps.idempotency.release(claim.principal, claim.key).catch(() => {});
+      await deps.idempotency.release(claim).catch(() => {});
     } else {
       const contentType = reply.getHeader('content-type');
       try {
-        await deps.idempotency.complete(
-          claim.principal,
-          claim.key,
+        const stored = await deps.idempotency.complete(
+          claim,
           reply.statusCode,
           typeof contentType === 'string' ? contentType : null,
           typeof payload === 'string' ? payload : payload.toString('utf8'),
         );
+        if (!stored) {
+          // This node was taken for dead meanwhile (its liveness session dropped); the retry that took the claim
+          // over answers from the same records.
+          deps.logger.warn({ correlationId: request.id }, 'idempotency claim was taken over; response not stored');
+        }
       } catch (error) {
-        // The work is done and the client gets its answer; a retry meets the claim (409) until its lease ends.
+        // The work is done and the client gets its answer; a retry meets the claim (409) while this node lives,
+        // and takes it over (finding this request's work) once it does not.
         deps.logger.warn({ err: error, correlationId: request.id }, 'could not store the idempotent response');
       }
     }
@@ -228,7 +234,7 @@ async function claimIdempotencyKey(
   const fingerprint = requestFingerprint(request.method, request.url, request.body);
   const outcome = await deps.idempotency.claim(principal, key, fingerprint);
   if (outcome.kind === 'claimed') {
-    request.idempotency = { principal, key };
+    request.idempotency = outcome.claim;
     return undefined;
   }
   return outcome;

@@ -13,6 +13,7 @@ import { settlementsRoutes } from './modules/settlements/settlements.routes.js';
 import { systemRoutes } from './modules/system/system.routes.js';
 import { transactionsRoutes } from './modules/transactions/transactions.routes.js';
 import { webhooksRoutes } from './modules/webhooks/webhooks.routes.js';
+import { type AuthPolicy, MERCHANT_ONLY } from './platform/http/principal.js';
 import { type App, createHttpServer, type HttpDeps } from './platform/http/server.js';
 
 export interface BuildAppOptions {
@@ -26,6 +27,17 @@ Authenticate with OAuth 2.0 client credentials at \`POST /oauth2/token\` and sen
 Errors use one body shape (\`errors\`, \`details\`, \`statusCode\`, \`errorCode\`, \`correlationId\`, ...); every response
 carries \`x-correlation-id\`. Lists take \`page\` (0-based), \`pageSize\` (default 15, at most 100), \`orderBy\`, \`asc\`
 and \`search\` and answer \`{items, total}\`. Amounts are USD numbers with at most two decimals.`;
+
+/**
+ * A route's security requirement. A bearer route lists the token kinds it takes as roles (OpenAPI 3.1 allows role
+ * names for non-OAuth schemes), one alternative per kind: `[{bearer: ['merchant']}, {bearer: ['partner']}]`.
+ */
+function securityOf(auth: AuthPolicy | undefined): Array<Record<string, string[]>> {
+  const policy = auth ?? MERCHANT_ONLY;
+  if (policy === 'public') return [];
+  if (policy === 'operator') return [{ operator: [] }];
+  return policy.tokens.map((kind) => ({ bearer: [kind] }));
+}
 
 /** The HTTP application: the kernel plus every module's routes and the OpenAPI document. Does not listen. */
 export async function buildApp(ctx: AppContext, http: HttpDeps, options: BuildAppOptions = {}): Promise<App> {
@@ -49,9 +61,7 @@ export async function buildApp(ctx: AppContext, http: HttpDeps, options: BuildAp
       },
     },
     transform: ({ schema, url, route }) => {
-      const auth = route.config?.auth;
-      const security = auth === 'public' ? [] : auth === 'operator' ? [{ operator: [] }] : [{ bearer: [] }];
-      return { schema: { ...schema, security } as typeof schema, url };
+      return { schema: { ...schema, security: securityOf(route.config?.auth) } as typeof schema, url };
     },
   });
   // The reference UI's own routes (HTML, scripts, the spec it loads) are public documentation.

@@ -331,6 +331,11 @@ describe('ACH payments', () => {
     assert.equal(standardBatch.salesAmount, 38.5);
     assert.equal(standardBatch.refundsAmount, 5);
     assert.equal(standardBatch.netAmount, 33.5);
+    const [event] = await t.query(
+      `SELECT resource_type FROM events WHERE type = 'settlement.batch.completed' AND resource_id = $1`,
+      [standardBatch.id],
+    );
+    assert.equal(event?.resource_type, 'settlement');
   });
 
   it('refunds a cleared debit with a reversing credit; the original becomes Refunded', async () => {

@@ -300,11 +300,12 @@ describe('card transaction lifecycle', () => {
     assert.equal((await get(a.transactionId, merchant.token)).body.status, 'Refunded');
     const list = await t.request('GET', `/pay-api/v1/transactions?batchId=${batch.id}`, { token: merchant.token });
     assert.equal(list.body.total, 3);
-    const event = await t.query('SELECT data FROM events WHERE type = $1 AND merchant_id = $2', [
+    const event = await t.query('SELECT resource_type, resource_id FROM events WHERE type = $1 AND merchant_id = $2', [
       'settlement.batch.completed',
       merchant.id,
     ]);
-    assert.equal(event.length, 1);
+    // The specification names the resource of batch events `settlement`.
+    assert.deepEqual(event, [{ resource_type: 'settlement', resource_id: batch.id }]);
 
     // This node remembers the batch it just settled as the open one; the next sale's compare-and-set finds it
     // closed and joins a new batch instead.

@@ -47,7 +47,7 @@ describe('jobs, schedules, the shared clock and the outbox', () => {
     await assert.rejects(
       withTransaction(a.ctx.pool, async (tx) => {
         await enqueue(tx, a.ctx.clock, { queue: 'test.record', payload: { tag: 'rolled-back' } });
-        await recordEvent(tx, a.ctx.clock, { type: 'test.event', resourceType: 'test', resourceId: 'rolled-back' });
+        await recordEvent(tx, a.ctx.clock, { type: 'test.event', resourceType: 'merchant', resourceId: 'rolled-back' });
         throw new Error('abort');
       }),
     );
@@ -58,7 +58,7 @@ describe('jobs, schedules, the shared clock and the outbox', () => {
 
     await withTransaction(a.ctx.pool, async (tx) => {
       await enqueue(tx, a.ctx.clock, { queue: 'test.record', payload: { tag: 'committed' } });
-      await recordEvent(tx, a.ctx.clock, { type: 'test.event', resourceType: 'test', resourceId: 'committed' });
+      await recordEvent(tx, a.ctx.clock, { type: 'test.event', resourceType: 'merchant', resourceId: 'committed' });
     });
     await eventually(async () => count('committed') === 1, 3000);
     assert.equal((await a.query("SELECT 1 FROM events WHERE resource_id = 'committed'")).length, 1);

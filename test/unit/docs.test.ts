@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { loadConfig } from '../../src/config.js';
 import { STATES } from '../../src/modules/reference/states.js';
+import { RESOURCE_TYPES } from '../../src/platform/events/outbox.js';
 
 describe('documentation', () => {
   it('publishes the exact state-id table', () => {
@@ -18,6 +19,12 @@ describe('documentation', () => {
       rows,
       STATES.map(({ id, code, name }) => ({ id, code, name })),
     );
+  });
+
+  it('lists exactly the resource types events carry', () => {
+    const doc = readFileSync('docs/webhooks.md', 'utf8');
+    const documented = [...doc.matchAll(/^\s*\| `([a-z_]+)` \| /gm)].map((m) => m[1]);
+    assert.deepEqual(documented, [...RESOURCE_TYPES]);
   });
 
   it('documents every environment variable the configuration reads', () => {

@@ -8,6 +8,7 @@ import { ValidationError } from '../../platform/http/errors.js';
 import { pageRequest } from '../../platform/http/paging.js';
 import type { MerchantPrincipal } from '../../platform/http/principal.js';
 import type { App } from '../../platform/http/server.js';
+import { multiline } from '../../platform/http/validation.js';
 import { fromCents, toCents, toMillipercent } from '../../platform/money.js';
 import { normalizeAddress } from '../reference/address.js';
 import type { RequestClaim } from '../transactions/payment-request.js';
@@ -234,7 +235,7 @@ export function achRoutes(app: App, ctx: AppContext): void {
             'the money; notifications of change (addenda 98) correct the vaulted account. The same code path as ' +
             'files collected from the bank; importing a file twice changes nothing.',
           querystring: ReturnFileQuery,
-          body: Type.String({ examples: ['101 091000019 071000013...'] }),
+          body: multiline(Type.String({ examples: ['101 091000019 071000013...'] })),
           response: { 200: ReturnFileImport, ...ADMIN_ERRORS },
         },
       },

@@ -954,7 +954,7 @@ export class AchPaymentsService {
           {
             type: 'settlement.batch.completed',
             merchantId: batch.merchant_id,
-            resourceType: 'settlement_batch',
+            resourceType: 'settlement',
             resourceId: batch.id,
             data: {
               batchId: batch.id,

@@ -46,7 +46,7 @@ export function customersRoutes(app: App, ctx: AppContext): void {
       const rawIds = (request.raw.url ?? '').includes('customerIds=')
         ? new URL(request.raw.url!, 'http://x').searchParams.getAll('customerIds').join(',')
         : undefined;
-      const created = dateRange('dateFrom', q.dateFrom, 'dateTo', q.dateTo, ctx.clock);
+      const created = dateRange('dateFrom', q.dateFrom, 'dateTo', q.dateTo);
       const result = await customers.list(
         {
           merchantId: merchantOf(request),

@@ -37,14 +37,13 @@ export function merchantsRoutes(app: App, ctx: AppContext): void {
     async (request) => {
       const q = request.query;
       const principal = request.principal as PartnerPrincipal;
-      const created = dateRange('createdFrom', q.createdFrom, 'createdTo', q.createdTo, ctx.clock);
-      const modified = dateRange('modifiedFrom', q.modifiedFrom, 'modifiedTo', q.modifiedTo, ctx.clock);
+      const created = dateRange('createdFrom', q.createdFrom, 'createdTo', q.createdTo);
+      const modified = dateRange('modifiedFrom', q.modifiedFrom, 'modifiedTo', q.modifiedTo);
       const lastTx = dateRange(
         'lastTransactionDateFrom',
         q.lastTransactionDateFrom,
         'lastTransactionDateTo',
         q.lastTransactionDateTo,
-        ctx.clock,
       );
       const result = await merchants.listForPartner(
         {

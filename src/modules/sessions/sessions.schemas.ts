@@ -1,4 +1,5 @@
 import Type, { type TSchema } from 'typebox';
+import { multiline } from '../../platform/http/validation.js';
 import { AmountSchema, RateSchema } from '../../platform/money.js';
 import { AmountView } from '../transactions/transactions.schemas.js';
 
@@ -6,6 +7,8 @@ const Uuid = (description?: string) => Type.String({ format: 'uuid', ...(descrip
 const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 const Opt = <T extends TSchema>(schema: T) => Type.Optional(Nullable(schema));
 const Text = (maxLength: number, description: string) => Opt(Type.String({ maxLength, description }));
+const MultilineText = (maxLength: number, description: string) =>
+  Opt(multiline(Type.String({ maxLength, description: `${description} May span lines.` })));
 
 const SESSION_ID = '01936f6e-3f5b-7a21-9c3e-6f1d2a4b5c77';
 const PROCESSOR_ID = '01936f6e-3f5b-7a21-9c3e-6f1d2a4b5c50';
@@ -45,10 +48,10 @@ const Common = {
   taxRate: Opt(RateSchema({ description: 'Tax percentage 0-100 (3 decimals), with taxMode.' })),
   taxAmount: Opt(AmountSchema({ description: 'Fixed tax in USD, with taxMode; needs a fixed amount.' })),
   metadata: Metadata,
-  afterCompletionMessage: Text(500, 'Shown to the payer after completion when there is no returnUrl.'),
+  afterCompletionMessage: MultilineText(500, 'Shown to the payer after completion when there is no returnUrl.'),
   expiresAt: Opt(Type.String({ format: 'date-time', description: 'ISO 8601; must be in the future.' })),
   pageName: Text(200, 'Display name on the checkout page.'),
-  paymentNotes: Text(500, 'Notes shown to the payer on the checkout page.'),
+  paymentNotes: MultilineText(500, 'Notes shown to the payer on the checkout page.'),
 };
 
 const MethodFields = {

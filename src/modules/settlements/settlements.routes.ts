@@ -84,7 +84,7 @@ export function settlementsRoutes(app: App, ctx: AppContext): void {
     },
     async (request) => {
       const q = request.query;
-      const range = dateRange('dateFrom', q.dateFrom, 'dateTo', q.dateTo, ctx.clock);
+      const range = dateRange('dateFrom', q.dateFrom, 'dateTo', q.dateTo);
       const result = await ctx.services.settlements.list(
         {
           merchantId: (request.principal as MerchantPrincipal).merchantId,

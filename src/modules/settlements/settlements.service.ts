@@ -221,7 +221,7 @@ export class SettlementsService {
       await recordEvent(tx, this.clock, {
         type: 'settlement.batch.completed',
         merchantId: frozen.merchantId,
-        resourceType: 'settlement_batch',
+        resourceType: 'settlement',
         resourceId: batchId,
         data: {
           batchId,

@@ -333,7 +333,7 @@ export function transactionsRoutes(app: App, ctx: AppContext): void {
     async (request) => {
       const q = request.query;
       const merchantId = merchantOf(request);
-      const range = dateRange('dateFrom', q.dateFrom, 'dateTo', q.dateTo, ctx.clock);
+      const range = dateRange('dateFrom', q.dateFrom, 'dateTo', q.dateTo);
       const result = await transactions.list(
         {
           merchantId,

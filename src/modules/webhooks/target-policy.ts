@@ -21,11 +21,36 @@ export const MAX_ENDPOINT_URL_LENGTH = 2000;
 /** Why an address may not be a delivery target, or undefined when it may. */
 export function addressProblem(address: string, policy: TargetPolicy): string | undefined {
   if (!ipaddr.isValid(address)) return `'${address}' is not an IP address`;
+  if (isIpv4Compatible(ipaddr.parse(canonical(address)))) {
+    // ::/96 (RFC 4291 deprecated it): ::127.0.0.1 and ::a9fe:a9fe are IPv4 addresses in disguise, whatever ipaddr.js
+    // makes of them (process() turns the dotted form into IPv4, and files the hex form, as URLs write it, unicast).
+    return `${address} is an IPv4-compatible IPv6 address (::/96, deprecated); deliveries go to public addresses only`;
+  }
   // process() unwraps IPv4-mapped IPv6 (::ffff:10.0.0.1), so a mapped private address is judged as the private one.
-  const range = ipaddr.process(address).range();
+  const range = ipaddr.process(canonical(address)).range();
   if (range === 'unicast') return undefined;
   if (range === 'loopback' && policy.allowLoopback) return undefined;
   return `${address} is a ${describeRange(range)} address; deliveries go to public addresses only`;
+}
+
+/**
+ * An IPv6 address as URLs write it (hex groups only). ipaddr.js reads the dotted form `::127.0.0.1` as IPv4-mapped,
+ * which it is not; the URL parser reads it as what it is, `::7f00:1`.
+ */
+function canonical(address: string): string {
+  if (isIP(address) !== 6) return address;
+  try {
+    return new URL(`http://[${address}]/`).hostname.slice(1, -1);
+  } catch {
+    return address;
+  }
+}
+
+/** In ::/96 but not :: or ::1 (those are unspecified and loopback, judged as such). */
+function isIpv4Compatible(address: ipaddr.IPv4 | ipaddr.IPv6): boolean {
+  if (address.kind() !== 'ipv6') return false;
+  const parts = (address as ipaddr.IPv6).parts;
+  return parts.slice(0, 6).every((part) => part === 0) && (parts[6] !== 0 || parts[7]! > 1);
 }
 
 function describeRange(range: string): string {

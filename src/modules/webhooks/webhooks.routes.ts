@@ -84,7 +84,7 @@ interface LogQuery {
 }
 
 /** Query → filter. Event types match under either naming set (logs keep the name the endpoint subscribed with). */
-function logFilter(query: LogQuery, clock: AppContext['clock']): LogFilter {
+function logFilter(query: LogQuery): LogFilter {
   let eventTypes: string[] | undefined;
   if (query.eventType !== undefined) {
     eventTypes = [];
@@ -111,7 +111,7 @@ function logFilter(query: LogQuery, clock: AppContext['clock']): LogFilter {
   }
   const fromField = query.fromDate !== undefined ? 'fromDate' : 'dateFrom';
   const toField = query.toDate !== undefined ? 'toDate' : 'dateTo';
-  const range = dateRange(fromField, query.fromDate ?? query.dateFrom, toField, query.toDate ?? query.dateTo, clock);
+  const range = dateRange(fromField, query.fromDate ?? query.dateFrom, toField, query.toDate ?? query.dateTo);
   return {
     endpointId: query.webhookId ?? query.endpointId,
     eventTypes,
@@ -310,7 +310,7 @@ export function webhooksRoutes(app: App, ctx: AppContext): void {
     },
     async (request) => {
       const q = request.query;
-      const result = await webhooks.listLogs(ownerOf(request), logFilter(q, ctx.clock), pageRequest(q, LOG_LIST));
+      const result = await webhooks.listLogs(ownerOf(request), logFilter(q), pageRequest(q, LOG_LIST));
       return { items: result.rows.map(logView), total: result.total };
     },
   );
@@ -330,7 +330,7 @@ export function webhooksRoutes(app: App, ctx: AppContext): void {
     async (request, reply) => {
       const wanted = (request.query.format ?? 'csv').trim().toLowerCase();
       if (wanted !== 'csv' && wanted !== 'json') throw ValidationError.field('format', "'format' must be csv or json.");
-      const rows = webhooks.exportLogs(ownerOf(request), logFilter(request.query, ctx.clock));
+      const rows = webhooks.exportLogs(ownerOf(request), logFilter(request.query));
       return (
         reply
           .header('content-type', wanted === 'csv' ? 'text/csv; charset=utf-8' : 'application/json; charset=utf-8')

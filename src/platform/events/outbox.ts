@@ -4,11 +4,25 @@ import { newId } from '../crypto/ids.js';
 import type { Sql } from '../db/pool.js';
 import type { Tx } from '../db/tx.js';
 
+/**
+ * What an event is about, as webhook receivers see it (`data.object.resourceType`): the resource to fetch again.
+ * The specification fixes `settlement` for batch events; the others name the resource's API (docs/webhooks.md).
+ */
+export const RESOURCE_TYPES = [
+  'transaction',
+  'settlement',
+  'payment_session',
+  'merchant',
+  'api_key',
+  'webhook_endpoint',
+] as const;
+export type ResourceType = (typeof RESOURCE_TYPES)[number];
+
 export interface DomainEvent {
   type: string;
   merchantId?: string | null;
   partnerId?: string | null;
-  resourceType: string;
+  resourceType: ResourceType;
   resourceId: string;
   /** Reference data only: never secrets or card data (receivers refetch the resource). */
   data?: Record<string, unknown>;

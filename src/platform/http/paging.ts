@@ -1,10 +1,11 @@
 import Type, { type TProperties, type TSchema } from 'typebox';
-import type { Clock } from '../clock/clock.js';
 import { isUuid } from '../crypto/ids.js';
 import { ValidationError } from './errors.js';
 
 export const DEFAULT_PAGE_SIZE = 15;
 export const MAX_PAGE_SIZE = 100;
+/** No list holds a billion records: a page beyond this is a mistake (a 400 naming `page`), not an empty page. */
+export const MAX_PAGE = 10_000_000;
 
 export interface ListSpec {
   /** Wire name → SQL expression. Matching is case-insensitive, so `CompanyName` and `companyName` both work. */
@@ -26,7 +27,13 @@ export interface PageRequest {
 /** The query parameters every list shares; a list adds its own filters with `extra`. */
 export function listQuerySchema<P extends TProperties>(spec: ListSpec, extra: P) {
   return Type.Object({
-    page: Type.Optional(Type.Integer({ minimum: 0, description: 'Zero-based page index. Default 0.' })),
+    page: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        maximum: MAX_PAGE,
+        description: `Zero-based page index, at most ${MAX_PAGE}. Default 0.`,
+      }),
+    ),
     pageSize: Type.Optional(
       Type.Integer({
         minimum: 1,
@@ -96,18 +103,18 @@ export function DateFilter(description: string) {
 
 /**
  * Parses an inclusive from/to pair. A date without a time means the start of that day for `from` and its end for
- * `to`; a date-time without a zone is UTC; `from` alone runs to now.
+ * `to`; a date-time without a zone is UTC. `from` alone has no upper bound: nothing was created after now, so a
+ * `from` in the future is an empty page on every list, not an error. Only a pair that was sent in the wrong order
+ * is a 400.
  */
 export function dateRange(
   fromField: string,
   from: string | undefined,
   toField: string,
   to: string | undefined,
-  clock: Clock,
 ): DateRange {
   const parsedFrom = from === undefined ? undefined : parseInstant(fromField, from, 'start');
-  let parsedTo = to === undefined ? undefined : parseInstant(toField, to, 'end');
-  if (parsedFrom && !parsedTo) parsedTo = clock.now();
+  const parsedTo = to === undefined ? undefined : parseInstant(toField, to, 'end');
   if (parsedFrom && parsedTo && parsedFrom > parsedTo) {
     throw ValidationError.field(fromField, `'${fromField}' must not be after '${toField}'.`);
   }

@@ -1,11 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { type FastifyInstance, type FastifyRequest, LogController } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, LogController } from 'fastify';
 import type { Logger } from '../observability/logger.js';
 import type { Metrics } from '../observability/metrics.js';
 import { redactUrl } from '../observability/redact.js';
-import { makeErrorHandler, makeNotFoundHandler } from './error-handler.js';
-import { ForbiddenError, RateLimitedError, UnauthorizedError, ValidationError } from './errors.js';
+import { errorBody, makeErrorHandler, makeNotFoundHandler } from './error-handler.js';
+import {
+  ForbiddenError,
+  MalformedRequestError,
+  RateLimitedError,
+  UnauthorizedError,
+  ValidationError,
+} from './errors.js';
 import { type IdempotencyClaim, type IdempotencyStore, requestFingerprint } from './idempotency.js';
 import {
   type AuthPolicy,
@@ -16,7 +22,7 @@ import {
   type TokenAuthenticator,
 } from './principal.js';
 import type { RateLimiter } from './rate-limit.js';
-import { validatorCompiler } from './validation.js';
+import { hasControlCharacters, validatorCompiler } from './validation.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -76,6 +82,17 @@ export function createHttpServer(deps: HttpDeps): App {
       return typeof sent === 'string' && CORRELATION_ID.test(sent) ? sent : randomUUID();
     },
     routerOptions: { ignoreTrailingSlash: true },
+    // The router's own refusals (a path that is not valid percent-encoding, a path segment over 100 characters)
+    // answer in the standard error body like every other 400.
+    frameworkErrors: (error, request, reply) => {
+      const message =
+        error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+          ? 'A path segment is longer than 100 characters; no id is that long.'
+          : 'The URL path is not valid percent-encoded text.';
+      reply.header('x-correlation-id', request.id);
+      const body = errorBody(new MalformedRequestError(message), request.id, deps.documentationUrl);
+      return (reply as FastifyReply).code(400).send(body);
+    },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
@@ -229,6 +246,9 @@ async function claimIdempotencyKey(
   const key = Array.isArray(header) ? header[0]! : header;
   if (key.trim() === '' || key.length > 255) {
     throw ValidationError.field('idempotency-key', "'idempotency-key' must be 1 to 255 characters.");
+  }
+  if (hasControlCharacters(key)) {
+    throw ValidationError.field('idempotency-key', "'idempotency-key' must not contain control characters.");
   }
   const principal = request.principal ? principalKey(request.principal) : `client:${request.ip}`;
   const fingerprint = requestFingerprint(request.method, request.url, request.body);

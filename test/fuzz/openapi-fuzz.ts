@@ -1,0 +1,306 @@
+// Malformed requests generated from the OpenAPI document, so a new route is fuzzed without being listed: every
+// operation gets its documented example (or a value built from its schema) and, one change at a time, wrong types,
+// missing and unknown fields, huge and negative numbers, NUL and other control characters, long strings, deep
+// nesting, invalid JSON, a wrong content type and bad path ids. Deterministic for a seed.
+
+export interface FuzzRequest {
+  operation: string;
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  payload?: string;
+  /** What was changed, for the failure message. */
+  change: string;
+  /** The required fields of the error bodies the operation documents, by status. */
+  errorFields?: Record<string, string[]>;
+}
+
+export interface Operation {
+  method: string;
+  path: string;
+  op: any;
+}
+
+/** mulberry32: a tiny seeded PRNG, so a failure is replayed by its seed. */
+export function random(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export function operations(doc: any): Operation[] {
+  const found: Operation[] = [];
+  for (const [path, item] of Object.entries<any>(doc.paths)) {
+    for (const [method, op] of Object.entries<any>(item)) found.push({ method: method.toUpperCase(), path, op });
+  }
+  return found;
+}
+
+const NUL = '\u0000';
+const HUGE_NUMBERS = [1e20, -1e20, Number('99999999999999999999'), -1, 2 ** 31, 2 ** 63, 1.5e300, 0.000001];
+const BAD_STRINGS = [
+  NUL,
+  `a${NUL}b`,
+  'a\u0001b\u001b[31m',
+  '\u007f\u0085',
+  '\ud800',
+  'x'.repeat(300),
+  'x'.repeat(100_000),
+  '',
+  ' ',
+];
+const QUERY_VALUES = [
+  '1e20',
+  '99999999999999999999',
+  '-99999999999999999999',
+  '-1',
+  '1.5',
+  'NaN',
+  'Infinity',
+  '0x10',
+  '',
+  '%00',
+  'a%00b',
+  '%01%1b',
+  '%7f',
+  '%ff%fe',
+  'true',
+  '[]',
+  '{}',
+  `${'z'.repeat(2000)}`,
+];
+const PATH_IDS = [
+  '%00',
+  'a%00b',
+  '%01',
+  'not-an-id',
+  '00000000-0000-0000-0000-000000000000',
+  '%2e%2e',
+  'x'.repeat(300),
+  '1e20',
+  '-1',
+  '%ff',
+];
+
+/** A value the schema accepts, as far as a sketch can tell (the operation's example is preferred where there is one). */
+export function sketch(schema: any, depth = 0): unknown {
+  if (!schema || depth > 6) return null;
+  if (schema.example !== undefined) return schema.example;
+  if (Array.isArray(schema.examples) && schema.examples.length > 0) return schema.examples[0];
+  if (schema.const !== undefined) return schema.const;
+  if (Array.isArray(schema.enum)) return schema.enum[0];
+  const variants = schema.anyOf ?? schema.oneOf;
+  if (variants) return sketch(variants.find((v: any) => v.type !== 'null') ?? variants[0], depth + 1);
+  const type = Array.isArray(schema.type) ? schema.type.find((t: string) => t !== 'null') : schema.type;
+  switch (type) {
+    case 'object': {
+      const value: Record<string, unknown> = {};
+      for (const name of schema.required ?? []) value[name] = sketch(schema.properties?.[name], depth + 1);
+      return value;
+    }
+    case 'array':
+      return schema.minItems ? [sketch(schema.items, depth + 1)] : [];
+    case 'integer':
+      return schema.minimum ?? 1;
+    case 'number':
+      return schema.minimum ?? 1;
+    case 'boolean':
+      return true;
+    case 'string':
+      return schema.format === 'uuid' ? '00000000-0000-4000-8000-000000000000' : 'a'.repeat(schema.minLength ?? 1);
+    default:
+      return null;
+  }
+}
+
+/** Port 9 (discard) on loopback: nothing listens, so a webhook ping fails at once without leaving the machine. */
+export const LOOPBACK_URL = 'http://127.0.0.1:9/fuzz';
+
+function bodyExample(op: any): unknown {
+  const media = op.requestBody?.content?.['application/json'];
+  if (!media) return undefined;
+  const example =
+    media.example !== undefined
+      ? media.example
+      : media.examples
+        ? Object.values<any>(media.examples)[0]?.value
+        : sketch(media.schema);
+  return localUrls(example);
+}
+
+/** The examples' URLs (webhook endpoints, return URLs) point at loopback instead: no name lookups, no traffic out. */
+function localUrls(value: unknown): unknown {
+  if (typeof value === 'string') return /^https?:\/\//i.test(value) ? LOOPBACK_URL : value;
+  if (Array.isArray(value)) return value.map(localUrls);
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, localUrls(v)]));
+  }
+  return value;
+}
+
+/** Every leaf path of a JSON value: ['a'], ['b', 0, 'c'], ... */
+function leaves(value: unknown, at: Array<string | number> = []): Array<Array<string | number>> {
+  if (Array.isArray(value)) return value.length ? value.flatMap((v, i) => leaves(v, [...at, i])) : [at];
+  if (value && typeof value === 'object') {
+    const entries = Object.entries(value);
+    return entries.length ? entries.flatMap(([k, v]) => leaves(v, [...at, k])) : [at];
+  }
+  return [at];
+}
+
+function withValue(value: unknown, path: Array<string | number>, replacement: unknown, remove = false): unknown {
+  if (path.length === 0) return replacement;
+  const copy: any = Array.isArray(value) ? [...value] : { ...(value as object) };
+  const [head, ...rest] = path;
+  if (rest.length === 0) {
+    if (remove) {
+      if (Array.isArray(copy)) copy.splice(head as number, 1);
+      else delete copy[head!];
+    } else copy[head!] = replacement;
+    return copy;
+  }
+  copy[head!] = withValue(copy[head!], rest, replacement, remove);
+  return copy;
+}
+
+function deepNesting(levels: number): string {
+  return `{"nested":${'['.repeat(levels)}1${']'.repeat(levels)}}`;
+}
+
+/**
+ * The requests for one operation. `ids` holds real ids by path parameter name (a customer, a transaction, ...), so
+ * that body and query changes reach past the 404 of an unknown id.
+ */
+export function requestsFor(
+  operation: Operation,
+  rand: () => number,
+  ids: Record<string, string>,
+  token: string | undefined,
+): FuzzRequest[] {
+  const { method, path, op } = operation;
+  const name = `${method} ${path}`;
+  const pick = <T>(list: readonly T[]): T => list[Math.floor(rand() * list.length)]!;
+  const params: any[] = op.parameters ?? [];
+  const pathParams = params.filter((p) => p.in === 'path');
+  const queryParams = params.filter((p) => p.in === 'query');
+  const auth: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
+  const fill = (overrides: Record<string, string> = {}) =>
+    path.replace(
+      /\{(\w+)\}/g,
+      (_, param: string) => overrides[param] ?? ids[param] ?? '00000000-0000-4000-8000-000000000000',
+    );
+  const validQuery = () => {
+    const query = new URLSearchParams();
+    for (const p of queryParams.filter((q) => q.required)) query.set(p.name, String(sketch(p.schema)));
+    return query;
+  };
+  const url = (pathPart: string, query = validQuery()) => {
+    const text = query.toString();
+    return text ? `${pathPart}?${text}` : pathPart;
+  };
+  const out: FuzzRequest[] = [];
+  const errorFields = Object.fromEntries(
+    Object.entries<any>(op.responses ?? {}).map(([status, response]) => [
+      status,
+      response.content?.['application/json']?.schema?.required ?? [],
+    ]),
+  );
+  const body = bodyExample(op);
+  const json = (payload: unknown, change: string, contentType = 'application/json') =>
+    out.push({
+      operation: name,
+      method,
+      url: url(fill()),
+      headers: { ...auth, 'content-type': contentType },
+      payload: typeof payload === 'string' ? payload : JSON.stringify(payload),
+      change,
+    });
+
+  // Path ids.
+  for (const param of pathParams) {
+    for (const bad of PATH_IDS) {
+      out.push({
+        operation: name,
+        method,
+        url: url(fill({ [param.name]: bad })),
+        headers: { ...auth, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+        ...(body !== undefined ? { payload: JSON.stringify(body) } : {}),
+        change: `path ${param.name}=${bad.slice(0, 20)}`,
+      });
+    }
+  }
+
+  // Query parameters: every one gets a few hostile values (numbers, NUL, control bytes, long text).
+  for (const param of queryParams) {
+    const values = [...QUERY_VALUES].sort(() => rand() - 0.5).slice(0, 6);
+    for (const value of values) {
+      const query = validQuery();
+      query.delete(param.name);
+      const text = `${query.toString() ? `${query.toString()}&` : ''}${encodeURIComponent(param.name)}=${value}`;
+      out.push({
+        operation: name,
+        method,
+        url: `${fill()}?${text}`,
+        headers: auth,
+        change: `query ${param.name}=${value.slice(0, 20)}`,
+      });
+    }
+  }
+  // Unknown and repeated query parameters.
+  out.push({
+    operation: name,
+    method,
+    url: `${fill()}?unknownParam=1&page=1&page=2`,
+    headers: auth,
+    change: 'query extra',
+  });
+
+  if (body === undefined) {
+    if (method === 'POST' || method === 'PUT' || method === 'PATCH') {
+      json('{"unexpected": true}', 'body where none is expected');
+    }
+    for (const request of out) request.errorFields = errorFields;
+    return out;
+  }
+
+  // Whole-body changes.
+  json('{"amount": 1,', 'invalid JSON');
+  json('', 'empty body');
+  json('null', 'null body');
+  json('[]', 'array body');
+  json('"text"', 'string body');
+  json('12', 'number body');
+  json(JSON.stringify(body), 'wrong content type', 'text/plain');
+  json(JSON.stringify(body), 'xml content type', 'application/xml');
+  json(deepNesting(5000), 'deep nesting');
+  json(`{"a":"${'x'.repeat(1024 * 1024)}"}`, 'over 1 MB');
+  if (body && typeof body === 'object' && !Array.isArray(body)) {
+    json({ ...body, unknownField: 1 }, 'unknown field');
+    json({ ...body, [`k${NUL}`]: 1 }, 'NUL in a field name');
+    for (const required of op.requestBody.content['application/json'].schema?.required ?? []) {
+      json(withValue(body, [required], undefined, true), `missing ${required}`);
+    }
+  }
+
+  // Leaf changes: each field of the example, one hostile value each (and a few more for strings and numbers).
+  for (const leaf of leaves(body)) {
+    if (leaf.length === 0) continue;
+    const field = leaf.join('.');
+    const candidates: unknown[] = [
+      pick(HUGE_NUMBERS),
+      pick(BAD_STRINGS),
+      pick([true, null, [], {}, [1, 2], { a: 1 }]),
+      pick(BAD_STRINGS),
+      pick(HUGE_NUMBERS),
+    ];
+    for (const value of candidates)
+      json(withValue(body, leaf, value), `${field}=${JSON.stringify(value).slice(0, 30)}`);
+  }
+  for (const request of out) request.errorFields = errorFields;
+  return out;
+}

@@ -151,8 +151,8 @@ export function createHttpServer(deps: HttpDeps): App {
           deps.logger.warn({ correlationId: request.id }, 'idempotency claim was taken over; response not stored');
         }
       } catch (error) {
-        // The work is done and the client gets its answer; a retry meets the claim (409) while this node lives,
-        // and takes it over (finding this request's work) once it does not.
+        // The work is done and the client gets its answer; a retry meets the claim (409) while this node lives and
+        // holds it, and takes it over (finding this request's work) once the node is gone or the claim is stuck.
         deps.logger.warn({ err: error, correlationId: request.id }, 'could not store the idempotent response');
       }
     }

@@ -8,7 +8,7 @@
 // creating 100,000 through HTTP would measure the API, not the cutoff.
 import { loadConfig } from '../src/config.js';
 import { parseNacha } from '../src/connectors/ach/nacha.js';
-import { AchFileStore } from '../src/modules/ach/ach-file-store.js';
+import { AchFileStore } from '../src/modules/payments/ach/ach-file-store.js';
 import { encryptWith } from '../src/modules/vault/data-keys.js';
 import { createNode } from '../src/node.js';
 import { newId } from '../src/platform/crypto/ids.js';

@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import { type Transaction, TransactionStatus } from '../../src/modules/transactions/transactions.model.js';
+import { type Transaction, TransactionStatus } from '../../src/modules/payments/transactions.model.js';
 import {
   findTransaction,
   insertUnlessDuplicate,
   transactionQueries,
-} from '../../src/modules/transactions/transactions.repo.js';
+} from '../../src/modules/payments/transactions.repo.js';
 import { newId } from '../../src/platform/crypto/ids.js';
 import { isExpectationFailure, withTransaction } from '../../src/platform/db/tx.js';
 import { type MerchantTenant, startNode, type TestNode } from '../harness.js';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { calculateAmount, percentOf } from '../../src/modules/transactions/amounts.js';
+import { calculateAmount, percentOf } from '../../src/modules/payments/amounts.js';
 
 describe('amount calculation', () => {
   it('rounds each percentage half-up to the cent', () => {

@@ -2,10 +2,10 @@ import type { FieldErrors } from '../../platform/http/errors.js';
 import { fromCents, fromMillipercent } from '../../platform/money.js';
 import type { MerchantConfiguration } from '../merchants/merchants.model.js';
 import { ZeroCostProcessingOption } from '../merchants/merchants.model.js';
+import type { AmountBreakdown } from '../payments/amounts.js';
 import { STATES } from '../reference/states.js';
 import type { PaymentSession } from '../sessions/sessions.model.js';
 import { SessionMode, SessionStatus } from '../sessions/sessions.model.js';
-import type { AmountBreakdown } from '../transactions/amounts.js';
 
 /** Text for HTML: every interpolated value passes through here (or is a number we formatted). */
 export function esc(value: unknown): string {

@@ -1,6 +1,6 @@
 import { fromCents, fromMillipercent } from '../../platform/money.js';
-import { amountView } from '../transactions/transactions.mapper.js';
-import { STATUS_NAMES, type Transaction, TYPE_NAMES } from '../transactions/transactions.model.js';
+import { amountView } from '../payments/transactions.mapper.js';
+import { STATUS_NAMES, type Transaction, TYPE_NAMES } from '../payments/transactions.model.js';
 import {
   CUSTOMER_HANDLING_NAMES,
   type PaymentSession,

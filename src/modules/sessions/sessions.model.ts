@@ -1,4 +1,4 @@
-import type { TaxSetting } from '../transactions/amounts.js';
+import type { TaxSetting } from '../payments/amounts.js';
 
 /** Payment session statuses and modes (wire-notes §2: the same ids on both surfaces). */
 export const SessionStatus = { Created: 1, Cancelled: 2, Completed: 3, Failed: 4 } as const;

@@ -1,7 +1,7 @@
 import Type, { type TSchema } from 'typebox';
 import { multiline } from '../../platform/http/validation.js';
 import { AmountSchema, RateSchema } from '../../platform/money.js';
-import { AmountView } from '../transactions/transactions.schemas.js';
+import { AmountView } from '../payments/transactions.schemas.js';
 
 const Uuid = (description?: string) => Type.String({ format: 'uuid', ...(description ? { description } : {}) });
 const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);

@@ -11,11 +11,11 @@ import type { CustomersService } from '../customers/customers.service.js';
 import type { MerchantConfiguration } from '../merchants/merchants.model.js';
 import { ZeroCostProcessingOption } from '../merchants/merchants.model.js';
 import type { MerchantsService } from '../merchants/merchants.service.js';
-import { aboveMaximum, calculateAmount } from '../transactions/amounts.js';
-import { findActiveProcessor } from '../transactions/card-payments.service.js';
-import type { RequestClaim } from '../transactions/payment-request.js';
-import type { Transaction } from '../transactions/transactions.model.js';
-import type { TransactionsService } from '../transactions/transactions.service.js';
+import { aboveMaximum, calculateAmount } from '../payments/amounts.js';
+import { findActiveProcessor } from '../payments/card-payments.service.js';
+import type { RequestClaim } from '../payments/payment-request.js';
+import type { Transaction } from '../payments/transactions.model.js';
+import type { TransactionsService } from '../payments/transactions.service.js';
 import {
   type PaymentSession,
   type SessionDraft,

@@ -3,8 +3,8 @@ import {
   type CalendarDate,
   isBusinessDay,
   nextCalendarDay,
-} from '../../platform/clock/business-days.js';
-import { localParts, zonedInstant } from '../../platform/clock/zoned.js';
+} from '../../../platform/clock/business-days.js';
+import { localParts, zonedInstant } from '../../../platform/clock/zoned.js';
 
 /**
  * An ACH processor's clock: its cutoff windows, when entries settle and when returns arrive. Stored per processor

@@ -1,8 +1,8 @@
 import Type, { type TSchema } from 'typebox';
-import { listQuerySchema } from '../../platform/http/paging.js';
-import { AmountSchema, RateSchema } from '../../platform/money.js';
-import { AddressInput } from '../reference/address.js';
-import { ContactInfoInput } from '../transactions/transactions.schemas.js';
+import { listQuerySchema } from '../../../platform/http/paging.js';
+import { AmountSchema, RateSchema } from '../../../platform/money.js';
+import { AddressInput } from '../../reference/address.js';
+import { ContactInfoInput } from '../transactions.schemas.js';
 import { DEFAULT_ACH_SETTINGS } from './ach-schedule.js';
 
 const Uuid = (description?: string) => Type.String({ format: 'uuid', ...(description ? { description } : {}) });

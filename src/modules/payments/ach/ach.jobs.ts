@@ -1,4 +1,4 @@
-import type { QueueDefinition } from '../../platform/jobs/runner.js';
+import type { QueueDefinition } from '../../../platform/jobs/runner.js';
 import {
   ACH_CLEAR_QUEUE,
   ACH_CUTOFF_QUEUE,

@@ -1,40 +1,40 @@
 import { createHash } from 'node:crypto';
-import { type AchConnector, returnsAvailableAt } from '../../connectors/ach/ach-connector.js';
-import { type ParsedFile, parseNacha, yymmdd } from '../../connectors/ach/nacha.js';
-import { returnReason } from '../../connectors/ach/return-codes.js';
-import { isoDate } from '../../platform/clock/business-days.js';
-import type { Clock } from '../../platform/clock/clock.js';
-import { localParts } from '../../platform/clock/zoned.js';
-import { newId } from '../../platform/crypto/ids.js';
-import type { Pool, Sql } from '../../platform/db/pool.js';
-import { type Tx, withTransaction } from '../../platform/db/tx.js';
-import { eventsInsert } from '../../platform/events/outbox.js';
-import { NotFoundError, ValidationError } from '../../platform/http/errors.js';
-import type { PageRequest } from '../../platform/http/paging.js';
-import { enqueue } from '../../platform/jobs/queue.js';
-import { fromCents } from '../../platform/money.js';
-import type { Logger } from '../../platform/observability/logger.js';
-import type { Customer } from '../customers/customers.model.js';
-import type { CustomersService } from '../customers/customers.service.js';
-import { type Ledger, lines } from '../ledger/ledger.js';
-import { MERCHANT_CHANNEL } from '../merchants/configuration-cache.js';
-import { ZeroCostProcessingOption } from '../merchants/merchants.model.js';
-import type { MerchantsService } from '../merchants/merchants.service.js';
-import { BatchStatus, MEMBER_TOTALS } from '../settlements/settlements.service.js';
-import { aboveMaximum, amountColumns, calculateAmount, taxInput } from '../transactions/amounts.js';
-import { activeProcessor } from '../transactions/card-payments.service.js';
-import type { RequestClaim } from '../transactions/payment-request.js';
-import { transactionEvents } from '../transactions/transaction-events.js';
-import { STATUS_NAMES, type Transaction, TYPE_NAMES } from '../transactions/transactions.model.js';
+import { type AchConnector, returnsAvailableAt } from '../../../connectors/ach/ach-connector.js';
+import { type ParsedFile, parseNacha, yymmdd } from '../../../connectors/ach/nacha.js';
+import { returnReason } from '../../../connectors/ach/return-codes.js';
+import { isoDate } from '../../../platform/clock/business-days.js';
+import type { Clock } from '../../../platform/clock/clock.js';
+import { localParts } from '../../../platform/clock/zoned.js';
+import { newId } from '../../../platform/crypto/ids.js';
+import type { Pool, Sql } from '../../../platform/db/pool.js';
+import { type Tx, withTransaction } from '../../../platform/db/tx.js';
+import { eventsInsert } from '../../../platform/events/outbox.js';
+import { NotFoundError, ValidationError } from '../../../platform/http/errors.js';
+import type { PageRequest } from '../../../platform/http/paging.js';
+import { enqueue } from '../../../platform/jobs/queue.js';
+import { fromCents } from '../../../platform/money.js';
+import type { Logger } from '../../../platform/observability/logger.js';
+import type { Customer } from '../../customers/customers.model.js';
+import type { CustomersService } from '../../customers/customers.service.js';
+import { type Ledger, lines } from '../../ledger/ledger.js';
+import { MERCHANT_CHANNEL } from '../../merchants/configuration-cache.js';
+import { ZeroCostProcessingOption } from '../../merchants/merchants.model.js';
+import type { MerchantsService } from '../../merchants/merchants.service.js';
+import { BatchStatus, MEMBER_TOTALS } from '../../settlements/settlements.service.js';
+import { decryptWith, encryptWith } from '../../vault/data-keys.js';
+import { checkBankAccount, maskAccount, type VaultService } from '../../vault/vault.service.js';
+import { aboveMaximum, amountColumns, calculateAmount, taxInput } from '../amounts.js';
+import { activeProcessor } from '../card-payments.service.js';
+import type { RequestClaim } from '../payment-request.js';
+import { transactionEvents } from '../transaction-events.js';
+import { STATUS_NAMES, type Transaction, TYPE_NAMES } from '../transactions.model.js';
 import {
   findByIdempotencyId,
   insertTransaction,
   isIdempotencyIdTaken,
   TX_COLUMNS,
   toTransaction,
-} from '../transactions/transactions.repo.js';
-import { decryptWith, encryptWith } from '../vault/data-keys.js';
-import { checkBankAccount, maskAccount, type VaultService } from '../vault/vault.service.js';
+} from '../transactions.repo.js';
 import {
   type AchCommand,
   type AchEntry,

@@ -1,10 +1,10 @@
 import { CARD_TYPE_NAMES } from '../../connectors/card/card-numbers.js';
 import { fromCents, fromMillipercent } from '../../platform/money.js';
-import type { AchEntry } from '../ach/ach.model.js';
-import { SEC_CODE_NAMES } from '../ach/ach.model.js';
 import type { MerchantConfiguration, MerchantContact } from '../merchants/merchants.model.js';
 import { stateById } from '../reference/states.js';
 import { ACCOUNT_HOLDER_TYPE_NAMES, ACCOUNT_TYPE_NAMES } from '../vault/vault.model.js';
+import type { AchEntry } from './ach/ach.model.js';
+import { SEC_CODE_NAMES } from './ach/ach.model.js';
 import type { AmountBreakdown } from './amounts.js';
 import { percentOf } from './amounts.js';
 import { avsView } from './avs.js';

@@ -5,12 +5,12 @@ import {
   type FileTotals,
   NachaWriter,
   type ServiceClassCode,
-} from '../../connectors/ach/nacha.js';
-import type { Clock } from '../../platform/clock/clock.js';
-import type { Tx } from '../../platform/db/tx.js';
-import { eventsForEach } from '../transactions/transaction-events.js';
-import { TX_COLUMNS, toTransaction } from '../transactions/transactions.repo.js';
-import { type DataKey, decryptWith } from '../vault/data-keys.js';
+} from '../../../connectors/ach/nacha.js';
+import type { Clock } from '../../../platform/clock/clock.js';
+import type { Tx } from '../../../platform/db/tx.js';
+import { type DataKey, decryptWith } from '../../vault/data-keys.js';
+import { eventsForEach } from '../transaction-events.js';
+import { TX_COLUMNS, toTransaction } from '../transactions.repo.js';
 import { AchStatus, AchType, SEC_CODES } from './ach.model.js';
 import type { AchProcessorSettings } from './ach-schedule.js';
 

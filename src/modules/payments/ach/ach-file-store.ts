@@ -1,5 +1,5 @@
-import type { Pool, Sql } from '../../platform/db/pool.js';
-import { type DataKey, type DataKeys, decryptWith, encryptWith } from '../vault/data-keys.js';
+import type { Pool, Sql } from '../../../platform/db/pool.js';
+import { type DataKey, type DataKeys, decryptWith, encryptWith } from '../../vault/data-keys.js';
 
 /** Records per stored part by default: about 470 KB of text, small next to any file worth streaming. */
 export const DEFAULT_RECORDS_PER_PART = 5000;

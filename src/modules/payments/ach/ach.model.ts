@@ -1,7 +1,7 @@
-import type { Address } from '../reference/address.js';
-import type { TaxSetting } from '../transactions/amounts.js';
-import type { RequestClaim } from '../transactions/payment-request.js';
-import type { ContactInfo } from '../transactions/transactions.model.js';
+import type { Address } from '../../reference/address.js';
+import type { TaxSetting } from '../amounts.js';
+import type { RequestClaim } from '../payment-request.js';
+import type { ContactInfo } from '../transactions.model.js';
 
 /** ACH statuses and types (wire-notes §2); the shared ids (4 Refunded, 24 Pending, 92 Failed) mean the same. */
 export const AchStatus = {

@@ -1,9 +1,9 @@
 import Type, { type TSchema } from 'typebox';
 import { DateFilter, listQuerySchema, Paged } from '../../platform/http/paging.js';
 import { AmountSchema, RateSchema } from '../../platform/money.js';
-import { AchProcessingDetails } from '../ach/ach-details.schema.js';
 import { AddressInput } from '../reference/address.js';
 import { PhoneFields } from '../reference/phone.js';
+import { AchProcessingDetails } from './ach/ach-details.schema.js';
 import { EXAMPLES } from './transactions.examples.js';
 
 const Uuid = (description?: string) => Type.String({ format: 'uuid', ...(description ? { description } : {}) });

@@ -1,4 +1,6 @@
 import { prepared, type Sql } from '../../platform/db/pool.js';
+import { MerchantStatus } from '../merchants/merchants.model.js';
+import { PartnerStatus } from '../partners/partners.service.js';
 
 export interface ApiKeyRow {
   client_id: string;
@@ -91,7 +93,8 @@ const credentialById = prepared(
   'api-key-credential',
   `SELECT k.client_id, k.merchant_id, k.partner_id, m.partner_id AS merchant_partner_id, k.permissions, k.secret_hash,
      k.deleted_at IS NOT NULL AS deleted,
-     CASE WHEN k.merchant_id IS NOT NULL THEN m.status_id = 1 ELSE p.status_id = 1 END AS owner_active
+     CASE WHEN k.merchant_id IS NOT NULL THEN m.status_id = ${MerchantStatus.Active}
+       ELSE p.status_id = ${PartnerStatus.Active} END AS owner_active
    FROM api_keys k
    LEFT JOIN merchants m ON m.id = k.merchant_id
    LEFT JOIN partners p ON p.id = k.partner_id

@@ -1,5 +1,7 @@
 import type { Sql } from '../../platform/db/pool.js';
+import { sqlIds } from '../../platform/db/sql-ids.js';
 import { likePattern, type PageRequest } from '../../platform/http/paging.js';
+import { CARD_SALE_TYPES, TransactionStatus } from '../payments/transactions.model.js';
 import type { Customer, CustomerFields, CustomerStats } from './customers.model.js';
 
 interface CustomerRow {
@@ -32,7 +34,13 @@ const COLUMNS =
   'c.id, c.merchant_id, c.first_name, c.last_name, c.company_name, c.email, c.mobile_phone_number, c.sms_notifications_enabled, c.use_billing_as_shipping, c.billing_address, c.shipping_address, c.default_payment_method_id, c.default_ach_payment_method_id, c.created_at, c.modified_at';
 
 /** Successful payments: what counts toward a customer's statistics. */
-const COUNTED = 't.customer_id = c.id AND t.type_id IN (1, 2) AND t.status_id IN (1, 2, 4, 6)';
+const COUNTED = `t.customer_id = c.id AND t.type_id IN (${sqlIds(...CARD_SALE_TYPES)})
+  AND t.status_id IN (${sqlIds(
+    TransactionStatus.Authorized,
+    TransactionStatus.Captured,
+    TransactionStatus.Refunded,
+    TransactionStatus.Settled,
+  )})`;
 const STATS = `
   LEFT JOIN LATERAL (
     SELECT count(*)::int AS tx_count, coalesce(sum(t.captured_cents), 0)::bigint AS tx_volume

@@ -1,5 +1,17 @@
 import type { Sql } from '../../platform/db/pool.js';
-import { REFUND_TYPES, SALE_TYPES } from '../settlements/settlements.service.js';
+import { sqlIds } from '../../platform/db/sql-ids.js';
+import { REFUND_TYPES, SALE_TYPES, TransactionStatus } from '../payments/transactions.model.js';
+import { BatchStatus } from '../settlements/settlements.model.js';
+
+const SALES = sqlIds(...SALE_TYPES);
+const REFUNDS = sqlIds(...REFUND_TYPES);
+/**
+ * What a transaction should have posted to the processor receivable: nothing once returned (ACH) or voided, minus
+ * what a refund paid back, else what it captured.
+ */
+const EXPECTED_POSTED = `CASE WHEN t.method = 'ach' AND t.status_id = ${TransactionStatus.ChargedBack} THEN 0
+                 WHEN t.type_id IN (${REFUNDS}) THEN -t.captured_cents
+                 WHEN t.status_id = ${TransactionStatus.Voided} THEN 0 ELSE t.captured_cents END`;
 
 export interface LedgerProblem {
   check: string;
@@ -57,7 +69,8 @@ export async function verifyLedger(sql: Sql, limit = 50): Promise<LedgerReport> 
   const orphans = await sql.query<{ id: string; batch_id: string | null; batch_status: number | null }>(
     `SELECT t.id, t.batch_id, b.status_id AS batch_status FROM transactions t
      LEFT JOIN settlement_batches b ON b.id = t.batch_id
-     WHERE (t.status_id = 6 OR t.settled_at IS NOT NULL) AND (b.id IS NULL OR b.status_id <> 2) LIMIT $1`,
+     WHERE (t.status_id = ${TransactionStatus.Settled} OR t.settled_at IS NOT NULL)
+       AND (b.id IS NULL OR b.status_id <> ${BatchStatus.Settled}) LIMIT $1`,
     [limit],
   );
   for (const row of orphans.rows) {
@@ -79,10 +92,10 @@ export async function verifyLedger(sql: Sql, limit = 50): Promise<LedgerReport> 
   }>(
     `SELECT b.id, b.transaction_count, b.sales_cents, b.refunds_cents, b.net_cents,
             count(t.id)::int AS live_count,
-            coalesce(sum(t.captured_cents) FILTER (WHERE t.type_id IN (${SALE_TYPES})), 0)::bigint AS live_sales,
-            coalesce(sum(t.captured_cents) FILTER (WHERE t.type_id IN (${REFUND_TYPES})), 0)::bigint AS live_refunds
+            coalesce(sum(t.captured_cents) FILTER (WHERE t.type_id IN (${SALES})), 0)::bigint AS live_sales,
+            coalesce(sum(t.captured_cents) FILTER (WHERE t.type_id IN (${REFUNDS})), 0)::bigint AS live_refunds
      FROM settlement_batches b LEFT JOIN transactions t ON t.batch_id = b.id
-     WHERE b.status_id <> 1
+     WHERE b.status_id <> ${BatchStatus.Open}
      GROUP BY b.id`,
   );
   for (const b of batches.rows) {
@@ -101,17 +114,13 @@ export async function verifyLedger(sql: Sql, limit = 50): Promise<LedgerReport> 
 
   const moved = await sql.query<{ id: string; expected: number; posted: number }>(
     `SELECT t.id,
-            CASE WHEN t.method = 'ach' AND t.status_id = 26 THEN 0
-                 WHEN t.type_id IN (${REFUND_TYPES}) THEN -t.captured_cents
-                 WHEN t.status_id = 3 THEN 0 ELSE t.captured_cents END::bigint AS expected,
+            ${EXPECTED_POSTED}::bigint AS expected,
             coalesce(sum(e.amount_cents), 0)::bigint AS posted
      FROM transactions t
      LEFT JOIN ledger_entries e ON e.transaction_id = t.id
        AND e.account_id IN (SELECT id FROM ledger_accounts WHERE code = 'processor_receivable')
      GROUP BY t.id
-     HAVING coalesce(sum(e.amount_cents), 0) <> CASE WHEN t.method = 'ach' AND t.status_id = 26 THEN 0
-                 WHEN t.type_id IN (${REFUND_TYPES}) THEN -t.captured_cents
-                 WHEN t.status_id = 3 THEN 0 ELSE t.captured_cents END
+     HAVING coalesce(sum(e.amount_cents), 0) <> ${EXPECTED_POSTED}
      LIMIT $1`,
     [limit],
   );

@@ -1,8 +1,12 @@
 import type { AvsResult } from '../../connectors/card/card-connector.js';
+import { namesOf } from '../../platform/db/sql-ids.js';
 import type { Address } from '../reference/address.js';
 import type { AmountColumns } from './amounts.js';
 
-/** Wire ids from the specification (wire-notes §2). */
+/**
+ * Transaction status ids, card and ACH in one list (the API's `statusId`; the names are its `status`). ACH shares
+ * Refunded, Pending (an ACH entry "in progress": sent in a NACHA file) and Failed with cards.
+ */
 export const TransactionStatus = {
   Authorized: 1,
   Captured: 2,
@@ -10,29 +14,20 @@ export const TransactionStatus = {
   Refunded: 4,
   Verified: 5,
   Settled: 6,
+  PartiallyAuthorized: 7,
+  Informational: 8,
+  Scheduled: 21,
+  Held: 22,
+  Cancelled: 23,
   Pending: 24,
+  Cleared: 25,
+  ChargedBack: 26,
   Declined: 91,
   Failed: 92,
 } as const;
-export const STATUS_NAMES: Record<number, string> = {
-  1: 'Authorized',
-  2: 'Captured',
-  3: 'Voided',
-  4: 'Refunded',
-  5: 'Verified',
-  6: 'Settled',
-  7: 'PartiallyAuthorized',
-  8: 'Informational',
-  21: 'Scheduled',
-  22: 'Held',
-  23: 'Cancelled',
-  24: 'Pending',
-  25: 'Cleared',
-  26: 'ChargedBack',
-  91: 'Declined',
-  92: 'Failed',
-};
+export const STATUS_NAMES = namesOf(TransactionStatus);
 
+/** Transaction (and operation) type ids, card and ACH in one list (the API's `typeId`; the names are its `type`). */
 export const TransactionType = {
   Authorization: 1,
   Sale: 2,
@@ -42,24 +37,30 @@ export const TransactionType = {
   CardAuthentication: 6,
   RefundWORef: 7,
   TipAdjustment: 8,
+  AchDebit: 11,
+  AchRefund: 12,
+  AchHold: 13,
+  AchUnHold: 14,
+  AchCancel: 15,
+  AchCredit: 16,
 } as const;
-export const TYPE_NAMES: Record<number, string> = {
-  1: 'Authorization',
-  2: 'Sale',
-  3: 'Capture',
-  4: 'Void',
-  5: 'Refund',
-  6: 'CardAuthentication',
-  7: 'RefundWORef',
-  8: 'TipAdjustment',
-  11: 'AchDebit',
-  12: 'AchRefund',
-  13: 'AchHold',
-  14: 'AchUnHold',
-  15: 'AchCancel',
-  16: 'AchCredit',
-};
+export const TYPE_NAMES = namesOf(TransactionType);
 
+/**
+ * What a batch counts as sales (money in: card sales and authorizations, ACH debits) and as refunds (money out: card
+ * refunds, ACH refunds and credits), each by what it moved (`captured_cents`).
+ */
+export const SALE_TYPES = [TransactionType.Authorization, TransactionType.Sale, TransactionType.AchDebit] as const;
+export const REFUND_TYPES = [
+  TransactionType.Refund,
+  TransactionType.RefundWORef,
+  TransactionType.AchRefund,
+  TransactionType.AchCredit,
+] as const;
+export const CARD_SALE_TYPES = [TransactionType.Authorization, TransactionType.Sale] as const;
+export const CARD_REFUND_TYPES = [TransactionType.Refund, TransactionType.RefundWORef] as const;
+
+/** Where a transaction came from (the API's `createMethodId`): the payment source that created it. */
 export const CreateMethod = {
   Portal: 1,
   ApiToken: 2,
@@ -71,29 +72,21 @@ export const CreateMethod = {
   MobileApp: 8,
   TapToPay: 9,
 } as const;
-export const CREATE_METHOD_NAMES: Record<number, string> = {
-  1: 'Portal',
-  2: 'ApiToken',
-  3: 'Terminal',
-  4: 'Invoice',
-  5: 'QuickPayment',
-  6: 'WebComponent',
-  7: 'Subscription',
-  8: 'MobileApp',
-  9: 'TapToPay',
-};
+export const CREATE_METHOD_NAMES = namesOf(CreateMethod);
 
-export const CARD_DATA_SOURCE_NAMES: Record<number, string> = {
-  1: 'Internet',
-  2: 'Swipe',
-  3: 'NFC',
-  4: 'EMV',
-  5: 'EMVContactless',
-  6: 'FallbackSwipe',
-  7: 'Manual',
-};
+/** How the card was read (the API's `cardDataSource`). */
+export const CardDataSource = {
+  Internet: 1,
+  Swipe: 2,
+  NFC: 3,
+  EMV: 4,
+  EMVContactless: 5,
+  FallbackSwipe: 6,
+  Manual: 7,
+} as const;
+export const CARD_DATA_SOURCE_NAMES = namesOf(CardDataSource);
 /** Sources where the card is not physically read: AVS applies. */
-export const CARD_NOT_PRESENT_SOURCES = new Set([1, 7]);
+export const CARD_NOT_PRESENT_SOURCES: ReadonlySet<number> = new Set([CardDataSource.Internet, CardDataSource.Manual]);
 
 export interface ContactInfo {
   firstName: string | null;

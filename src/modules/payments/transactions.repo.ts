@@ -1,7 +1,8 @@
 import type { QueryConfig } from 'pg';
 import type { Sql } from '../../platform/db/pool.js';
 import { likePattern, type PageRequest } from '../../platform/http/paging.js';
-import type { Transaction } from './transactions.model.js';
+import { BatchStatus } from '../settlements/settlements.model.js';
+import { type Transaction, TransactionStatus } from './transactions.model.js';
 
 /** Model field ↔ column, in one place: the insert, the update and the reads are all generated from it. */
 const FIELDS: ReadonlyArray<readonly [keyof Transaction, string]> = [
@@ -89,9 +90,10 @@ const SAVE_IF_PENDING_SQL = `WITH input AS (
   ), updated AS (
     UPDATE transactions t SET (${MUTABLE.map(([, c]) => c).join(', ')}) = (${MUTABLE.map(([, c]) => `i.${c}`).join(', ')})
       FROM input i
-     WHERE t.id = i.id AND t.status_id = 24 AND t.pending_operation->>'reference' = i.reference
+     WHERE t.id = i.id AND t.status_id = ${TransactionStatus.Pending} AND t.pending_operation->>'reference' = i.reference
        AND (i.batch_id IS NULL OR EXISTS (
-         SELECT 1 FROM settlement_batches b WHERE b.id = i.batch_id AND b.status_id = 1 FOR KEY SHARE))
+         SELECT 1 FROM settlement_batches b WHERE b.id = i.batch_id AND b.status_id = ${BatchStatus.Open}
+           FOR KEY SHARE))
     RETURNING 1)
   SELECT expect((SELECT count(*) FROM updated) = $3, 'a transaction or its batch changed meanwhile')`;
 /** New payments' inserts as one statement; a row whose duplicate key is taken is skipped (and not returned). */
@@ -340,7 +342,8 @@ export async function listTransactions(
  */
 export async function findUnresolved(sql: Sql, olderThan: Date, limit: number): Promise<string[]> {
   const { rows } = await sql.query<{ id: string }>(
-    `SELECT id FROM transactions WHERE (status_id = 24 OR pending_operation IS NOT NULL) AND method = 'card'
+    `SELECT id FROM transactions
+     WHERE (status_id = ${TransactionStatus.Pending} OR pending_operation IS NOT NULL) AND method = 'card'
        AND (modified_at <= $1
          OR (pending_operation ? 'node' AND NOT tessera_node_alive((pending_operation->>'node')::int)))
      ORDER BY modified_at LIMIT $2`,

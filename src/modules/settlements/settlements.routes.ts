@@ -5,7 +5,8 @@ import { DateFilter, dateRange, idList, listQuerySchema, Paged, pageRequest } fr
 import type { MerchantPrincipal } from '../../platform/http/principal.js';
 import type { App } from '../../platform/http/server.js';
 import { fromCents } from '../../platform/money.js';
-import { BATCH_LIST, BATCH_STATUS_NAMES, type Batch } from './settlements.service.js';
+import { BATCH_STATUS_NAMES } from './settlements.model.js';
+import { BATCH_LIST, type Batch } from './settlements.service.js';
 
 const BatchQuery = listQuerySchema(BATCH_LIST, {
   dateFrom: DateFilter('Batch date (settlement time, or opening time while open) on or after.'),

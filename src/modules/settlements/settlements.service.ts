@@ -5,6 +5,7 @@ import type { Clock } from '../../platform/clock/clock.js';
 import { nextDailySlot } from '../../platform/clock/zoned.js';
 import { newId } from '../../platform/crypto/ids.js';
 import type { Pool, Sql } from '../../platform/db/pool.js';
+import { sqlIds } from '../../platform/db/sql-ids.js';
 import { withTransaction } from '../../platform/db/tx.js';
 import { recordEvent } from '../../platform/events/outbox.js';
 import { likePattern, type PageRequest } from '../../platform/http/paging.js';
@@ -13,6 +14,13 @@ import type { Job, QueueDefinition } from '../../platform/jobs/runner.js';
 import { fromCents } from '../../platform/money.js';
 import { type Ledger, lines } from '../ledger/ledger.js';
 import type { PaymentProcessor } from '../merchants/merchants.model.js';
+import {
+  CARD_REFUND_TYPES,
+  CARD_SALE_TYPES,
+  REFUND_TYPES,
+  SALE_TYPES,
+  TransactionStatus,
+} from '../payments/transactions.model.js';
 
 export const BatchStatus = { Open: 1, Settled: 2, PendingSettlement: 3 } as const;
 export const BATCH_STATUS_NAMES: Record<number, string> = { 1: 'Open', 2: 'Settled', 3: 'PendingSettlement' };
@@ -34,18 +42,11 @@ export interface Batch {
   netCents: number;
 }
 
-/**
- * Which transaction types count as a batch's sales (money in: card sales and authorizations, ACH debits) and as its
- * refunds (money out: card refunds, ACH refunds and credits). Each counts what it moved (`captured_cents`).
- */
-export const SALE_TYPES = '1, 2, 11';
-export const REFUND_TYPES = '5, 7, 12, 16';
-
 /** The sums a batch's totals must equal. */
 export const MEMBER_TOTALS = `
   SELECT count(*)::int AS transaction_count,
-         coalesce(sum(captured_cents) FILTER (WHERE type_id IN (${SALE_TYPES})), 0)::bigint AS sales_cents,
-         coalesce(sum(captured_cents) FILTER (WHERE type_id IN (${REFUND_TYPES})), 0)::bigint AS refunds_cents
+         coalesce(sum(captured_cents) FILTER (WHERE type_id IN (${sqlIds(...SALE_TYPES)})), 0)::bigint AS sales_cents,
+         coalesce(sum(captured_cents) FILTER (WHERE type_id IN (${sqlIds(...REFUND_TYPES)})), 0)::bigint AS refunds_cents
   FROM transactions WHERE batch_id = $1`;
 
 export type CloseResult =
@@ -82,7 +83,7 @@ export class SettlementsService {
       const id = newId();
       const inserted = await tx.query(
         `INSERT INTO settlement_batches (id, merchant_id, processor_id, status_id, opened_at, closes_at)
-         VALUES ($1, $2, $3, 1, $4, $5) ON CONFLICT DO NOTHING`,
+         VALUES ($1, $2, $3, ${BatchStatus.Open}, $4, $5) ON CONFLICT DO NOTHING`,
         [id, processor.merchantId, processor.id, now, closesAt],
       );
       if (inserted.rowCount === 1) {
@@ -115,7 +116,7 @@ export class SettlementsService {
   openBatchQuery(processor: PaymentProcessor): QueryConfig {
     return {
       name: 'batch.open-for-share',
-      text: 'SELECT id FROM settlement_batches WHERE processor_id = $1 AND status_id = 1 FOR KEY SHARE',
+      text: `SELECT id FROM settlement_batches WHERE processor_id = $1 AND status_id = ${BatchStatus.Open} FOR KEY SHARE`,
       values: [processor.id],
     };
   }
@@ -123,7 +124,7 @@ export class SettlementsService {
   /** Closes the processor's Open batch now (POST /settle). */
   async closeOpenBatch(merchantId: string, processorId: string): Promise<CloseResult> {
     const { rows } = await this.pool.query<{ id: string }>(
-      'SELECT id FROM settlement_batches WHERE processor_id = $1 AND merchant_id = $2 AND status_id = 1',
+      `SELECT id FROM settlement_batches WHERE processor_id = $1 AND merchant_id = $2 AND status_id = ${BatchStatus.Open}`,
       [processorId, merchantId],
     );
     if (!rows[0]) return { kind: 'nothing-open' };
@@ -153,7 +154,8 @@ export class SettlementsService {
           ])
         ).rows[0]!;
         await tx.query(
-          `UPDATE settlement_batches SET status_id = 3, closing_started_at = $2, transaction_count = $3,
+          `UPDATE settlement_batches SET status_id = ${BatchStatus.PendingSettlement}, closing_started_at = $2,
+             transaction_count = $3,
              sales_cents = $4, refunds_cents = $5, net_cents = $4::bigint - $5::bigint
            WHERE id = $1`,
           [batchId, this.clock.now(), totals.transaction_count, totals.sales_cents, totals.refunds_cents],
@@ -202,13 +204,16 @@ export class SettlementsService {
       if (rows[0]?.status_id !== BatchStatus.PendingSettlement) return;
       const now = this.clock.now();
       await tx.query(
-        'UPDATE settlement_batches SET status_id = 2, settled_at = $2, external_batch_id = $3 WHERE id = $1',
+        `UPDATE settlement_batches SET status_id = ${BatchStatus.Settled}, settled_at = $2, external_batch_id = $3
+         WHERE id = $1`,
         [batchId, now, outcome.networkReference],
       );
       // Captured payments and completed refunds become Settled; a fully refunded payment keeps saying Refunded.
       await tx.query(
         `UPDATE transactions SET settled_at = $2, modified_at = $2,
-           status_id = CASE WHEN status_id = 2 OR (type_id IN (5, 7) AND status_id = 4) THEN 6 ELSE status_id END
+           status_id = CASE WHEN status_id = ${TransactionStatus.Captured}
+               OR (type_id IN (${sqlIds(...CARD_REFUND_TYPES)}) AND status_id = ${TransactionStatus.Refunded})
+             THEN ${TransactionStatus.Settled} ELSE status_id END
          WHERE batch_id = $1`,
         [batchId, now],
       );
@@ -307,9 +312,11 @@ const BATCH_SELECT = `
   JOIN payment_processors p ON p.id = b.processor_id
   LEFT JOIN LATERAL (
     SELECT count(*)::int AS transaction_count,
-           coalesce(sum(t.captured_cents) FILTER (WHERE t.type_id IN (1, 2)), 0)::bigint AS sales_cents,
-           coalesce(sum(t.captured_cents) FILTER (WHERE t.type_id IN (5, 7)), 0)::bigint AS refunds_cents
-    FROM transactions t WHERE t.batch_id = b.id AND b.status_id = 1) live ON true`;
+           coalesce(sum(t.captured_cents) FILTER (WHERE t.type_id IN (${sqlIds(...CARD_SALE_TYPES)})), 0)::bigint
+             AS sales_cents,
+           coalesce(sum(t.captured_cents) FILTER (WHERE t.type_id IN (${sqlIds(...CARD_REFUND_TYPES)})), 0)::bigint
+             AS refunds_cents
+    FROM transactions t WHERE t.batch_id = b.id AND b.status_id = ${BatchStatus.Open}) live ON true`;
 
 function toBatch(row: Record<string, unknown>): Batch {
   const sales = Number(row.sales_cents);

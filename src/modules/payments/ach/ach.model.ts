@@ -1,27 +1,29 @@
 import type { Address } from '../../reference/address.js';
 import type { TaxSetting } from '../amounts.js';
 import type { RequestClaim } from '../payment-request.js';
-import type { ContactInfo } from '../transactions.model.js';
+import { type ContactInfo, TransactionStatus, TransactionType } from '../transactions.model.js';
 
-/** ACH statuses and types (wire-notes §2); the shared ids (4 Refunded, 24 Pending, 92 Failed) mean the same. */
+/** The statuses an ACH transaction passes through: its names for the shared TransactionStatus ids. */
 export const AchStatus = {
-  Refunded: 4,
-  Scheduled: 21,
-  Held: 22,
-  Cancelled: 23,
-  InProgress: 24,
-  Cleared: 25,
-  ChargedBack: 26,
-  Failed: 92,
+  Refunded: TransactionStatus.Refunded,
+  Scheduled: TransactionStatus.Scheduled,
+  Held: TransactionStatus.Held,
+  Cancelled: TransactionStatus.Cancelled,
+  /** Sent in a NACHA file, waiting for its settlement date. */
+  InProgress: TransactionStatus.Pending,
+  Cleared: TransactionStatus.Cleared,
+  ChargedBack: TransactionStatus.ChargedBack,
+  Failed: TransactionStatus.Failed,
 } as const;
 
+/** The ACH transaction and operation types: their names for the shared TransactionType ids. */
 export const AchType = {
-  Debit: 11,
-  Refund: 12,
-  Hold: 13,
-  UnHold: 14,
-  Cancel: 15,
-  Credit: 16,
+  Debit: TransactionType.AchDebit,
+  Refund: TransactionType.AchRefund,
+  Hold: TransactionType.AchHold,
+  UnHold: TransactionType.AchUnHold,
+  Cancel: TransactionType.AchCancel,
+  Credit: TransactionType.AchCredit,
 } as const;
 
 export const SEC_CODES: Record<number, 'WEB' | 'PPD' | 'CCD' | 'TEL'> = { 1: 'WEB', 2: 'PPD', 3: 'CCD', 4: 'TEL' };

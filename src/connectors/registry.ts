@@ -27,27 +27,44 @@ export class Connectors {
   }
 }
 
-/** Runs a connector call with a deadline; a call that does not answer in time has an unknown outcome. */
-export async function withDeadline(call: Promise<CardOutcome>, timeoutMs = CONNECTOR_TIMEOUT_MS): Promise<CardOutcome> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<CardOutcome>((resolve) => {
-    timer = setTimeout(
+/**
+ * Runs a connector call with a deadline. At the deadline the call's signal aborts (the connector drops the request)
+ * and the outcome is unknown; a call that fails is unknown too. Either way the reconciler asks the processor later.
+ */
+export async function callWithDeadline(
+  call: (signal: AbortSignal) => Promise<CardOutcome>,
+  timeoutMs = CONNECTOR_TIMEOUT_MS,
+): Promise<CardOutcome> {
+  const deadline = new AbortController();
+  const timer = setTimeout(() => deadline.abort(new DeadlineError(timeoutMs)), timeoutMs);
+  const timedOut = new Promise<CardOutcome>((resolve) =>
+    deadline.signal.addEventListener(
+      'abort',
       () => resolve({ kind: 'unknown', responseCode: '91', message: 'No answer from the processor in time' }),
-      timeoutMs,
-    );
-  });
+      { once: true },
+    ),
+  );
   try {
     return await Promise.race([
-      call.catch(
+      call(deadline.signal).catch(
         (error: Error): CardOutcome => ({
           kind: 'unknown',
-          responseCode: '96',
-          message: `Processor unreachable: ${error.message}`,
+          responseCode: deadline.signal.aborted ? '91' : '96',
+          message: deadline.signal.aborted
+            ? 'No answer from the processor in time'
+            : `Processor unreachable: ${error.message}`,
         }),
       ),
-      timeout,
+      timedOut,
     ]);
   } finally {
     clearTimeout(timer);
+  }
+}
+
+export class DeadlineError extends Error {
+  constructor(timeoutMs: number) {
+    super(`No answer within ${timeoutMs} ms`);
+    this.name = 'DeadlineError';
   }
 }

@@ -89,18 +89,23 @@ export interface CloseBatchRequest {
 
 export type QueryResult = { found: false } | { found: true; outcome: CardOutcome };
 
+/** Per call: `signal` aborts the call at its deadline (a connector stops waiting and drops the request). */
+export interface CallOptions {
+  signal?: AbortSignal;
+}
+
 export interface CardConnector {
-  authorize(request: PaymentRequest): Promise<CardOutcome>;
-  sale(request: PaymentRequest): Promise<CardOutcome>;
+  authorize(request: PaymentRequest, options?: CallOptions): Promise<CardOutcome>;
+  sale(request: PaymentRequest, options?: CallOptions): Promise<CardOutcome>;
   /** Zero-amount card authentication: card valid, CVV and AVS checked, nothing held. */
-  verify(request: PaymentRequest): Promise<CardOutcome>;
-  capture(request: FollowUpRequest): Promise<CardOutcome>;
-  void(request: FollowUpRequest): Promise<CardOutcome>;
-  refund(request: FollowUpRequest): Promise<CardOutcome>;
-  refundWithoutReference(request: PaymentRequest): Promise<CardOutcome>;
+  verify(request: PaymentRequest, options?: CallOptions): Promise<CardOutcome>;
+  capture(request: FollowUpRequest, options?: CallOptions): Promise<CardOutcome>;
+  void(request: FollowUpRequest, options?: CallOptions): Promise<CardOutcome>;
+  refund(request: FollowUpRequest, options?: CallOptions): Promise<CardOutcome>;
+  refundWithoutReference(request: PaymentRequest, options?: CallOptions): Promise<CardOutcome>;
   /** Changes the tip on an authorized or captured, unsettled transaction; `amountCents` is the new total. */
-  tipAdjust(request: FollowUpRequest): Promise<CardOutcome>;
-  closeBatch(request: CloseBatchRequest): Promise<CardOutcome>;
+  tipAdjust(request: FollowUpRequest, options?: CallOptions): Promise<CardOutcome>;
+  closeBatch(request: CloseBatchRequest, options?: CallOptions): Promise<CardOutcome>;
   /** What the processor recorded of an operation, if anything (a plain lookup). */
   query(reference: string): Promise<QueryResult>;
   /**

@@ -1,10 +1,12 @@
 import { createHash } from 'node:crypto';
+import { setTimeout } from 'node:timers/promises';
 import type { Clock } from '../../platform/clock/clock.js';
 import { Grouped } from '../../platform/db/grouped.js';
 import type { Sql } from '../../platform/db/pool.js';
 import type {
   AvsRequest,
   AvsResult,
+  CallOptions,
   CardConnector,
   CardOutcome,
   CloseBatchRequest,
@@ -109,47 +111,50 @@ export class SandboxCardNetwork implements CardConnector {
     return records.map((r) => written.has(r.reference));
   });
 
-  authorize(request: PaymentRequest): Promise<CardOutcome> {
-    return this.payment('authorize', request);
+  authorize(request: PaymentRequest, options?: CallOptions): Promise<CardOutcome> {
+    return this.payment('authorize', request, options?.signal);
   }
 
-  sale(request: PaymentRequest): Promise<CardOutcome> {
-    return this.payment('sale', request);
+  sale(request: PaymentRequest, options?: CallOptions): Promise<CardOutcome> {
+    return this.payment('sale', request, options?.signal);
   }
 
-  verify(request: PaymentRequest): Promise<CardOutcome> {
-    return this.payment('verify', { ...request, amountCents: 0 });
+  verify(request: PaymentRequest, options?: CallOptions): Promise<CardOutcome> {
+    return this.payment('verify', { ...request, amountCents: 0 }, options?.signal);
   }
 
-  refundWithoutReference(request: PaymentRequest): Promise<CardOutcome> {
+  refundWithoutReference(request: PaymentRequest, options?: CallOptions): Promise<CardOutcome> {
     // Credits to a card skip AVS and CVV; the card itself must be good.
-    return this.payment('refund-without-reference', {
-      ...request,
-      avs: null,
-      card: { ...request.card, securityCode: null },
-    });
-  }
-
-  capture(request: FollowUpRequest): Promise<CardOutcome> {
-    return this.followUp('capture', request, (original) =>
-      request.amountCents <= original.amount_cents ? null : 'Capture exceeds the authorized amount',
+    return this.payment(
+      'refund-without-reference',
+      { ...request, avs: null, card: { ...request.card, securityCode: null } },
+      options?.signal,
     );
   }
 
-  void(request: FollowUpRequest): Promise<CardOutcome> {
-    return this.followUp('void', request, () => null);
+  capture(request: FollowUpRequest, options?: CallOptions): Promise<CardOutcome> {
+    return this.followUp(
+      'capture',
+      request,
+      (original) => (request.amountCents <= original.amount_cents ? null : 'Capture exceeds the authorized amount'),
+      options?.signal,
+    );
   }
 
-  refund(request: FollowUpRequest): Promise<CardOutcome> {
-    return this.followUp('refund', request, () => null);
+  void(request: FollowUpRequest, options?: CallOptions): Promise<CardOutcome> {
+    return this.followUp('void', request, () => null, options?.signal);
   }
 
-  tipAdjust(request: FollowUpRequest): Promise<CardOutcome> {
-    return this.followUp('tip-adjust', request, () => null);
+  refund(request: FollowUpRequest, options?: CallOptions): Promise<CardOutcome> {
+    return this.followUp('refund', request, () => null, options?.signal);
   }
 
-  async closeBatch(request: CloseBatchRequest): Promise<CardOutcome> {
-    await this.leg();
+  tipAdjust(request: FollowUpRequest, options?: CallOptions): Promise<CardOutcome> {
+    return this.followUp('tip-adjust', request, () => null, options?.signal);
+  }
+
+  async closeBatch(request: CloseBatchRequest, options?: CallOptions): Promise<CardOutcome> {
+    await this.leg(options?.signal);
     const outcome: CardOutcome = {
       kind: 'approved',
       responseCode: '00',
@@ -160,7 +165,7 @@ export class SandboxCardNetwork implements CardConnector {
       avs: null,
     };
     await this.remember(`batch:${request.batchId}`, 'close-batch', null, outcome.approvedCents, outcome);
-    await this.leg();
+    await this.leg(options?.signal);
     return outcome;
   }
 
@@ -182,8 +187,8 @@ export class SandboxCardNetwork implements CardConnector {
     return rows[0] ? { found: true, outcome: rows[0].outcome } : { found: false };
   }
 
-  private async payment(operation: string, request: PaymentRequest): Promise<CardOutcome> {
-    await this.leg();
+  private async payment(operation: string, request: PaymentRequest, signal?: AbortSignal): Promise<CardOutcome> {
+    await this.leg(signal);
     const { card } = request;
     const avs = request.avs ? sandboxAvs(request.avs) : null;
     const decline = (responseCode: string, message: string): CardOutcome => ({
@@ -216,7 +221,7 @@ export class SandboxCardNetwork implements CardConnector {
       };
     }
     const recorded = await this.remember(request.reference, operation, null, request.amountCents, outcome);
-    await this.leg();
+    await this.leg(signal);
     if (!recorded) return reversed();
     if (scenario?.outcome === 'timeout') {
       // The issuer approved, but the answer is lost on the way back: only a query tells.
@@ -229,8 +234,9 @@ export class SandboxCardNetwork implements CardConnector {
     operation: string,
     request: FollowUpRequest,
     check: (original: { amount_cents: number }) => string | null,
+    signal?: AbortSignal,
   ): Promise<CardOutcome> {
-    await this.leg();
+    await this.leg(signal);
     const { rows } = await this.sql.query<{ amount_cents: number; outcome: CardOutcome }>(
       'SELECT amount_cents, outcome FROM sandbox_card_network WHERE reference = $1',
       [request.originalReference],
@@ -260,7 +266,7 @@ export class SandboxCardNetwork implements CardConnector {
       request.amountCents,
       outcome,
     );
-    await this.leg();
+    await this.leg(signal);
     return recorded ? outcome : reversed();
   }
 
@@ -279,7 +285,8 @@ export class SandboxCardNetwork implements CardConnector {
    * with the network's record written in between. A caller that dies in the second half leaves an operation the
    * network did (its answer lost), as a real one would.
    */
-  private async leg(): Promise<void> {
-    if (this.latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, this.latencyMs / 2));
+  private async leg(signal?: AbortSignal): Promise<void> {
+    signal?.throwIfAborted();
+    if (this.latencyMs > 0) await setTimeout(this.latencyMs / 2, undefined, { signal });
   }
 }

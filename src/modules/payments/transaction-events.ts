@@ -2,10 +2,14 @@ import type { QueryConfig } from 'pg';
 import type { Clock } from '../../platform/clock/clock.js';
 import { type DomainEvent, eventsInsert } from '../../platform/events/outbox.js';
 import { fromCents } from '../../platform/money.js';
+import type { EventName } from '../webhooks/event-catalog.js';
 import type { Transaction } from './transactions.model.js';
 
+/** The events a transaction can announce: the catalog's card and ACH transaction events (checked at compile time). */
+export type TransactionEventType = Extract<EventName, `transaction.${string}` | `payment.${string}`>;
+
 /** One event about a transaction, card or ACH: reference data only, never card or account numbers. */
-function transactionEvent(type: string, t: Transaction, extra: Record<string, unknown>): DomainEvent {
+function transactionEvent(type: TransactionEventType, t: Transaction, extra: Record<string, unknown>): DomainEvent {
   return {
     type,
     merchantId: t.merchantId,
@@ -25,18 +29,19 @@ function transactionEvent(type: string, t: Transaction, extra: Record<string, un
 
 /** Events about a transaction: one per type in the order given. */
 export function transactionEventList(
-  types: string | readonly string[],
+  types: TransactionEventType | readonly TransactionEventType[],
   t: Transaction,
   extra: Record<string, unknown> = {},
 ): DomainEvent[] {
-  const list = typeof types === 'string' ? [types] : types;
+  const list: readonly TransactionEventType[] =
+    typeof types === 'string' ? [types] : (types as readonly TransactionEventType[]);
   return list.map((type) => transactionEvent(type, t, extra));
 }
 
 /** The outbox insert for events about a transaction: one row per type in the order given. */
 export function transactionEvents(
   clock: Clock,
-  types: string | readonly string[],
+  types: TransactionEventType | readonly TransactionEventType[],
   t: Transaction,
   extra: Record<string, unknown> = {},
 ): QueryConfig {
@@ -44,7 +49,11 @@ export function transactionEvents(
 }
 
 /** One insert for the same event about many transactions (an ACH file's entries moving together). */
-export function eventsForEach(clock: Clock, type: string, transactions: readonly Transaction[]): QueryConfig {
+export function eventsForEach(
+  clock: Clock,
+  type: TransactionEventType,
+  transactions: readonly Transaction[],
+): QueryConfig {
   return eventsInsert(
     clock,
     transactions.map((t) => transactionEvent(type, t, {})),

@@ -9,8 +9,8 @@ import { toCents, toMillipercent } from '../../platform/money.js';
 import { ZERO_COST_OPTION_NAMES } from '../merchants/merchants.model.js';
 import { normalizeAddress } from '../reference/address.js';
 import { calculateAmount } from './amounts.js';
-import { cardProcessor } from './card-payments.service.js';
 import { contactInfoOf, type PaymentCommand } from './payment-request.js';
+import { cardProcessor } from './processors.js';
 import {
   amountView,
   authorizationResponse,

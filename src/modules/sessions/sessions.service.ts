@@ -12,8 +12,8 @@ import type { MerchantConfiguration } from '../merchants/merchants.model.js';
 import { ZeroCostProcessingOption } from '../merchants/merchants.model.js';
 import type { MerchantsService } from '../merchants/merchants.service.js';
 import { aboveMaximum, calculateAmount } from '../payments/amounts.js';
-import { findActiveProcessor } from '../payments/card-payments.service.js';
 import type { RequestClaim } from '../payments/payment-request.js';
+import { findActiveProcessor } from '../payments/processors.js';
 import type { Transaction } from '../payments/transactions.model.js';
 import type { TransactionsService } from '../payments/transactions.service.js';
 import {

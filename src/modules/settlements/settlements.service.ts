@@ -1,6 +1,6 @@
 import type { QueryConfig, QueryResult } from 'pg';
 import type { Connectors } from '../../connectors/registry.js';
-import { withDeadline } from '../../connectors/registry.js';
+import { callWithDeadline } from '../../connectors/registry.js';
 import type { Clock } from '../../platform/clock/clock.js';
 import { nextDailySlot } from '../../platform/clock/zoned.js';
 import { newId } from '../../platform/crypto/ids.js';
@@ -183,15 +183,18 @@ export class SettlementsService {
     if (frozen.kind === 'done') return { kind: 'settled', batch: (await this.find(batchId))! };
 
     // Step 2: the processor closes its batch (outside any database transaction).
-    const outcome = await withDeadline(
-      this.connectors.card(frozen.connector).closeBatch({
-        merchantId: frozen.merchantId,
-        processorId: frozen.processorId,
-        batchId,
-        salesCents: frozen.sales_cents,
-        refundsCents: frozen.refunds_cents,
-        transactionCount: frozen.transaction_count,
-      }),
+    const outcome = await callWithDeadline((signal) =>
+      this.connectors.card(frozen.connector).closeBatch(
+        {
+          merchantId: frozen.merchantId,
+          processorId: frozen.processorId,
+          batchId,
+          salesCents: frozen.sales_cents,
+          refundsCents: frozen.refunds_cents,
+          transactionCount: frozen.transaction_count,
+        },
+        { signal },
+      ),
     );
     if (outcome.kind !== 'approved') return { kind: 'processor-error', message: outcome.message };
 

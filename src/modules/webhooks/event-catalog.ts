@@ -31,7 +31,7 @@ type Row = [id: number, setA: string | null, setB: string | null, group: EventGr
 
 // The spec's event table (ids are set B's), plus terminal.deactivated (34) and the payment session (36, 37) and
 // payment link (38, 39) events named by the issues and the wire notes.
-const ROWS: readonly Row[] = [
+const ROWS = [
   [2, 'settlement.batch.completed', 'settlement.batch.completed', 'Settlement', 'Batch settled'],
   [3, 'transaction.card.authorized', 'payment.card.authorized', 'Card Transactions', 'Card authorization approved'],
   [4, 'transaction.card.captured', 'payment.card.captured', 'Card Transactions', 'Authorized payment captured'],
@@ -78,7 +78,10 @@ const ROWS: readonly Row[] = [
   [37, 'payment_session.completed', 'payment_session.completed', 'Payment Sessions', 'Payment session completed'],
   [38, 'payment_link.created', null, 'Payment Links', 'Payment link created'],
   [39, 'payment_link.updated', null, 'Payment Links', 'Payment link updated'],
-];
+] as const satisfies readonly Row[];
+
+/** Every event name of the catalog, in either set: code that records an event names one of these (compile-time). */
+export type EventName = Exclude<(typeof ROWS)[number][1] | (typeof ROWS)[number][2], null>;
 
 const PARTNER_ONLY = new Set(['merchant.created']);
 

@@ -25,9 +25,9 @@ import { MEMBER_TOTALS } from '../../settlements/settlements.service.js';
 import { decryptWith, encryptWith } from '../../vault/data-keys.js';
 import { checkBankAccount, maskAccount, type VaultService } from '../../vault/vault.service.js';
 import { aboveMaximum, amountColumns, calculateAmount, taxInput } from '../amounts.js';
-import { activeProcessor } from '../card-payments.service.js';
 import type { RequestClaim } from '../payment-request.js';
-import { transactionEvents } from '../transaction-events.js';
+import { activeProcessor } from '../processors.js';
+import { type TransactionEventType, transactionEvents } from '../transaction-events.js';
 import { STATUS_NAMES, type Transaction, TYPE_NAMES } from '../transactions.model.js';
 import {
   findByIdempotencyId,
@@ -426,7 +426,7 @@ export class AchPaymentsService {
       from: number[];
       to: number;
       responseType: number;
-      event: string;
+      event: TransactionEventType;
       refusal: string;
       reschedule?: boolean;
     },
@@ -1056,7 +1056,7 @@ export class AchPaymentsService {
     return next;
   }
 
-  private event(tx: Tx, type: string, t: Transaction, extra: Record<string, unknown> = {}): void {
+  private event(tx: Tx, type: TransactionEventType, t: Transaction, extra: Record<string, unknown> = {}): void {
     tx.defer(transactionEvents(this.clock, type, t, extra));
   }
 }

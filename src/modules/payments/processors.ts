@@ -1,0 +1,42 @@
+import { ValidationError } from '../../platform/http/errors.js';
+import type { MerchantConfiguration, PaymentProcessor } from '../merchants/merchants.model.js';
+
+/** The processor a card payment names, or the merchant's default card processor. */
+export function cardProcessor(
+  configuration: MerchantConfiguration,
+  processorId: string | null | undefined,
+): PaymentProcessor {
+  return activeProcessor(configuration, 'card', processorId);
+}
+
+/**
+ * The processor a payment names, or the merchant's default one for the method (else its first active one). Only an
+ * active processor of the method qualifies: anything else is a 400 on `paymentProcessorId`.
+ */
+export function activeProcessor(
+  configuration: MerchantConfiguration,
+  method: PaymentProcessor['method'],
+  processorId: string | null | undefined,
+): PaymentProcessor {
+  const found = findActiveProcessor(configuration, method, processorId, 'paymentProcessorId');
+  if (typeof found === 'string') throw ValidationError.field('paymentProcessorId', found);
+  return found;
+}
+
+/** activeProcessor's choice, or why there is none (a message naming the request's `field`). */
+export function findActiveProcessor(
+  configuration: MerchantConfiguration,
+  method: PaymentProcessor['method'],
+  processorId: string | null | undefined,
+  field: string,
+): PaymentProcessor | string {
+  const usable = configuration.processors.filter((p) => p.method === method && p.statusId === 1);
+  const processor = processorId
+    ? usable.find((p) => p.id === processorId)
+    : (usable.find((p) => p.isDefault) ?? usable[0]);
+  if (processor) return processor;
+  const name = method === 'card' ? 'card' : 'ACH';
+  return processorId
+    ? `'${field}' is not one of this merchant's active ${name} processors (see GET /pay-api/v1/configurations/payments).`
+    : `The merchant has no active ${name} processor.`;
+}

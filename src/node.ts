@@ -17,6 +17,7 @@ import { PartnersService } from './modules/partners/partners.service.js';
 import { achQueues } from './modules/payments/ach/ach.jobs.js';
 import { AchPaymentsService } from './modules/payments/ach/ach.service.js';
 import { CardPaymentsService } from './modules/payments/card-payments.service.js';
+import { closeBatchQueue } from './modules/payments/settle-batch.js';
 import { cardQueues, cardSchedules } from './modules/payments/transactions.jobs.js';
 import { TransactionsService } from './modules/payments/transactions.service.js';
 import { SessionPayments } from './modules/sessions/session-payments.js';
@@ -117,7 +118,8 @@ export async function createNode(config: Config, options: NodeOptions): Promise<
       new Map([['sandbox-ach', new SandboxAchBank(pool, clock)]]),
     );
     const ledger = new Ledger(pool, clock);
-    const settlements = new SettlementsService(pool, clock, connectors, ledger);
+    const settlements = new SettlementsService(pool, clock);
+    const settling = { pool, clock, connectors, ledger, settlements, merchants };
     const cardPayments = new CardPaymentsService({
       pool,
       clock,
@@ -139,10 +141,11 @@ export async function createNode(config: Config, options: NodeOptions): Promise<
       customers,
       vault,
       ledger,
+      settlements,
       connector: (name) => connectors.ach(name),
       filePartRecords: config.achFilePartRecords,
     });
-    const transactions = new TransactionsService(pool, settlements);
+    const transactions = new TransactionsService(pool, settling);
     const sessions = new PaymentSessionsService({ pool, clock, config, logger, merchants, customers, transactions });
     const sessionPayments = new SessionPayments({
       pool,
@@ -176,7 +179,7 @@ export async function createNode(config: Config, options: NodeOptions): Promise<
     const jobs = new JobRunner(pool, clock, logger, metrics, config.workers);
     jobs.register(maintenanceQueue(pool, clock, logger));
     jobs.schedule({ name: 'maintenance', queue: 'platform.maintenance', next: every(600) });
-    jobs.register(settlements.queue());
+    jobs.register(closeBatchQueue(settling));
     for (const queue of cardQueues(pool, clock, cardPayments)) jobs.register(queue);
     for (const schedule of cardSchedules) jobs.schedule(schedule);
     for (const queue of achQueues(ach)) jobs.register(queue);

@@ -2,65 +2,9 @@
 // `${sqlIds(...SALE_TYPES)}`), never from digits typed into a query: a renumbered or misremembered id cannot hide
 // in a string. This reads every source file's string literals and fails on an id compared with a literal number.
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
+import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
-
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) return sourceFiles(full);
-    return entry.name.endsWith('.ts') ? [full] : [];
-  });
-}
-
-/** The text of every string and template literal of a TypeScript file (template holes blanked). */
-export function stringLiterals(source: string): string[] {
-  const found: string[] = [];
-  let i = 0;
-  while (i < source.length) {
-    const c = source[i]!;
-    if (c === '/' && source[i + 1] === '/') {
-      i = source.indexOf('\n', i);
-      if (i < 0) break;
-      continue;
-    }
-    if (c === '/' && source[i + 1] === '*') {
-      i = source.indexOf('*/', i + 2) + 2;
-      continue;
-    }
-    if (c === "'" || c === '"' || c === '`') {
-      let text = '';
-      let depth = 0;
-      i++;
-      while (i < source.length) {
-        const d = source[i]!;
-        if (d === '\\') {
-          text += source.slice(i, i + 2);
-          i += 2;
-          continue;
-        }
-        if (c === '`' && d === '$' && source[i + 1] === '{') {
-          depth = 1;
-          i += 2;
-          while (i < source.length && depth > 0) {
-            if (source[i] === '{') depth++;
-            else if (source[i] === '}') depth--;
-            i++;
-          }
-          text += ' ? ';
-          continue;
-        }
-        if (d === c) break;
-        text += d;
-        i++;
-      }
-      found.push(text);
-    }
-    i++;
-  }
-  return found;
-}
+import { sourceFiles, stringLiterals } from '../source-literals.js';
 
 const ID_COLUMN = String.raw`\b\w*(?:status|type|method|source)_id`;
 const LITERAL_ID = [
@@ -73,7 +17,7 @@ const SQL = /\b(SELECT|UPDATE|INSERT|DELETE|WHERE|FILTER|SET)\b/i;
 describe('SQL ids', () => {
   it('compares status, type, method and source ids only with generated constants', () => {
     const offenders: string[] = [];
-    for (const file of sourceFiles('src')) {
+    for (const file of sourceFiles('src', '.ts')) {
       for (const literal of stringLiterals(readFileSync(file, 'utf8'))) {
         if (!SQL.test(literal) && !/_id\b/.test(literal)) continue;
         for (const pattern of LITERAL_ID) {

@@ -227,12 +227,7 @@ export async function softDeleteCustomer(sql: Sql, merchantId: string, id: strin
     'UPDATE customers SET deleted_at = $3 WHERE id = $1 AND merchant_id = $2 AND deleted_at IS NULL',
     [id, merchantId, now],
   );
-  if (result.rowCount !== 1) return false;
-  await sql.query(
-    'UPDATE payment_methods SET deleted_at = $3 WHERE customer_id = $1 AND merchant_id = $2 AND deleted_at IS NULL',
-    [id, merchantId, now],
-  );
-  return true;
+  return result.rowCount === 1;
 }
 
 export async function setDefaults(

@@ -116,10 +116,13 @@ export class CustomersService {
     return listCustomers(this.pool, filter, page);
   }
 
+  /** Deletes the customer and, with it, its payment methods (the vault's), in one transaction. */
   async remove(merchantId: string, id: string): Promise<void> {
-    if (!(await softDeleteCustomer(this.pool, merchantId, id, this.clock.now()))) {
-      throw new NotFoundError('Customer', id);
-    }
+    await withTransaction(this.pool, async (tx) => {
+      const now = this.clock.now();
+      if (!(await softDeleteCustomer(tx, merchantId, id, now))) throw new NotFoundError('Customer', id);
+      await this.vault.removeCustomerMethods(tx, merchantId, id, now);
+    });
   }
 
   async addCard(merchantId: string, customerId: string, input: CardInput): Promise<{ id: string }> {

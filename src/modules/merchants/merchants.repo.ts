@@ -334,6 +334,34 @@ export async function insertProcessor(sql: Sql, processor: PaymentProcessor, now
   );
 }
 
+/** One processor with its method-specific settings (an ACH processor's cutoff windows and bank details). */
+export async function findProcessorWithSettings(
+  sql: Sql,
+  processorId: string,
+): Promise<(PaymentProcessor & { settings: Record<string, unknown> }) | undefined> {
+  const { rows } = await sql.query<ProcessorRow & { settings: Record<string, unknown> }>(
+    'SELECT * FROM payment_processors WHERE id = $1',
+    [processorId],
+  );
+  return rows[0] ? { ...toProcessor(rows[0]), settings: rows[0].settings ?? {} } : undefined;
+}
+
+/** Replaces one method's settings of a processor (and its time slots); answers the merchant it belongs to. */
+export async function saveProcessorSettings(
+  sql: Sql,
+  processorId: string,
+  method: PaymentProcessor['method'],
+  settings: unknown,
+  timeSlots: PaymentProcessor['settlementTimeSlots'],
+): Promise<string | undefined> {
+  const { rows } = await sql.query<{ merchant_id: string }>(
+    `UPDATE payment_processors SET settings = jsonb_set(settings, ARRAY[$2::text], $3::jsonb), settlement_time_slots = $4
+     WHERE id = $1 AND method = $2 RETURNING merchant_id`,
+    [processorId, method, JSON.stringify(settings), JSON.stringify(timeSlots)],
+  );
+  return rows[0]?.merchant_id;
+}
+
 export async function listProcessors(sql: Sql, merchantId: string): Promise<PaymentProcessor[]> {
   const { rows } = await sql.query<ProcessorRow>('SELECT * FROM payment_processors WHERE merchant_id = $1', [
     merchantId,

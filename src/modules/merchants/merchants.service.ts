@@ -22,12 +22,14 @@ import {
   findConfiguration,
   findMerchant,
   findPartnerMerchant,
+  findProcessorWithSettings,
   insertMerchant,
   insertProcessor,
   listContacts,
   listPartnerMerchants,
   listProcessors,
   type PartnerMerchantFilter,
+  saveProcessorSettings,
   updateMerchant,
   upsertMainContact,
 } from './merchants.repo.js';
@@ -222,6 +224,29 @@ export class MerchantsService {
       text: `UPDATE merchants SET last_transaction_at = $2
              WHERE id = $1 AND (last_transaction_at IS NULL OR last_transaction_at < $2::timestamptz - interval '60 seconds')`,
       values: [merchantId, at],
+    });
+  }
+
+  /** A processor by id with its method-specific settings, or undefined (any merchant's: for system jobs). */
+  processorWithSettings(processorId: string, sql: Sql = this.pool) {
+    return findProcessorWithSettings(sql, processorId);
+  }
+
+  /**
+   * Saves one method's settings of a processor and its settlement time slots; every node's cached configuration of
+   * the merchant is dropped at once (the change is what payments configuration shows). False: no such processor.
+   */
+  async updateProcessorSettings(
+    processorId: string,
+    method: PaymentProcessor['method'],
+    settings: unknown,
+    timeSlots: PaymentProcessor['settlementTimeSlots'],
+  ): Promise<boolean> {
+    return withTransaction(this.pool, async (tx) => {
+      const merchantId = await saveProcessorSettings(tx, processorId, method, settings, timeSlots);
+      if (!merchantId) return false;
+      await tx.query(`SELECT pg_notify('${MERCHANT_CHANNEL}', $1)`, [merchantId]);
+      return true;
     });
   }
 

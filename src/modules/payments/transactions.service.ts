@@ -2,15 +2,16 @@ import type { Pool, Sql } from '../../platform/db/pool.js';
 import { ConflictError } from '../../platform/http/errors.js';
 import type { PageRequest } from '../../platform/http/paging.js';
 import { fromCents } from '../../platform/money.js';
-import type { SettlementsService } from '../settlements/settlements.service.js';
-import type { Transaction } from './transactions.model.js';
+import { BatchStatus } from '../settlements/settlements.model.js';
+import { closeOpenBatch, type SettleBatchDeps } from './settle-batch.js';
+import { type Transaction, TransactionStatus } from './transactions.model.js';
 import { findBySource, findTransaction, listTransactions, type TransactionFilter } from './transactions.repo.js';
 
 /** Reads of transactions (any method) and the settle command. */
 export class TransactionsService {
   constructor(
     private readonly pool: Pool,
-    private readonly settlements: SettlementsService,
+    private readonly settling: SettleBatchDeps,
   ) {}
 
   get(merchantId: string, id: string): Promise<Transaction | undefined> {
@@ -26,14 +27,13 @@ export class TransactionsService {
     return listTransactions(this.pool, filter, page);
   }
 
-  /** POST /settle: closes the processor's Open batch now; waits briefly for a void in flight to finish. */
+  /**
+   * POST /settle: closes the processor's Open batch now. A batch with an operation in flight (a void) cannot close
+   * until that operation ends: the answer is a 409 at once, and the batch's own close job retries by itself.
+   */
   async settle(merchantId: string, processorId: string) {
-    let result = await this.settlements.closeOpenBatch(merchantId, processorId);
-    for (let attempt = 0; result.kind === 'busy' && attempt < 10; attempt++) {
-      await new Promise((resolve) => setTimeout(resolve, 200));
-      result = await this.settlements.closeOpenBatch(merchantId, processorId);
-    }
-    const now = new Date();
+    const result = await closeOpenBatch(this.settling, merchantId, processorId);
+    const now = this.settling.clock.now();
     switch (result.kind) {
       case 'busy':
         throw new ConflictError(
@@ -51,7 +51,7 @@ export class TransactionsService {
       case 'processor-error':
         return settleResponse({
           at: now,
-          statusId: 3,
+          statusId: BatchStatus.PendingSettlement,
           status: 'PendingSettlement',
           code: 'Error',
           message: `The processor did not close the batch (${result.message}); it is retried automatically.`,
@@ -60,7 +60,7 @@ export class TransactionsService {
       case 'settled':
         return settleResponse({
           at: result.batch.settledAt ?? now,
-          statusId: 6,
+          statusId: TransactionStatus.Settled,
           status: 'Settled',
           code: 'Approve',
           message: 'Batch closed successfully',

@@ -1,30 +1,27 @@
 import type { QueryConfig, QueryResult } from 'pg';
-import type { Connectors } from '../../connectors/registry.js';
-import { callWithDeadline } from '../../connectors/registry.js';
 import type { Clock } from '../../platform/clock/clock.js';
 import { nextDailySlot } from '../../platform/clock/zoned.js';
 import { newId } from '../../platform/crypto/ids.js';
 import type { Pool, Sql } from '../../platform/db/pool.js';
 import { sqlIds } from '../../platform/db/sql-ids.js';
-import { withTransaction } from '../../platform/db/tx.js';
-import { recordEvent } from '../../platform/events/outbox.js';
 import { likePattern, type PageRequest } from '../../platform/http/paging.js';
 import { enqueue } from '../../platform/jobs/queue.js';
-import type { Job, QueueDefinition } from '../../platform/jobs/runner.js';
-import { fromCents } from '../../platform/money.js';
-import { type Ledger, lines } from '../ledger/ledger.js';
 import type { PaymentProcessor } from '../merchants/merchants.model.js';
+import { CARD_REFUND_TYPES, CARD_SALE_TYPES } from '../payments/transactions.model.js';
+import { BatchStatus, CLOSE_BATCH_QUEUE } from './settlements.model.js';
 import {
-  CARD_REFUND_TYPES,
-  CARD_SALE_TYPES,
-  REFUND_TYPES,
-  SALE_TYPES,
-  TransactionStatus,
-} from '../payments/transactions.model.js';
-
-export const BatchStatus = { Open: 1, Settled: 2, PendingSettlement: 3 } as const;
-export const BATCH_STATUS_NAMES: Record<number, string> = { 1: 'Open', 2: 'Settled', 3: 'PendingSettlement' };
-export const CLOSE_BATCH_QUEUE = 'settlements.close-batch';
+  type BatchTotals,
+  deleteBatch,
+  findOpenBatchId,
+  freezeBatch,
+  frozenTotals,
+  insertFileBatch,
+  insertOpenBatch,
+  type LockedBatch,
+  lockBatch,
+  markBatchSettled,
+  openBatchForShare,
+} from './settlements.repo.js';
 
 export interface Batch {
   id: string;
@@ -42,23 +39,11 @@ export interface Batch {
   netCents: number;
 }
 
-/** The sums a batch's totals must equal. */
-export const MEMBER_TOTALS = `
-  SELECT count(*)::int AS transaction_count,
-         coalesce(sum(captured_cents) FILTER (WHERE type_id IN (${sqlIds(...SALE_TYPES)})), 0)::bigint AS sales_cents,
-         coalesce(sum(captured_cents) FILTER (WHERE type_id IN (${sqlIds(...REFUND_TYPES)})), 0)::bigint AS refunds_cents
-  FROM transactions WHERE batch_id = $1`;
-
-export type CloseResult =
-  | { kind: 'settled'; batch: Batch }
-  | { kind: 'nothing-open' }
-  | { kind: 'busy' }
-  | { kind: 'processor-error'; message: string };
-
 /**
- * Settlement batches. Every captured payment and every refund joins its processor's Open batch in the same
- * transaction that captures it; closing (at the processor's time slot, or on request) freezes the totals, asks the
- * processor to close, then marks the batch and its transactions Settled and posts the payout to the ledger.
+ * Settlement batches: the table of batches and the rules of their lifecycle. Every captured payment and every refund
+ * joins its processor's Open batch in the transaction that moves its money; closing (payments' settle-batch.ts, at
+ * the processor's time slot or on request) freezes the totals here, and marks the batch Settled once the processor
+ * closed it. An ACH file is a batch of its own (payments' ACH cutoff opens it, the file's settlement closes it).
  */
 export class SettlementsService {
   private readonly openBatches = new Map<string, string>();
@@ -66,8 +51,6 @@ export class SettlementsService {
   constructor(
     private readonly pool: Pool,
     private readonly clock: Clock,
-    private readonly connectors: Connectors,
-    private readonly ledger: Ledger,
   ) {}
 
   /**
@@ -76,17 +59,19 @@ export class SettlementsService {
    */
   async joinOpenBatch(tx: Sql, processor: PaymentProcessor, prefetched?: QueryResult): Promise<string> {
     for (let first = true; ; first = false) {
-      const { rows } = first && prefetched ? prefetched : await tx.query(this.openBatchQuery(processor));
+      const { rows } = first && prefetched ? prefetched : await tx.query(openBatchForShare(processor.id));
       if (rows[0]) return this.remember(processor.id, rows[0].id as string);
       const now = this.clock.now();
       const closesAt = nextDailySlot(now, processor.settlementTimeSlots) ?? new Date(now.getTime() + 24 * 3600 * 1000);
       const id = newId();
-      const inserted = await tx.query(
-        `INSERT INTO settlement_batches (id, merchant_id, processor_id, status_id, opened_at, closes_at)
-         VALUES ($1, $2, $3, ${BatchStatus.Open}, $4, $5) ON CONFLICT DO NOTHING`,
-        [id, processor.merchantId, processor.id, now, closesAt],
-      );
-      if (inserted.rowCount === 1) {
+      const opened = await insertOpenBatch(tx, {
+        id,
+        merchantId: processor.merchantId,
+        processorId: processor.id,
+        openedAt: now,
+        closesAt,
+      });
+      if (opened) {
         await enqueue(tx, this.clock, {
           queue: CLOSE_BATCH_QUEUE,
           payload: { batchId: id },
@@ -114,147 +99,56 @@ export class SettlementsService {
 
   /** The first query of joinOpenBatch, for a caller that sends it along with others (`Tx.batch`). */
   openBatchQuery(processor: PaymentProcessor): QueryConfig {
-    return {
-      name: 'batch.open-for-share',
-      text: `SELECT id FROM settlement_batches WHERE processor_id = $1 AND status_id = ${BatchStatus.Open} FOR KEY SHARE`,
-      values: [processor.id],
-    };
+    return openBatchForShare(processor.id);
   }
 
-  /** Closes the processor's Open batch now (POST /settle). */
-  async closeOpenBatch(merchantId: string, processorId: string): Promise<CloseResult> {
-    const { rows } = await this.pool.query<{ id: string }>(
-      `SELECT id FROM settlement_batches WHERE processor_id = $1 AND merchant_id = $2 AND status_id = ${BatchStatus.Open}`,
-      [processorId, merchantId],
-    );
-    if (!rows[0]) return { kind: 'nothing-open' };
-    return this.close(rows[0].id);
+  findOpenBatchId(merchantId: string, processorId: string): Promise<string | undefined> {
+    return findOpenBatchId(this.pool, merchantId, processorId);
   }
 
-  async close(batchId: string): Promise<CloseResult> {
-    // Step 1: freeze. Payments joining from now on open a new batch.
-    const frozen = await withTransaction(this.pool, async (tx) => {
-      const { rows } = await tx.query<{ status_id: number; processor_id: string; merchant_id: string }>(
-        'SELECT status_id, processor_id, merchant_id FROM settlement_batches WHERE id = $1 FOR UPDATE',
-        [batchId],
-      );
-      const batch = rows[0];
-      if (!batch) return { kind: 'gone' as const };
-      if (batch.status_id === BatchStatus.Settled) return { kind: 'done' as const };
-      if (batch.status_id === BatchStatus.Open) {
-        // A void in flight would change the batch; wait for it to finish.
-        const busy = await tx.query(
-          'SELECT 1 FROM transactions WHERE batch_id = $1 AND pending_operation IS NOT NULL LIMIT 1',
-          [batchId],
-        );
-        if (busy.rowCount) return { kind: 'busy' as const };
-        const totals = (
-          await tx.query<{ transaction_count: number; sales_cents: number; refunds_cents: number }>(MEMBER_TOTALS, [
-            batchId,
-          ])
-        ).rows[0]!;
-        await tx.query(
-          `UPDATE settlement_batches SET status_id = ${BatchStatus.PendingSettlement}, closing_started_at = $2,
-             transaction_count = $3,
-             sales_cents = $4, refunds_cents = $5, net_cents = $4::bigint - $5::bigint
-           WHERE id = $1`,
-          [batchId, this.clock.now(), totals.transaction_count, totals.sales_cents, totals.refunds_cents],
-        );
-      }
-      const { rows: processors } = await tx.query<{ connector: string }>(
-        'SELECT connector FROM payment_processors WHERE id = $1',
-        [batch.processor_id],
-      );
-      const { rows: frozenRows } = await tx.query<{
-        transaction_count: number;
-        sales_cents: number;
-        refunds_cents: number;
-      }>('SELECT transaction_count, sales_cents, refunds_cents FROM settlement_batches WHERE id = $1', [batchId]);
-      return {
-        kind: 'frozen' as const,
-        merchantId: batch.merchant_id,
-        processorId: batch.processor_id,
-        connector: processors[0]!.connector,
-        ...frozenRows[0]!,
-      };
-    });
-    if (frozen.kind === 'gone') return { kind: 'nothing-open' };
-    if (frozen.kind === 'busy') return { kind: 'busy' };
-    if (frozen.kind === 'done') return { kind: 'settled', batch: (await this.find(batchId))! };
-
-    // Step 2: the processor closes its batch (outside any database transaction).
-    const outcome = await callWithDeadline((signal) =>
-      this.connectors.card(frozen.connector).closeBatch(
-        {
-          merchantId: frozen.merchantId,
-          processorId: frozen.processorId,
-          batchId,
-          salesCents: frozen.sales_cents,
-          refundsCents: frozen.refunds_cents,
-          transactionCount: frozen.transaction_count,
-        },
-        { signal },
-      ),
-    );
-    if (outcome.kind !== 'approved') return { kind: 'processor-error', message: outcome.message };
-
-    // Step 3: settled.
-    await withTransaction(this.pool, async (tx) => {
-      const { rows } = await tx.query<{ status_id: number; net_cents: number }>(
-        'SELECT status_id, net_cents FROM settlement_batches WHERE id = $1 FOR UPDATE',
-        [batchId],
-      );
-      if (rows[0]?.status_id !== BatchStatus.PendingSettlement) return;
-      const now = this.clock.now();
-      await tx.query(
-        `UPDATE settlement_batches SET status_id = ${BatchStatus.Settled}, settled_at = $2, external_batch_id = $3
-         WHERE id = $1`,
-        [batchId, now, outcome.networkReference],
-      );
-      // Captured payments and completed refunds become Settled; a fully refunded payment keeps saying Refunded.
-      await tx.query(
-        `UPDATE transactions SET settled_at = $2, modified_at = $2,
-           status_id = CASE WHEN status_id = ${TransactionStatus.Captured}
-               OR (type_id IN (${sqlIds(...CARD_REFUND_TYPES)}) AND status_id = ${TransactionStatus.Refunded})
-             THEN ${TransactionStatus.Settled} ELSE status_id END
-         WHERE batch_id = $1`,
-        [batchId, now],
-      );
-      await this.ledger.post(tx, {
-        merchantId: frozen.merchantId,
-        kind: 'settlement',
-        batchId,
-        lines: lines.settle(rows[0].net_cents),
-      });
-      await recordEvent(tx, this.clock, {
-        type: 'settlement.batch.completed',
-        merchantId: frozen.merchantId,
-        resourceType: 'settlement',
-        resourceId: batchId,
-        data: {
-          batchId,
-          paymentProcessorId: frozen.processorId,
-          transactionCount: frozen.transaction_count,
-          salesAmount: fromCents(frozen.sales_cents),
-          refundsAmount: fromCents(frozen.refunds_cents),
-          netAmount: fromCents(rows[0].net_cents),
-        },
-      });
-    });
-    return { kind: 'settled', batch: (await this.find(batchId))! };
+  /** The batch (by id, or the ACH file it belongs to) under the lock every change of its state takes. */
+  lock(tx: Sql, where: { id: string } | { achFileId: string }): Promise<LockedBatch | undefined> {
+    return lockBatch(tx, where);
   }
 
-  /** The batch-closing job: due at the batch's time slot; retried while a void is in flight or the processor errs. */
-  queue(): QueueDefinition {
-    return {
-      name: CLOSE_BATCH_QUEUE,
-      retryDelaySeconds: (attempt) => Math.min(5 * 2 ** (attempt - 1), 600),
-      handle: async (job: Job) => {
-        const result = await this.close(String(job.payload.batchId));
-        if (result.kind === 'busy') throw new Error('A void is in flight in this batch; closing again shortly');
-        if (result.kind === 'processor-error') throw new Error(`Processor refused to close: ${result.message}`);
-      },
-    };
+  /** Open → PendingSettlement with its totals frozen. */
+  freeze(tx: Sql, id: string, now: Date, totals: BatchTotals): Promise<void> {
+    return freezeBatch(tx, id, now, totals);
+  }
+
+  frozenTotals(tx: Sql, id: string): Promise<BatchTotals> {
+    return frozenTotals(tx, id);
+  }
+
+  /** Settled: a card batch with the processor's reference, an ACH file's batch with its final totals. */
+  markSettled(
+    tx: Sql,
+    id: string,
+    now: Date,
+    closing: { externalBatchId: string } | { totals: BatchTotals },
+  ): Promise<void> {
+    return markBatchSettled(tx, id, now, closing);
+  }
+
+  /** An ACH file's batch, opened with the file (its entries join it as the file takes them). */
+  openFileBatch(
+    tx: Sql,
+    batch: {
+      id: string;
+      merchantId: string;
+      processorId: string;
+      openedAt: Date;
+      closesAt: Date;
+      achFileId: string;
+      externalBatchId: string;
+    },
+  ): Promise<void> {
+    return insertFileBatch(tx, batch);
+  }
+
+  /** A batch that got no members after all. */
+  discard(tx: Sql, id: string): Promise<void> {
+    return deleteBatch(tx, id);
   }
 
   async find(batchId: string): Promise<Batch | undefined> {

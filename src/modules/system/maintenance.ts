@@ -1,5 +1,7 @@
 import type { Clock } from '../../platform/clock/clock.js';
 import type { Pool } from '../../platform/db/pool.js';
+import { purgeExpiredIdempotencyKeys } from '../../platform/http/idempotency.js';
+import { purgeExpiredRateLimitCounters } from '../../platform/http/rate-limit.js';
 import type { QueueDefinition } from '../../platform/jobs/runner.js';
 import type { Logger } from '../../platform/observability/logger.js';
 import { purgeExpiredRefreshTokens } from '../oauth/oauth.repo.js';
@@ -10,13 +12,10 @@ export function maintenanceQueue(pool: Pool, clock: Clock, logger: Logger): Queu
     name: 'platform.maintenance',
     async handle() {
       const now = clock.now();
-      const idempotency = await pool.query('DELETE FROM idempotency_keys WHERE expires_at <= $1', [now]);
-      const counters = await pool.query('DELETE FROM rate_limit_counters WHERE expires_at <= $1', [now]);
-      const refresh = await purgeExpiredRefreshTokens(pool, now);
-      logger.info(
-        { idempotencyKeys: idempotency.rowCount, rateLimitCounters: counters.rowCount, refreshTokens: refresh },
-        'maintenance sweep',
-      );
+      const idempotencyKeys = await purgeExpiredIdempotencyKeys(pool, now);
+      const rateLimitCounters = await purgeExpiredRateLimitCounters(pool, now);
+      const refreshTokens = await purgeExpiredRefreshTokens(pool, now);
+      logger.info({ idempotencyKeys, rateLimitCounters, refreshTokens }, 'maintenance sweep');
     },
   };
 }

@@ -157,6 +157,14 @@ export async function updatePaymentMethod(
   return result.rowCount === 1;
 }
 
+/** Every payment method of a customer, deleted with it. */
+export async function deleteCustomerPaymentMethods(sql: Sql, merchantId: string, customerId: string, now: Date) {
+  await sql.query(
+    'UPDATE payment_methods SET deleted_at = $3 WHERE customer_id = $1 AND merchant_id = $2 AND deleted_at IS NULL',
+    [customerId, merchantId, now],
+  );
+}
+
 export async function deletePaymentMethod(sql: Sql, merchantId: string, id: string, now: Date): Promise<boolean> {
   const result = await sql.query(
     'UPDATE payment_methods SET deleted_at = $3 WHERE id = $1 AND merchant_id = $2 AND deleted_at IS NULL',

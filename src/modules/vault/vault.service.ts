@@ -23,6 +23,7 @@ import {
   type UsableCard,
 } from './vault.model.js';
 import {
+  deleteCustomerPaymentMethods,
   deletePaymentMethod,
   findPaymentMethod,
   findPaymentMethodsById,
@@ -101,6 +102,11 @@ export class VaultService {
 
   /** A payment about to be made reads its method through here: concurrent payments' reads become one statement. */
   private readonly lookUp = groupedLookup((ids) => findPaymentMethodsById(this.pool, ids));
+
+  /** A deleted customer's payment methods go with it (in the caller's transaction). */
+  removeCustomerMethods(tx: Sql, merchantId: string, customerId: string, now: Date): Promise<void> {
+    return deleteCustomerPaymentMethods(tx, merchantId, customerId, now);
+  }
 
   private sealedMethod(sql: Sql, merchantId: string, id: string) {
     return sql === this.pool ? this.lookUp({ merchantId, id }) : findPaymentMethod(sql, merchantId, id);

@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { Clock } from '../clock/clock.js';
 import type { KeyEncryptionKey } from '../crypto/kek.js';
-import type { Pool } from '../db/pool.js';
+import type { Pool, Sql } from '../db/pool.js';
 import { IdempotencyKeyConflictError, IdempotencyKeyInProgressError } from './errors.js';
 
 /**
@@ -148,6 +148,12 @@ export class IdempotencyStore {
       [claim.principal, claim.key, claim.id, this.node()],
     );
   }
+}
+
+/** Drops keys past their retention (business clock); the maintenance job calls it. Returns how many. */
+export async function purgeExpiredIdempotencyKeys(sql: Sql, now: Date): Promise<number> {
+  const result = await sql.query('DELETE FROM idempotency_keys WHERE expires_at <= $1', [now]);
+  return result.rowCount ?? 0;
 }
 
 export function idempotencyAad(principal: string, key: string): string {

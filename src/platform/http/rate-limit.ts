@@ -1,5 +1,5 @@
 import type { Clock } from '../clock/clock.js';
-import type { Pool } from '../db/pool.js';
+import type { Pool, Sql } from '../db/pool.js';
 
 export interface RateLimitRule {
   name: string;
@@ -138,4 +138,10 @@ export class RateLimiter {
     }
     await Promise.all(work);
   }
+}
+
+/** Drops counters of windows that have ended (business clock); the maintenance job calls it. Returns how many. */
+export async function purgeExpiredRateLimitCounters(sql: Sql, now: Date): Promise<number> {
+  const result = await sql.query('DELETE FROM rate_limit_counters WHERE expires_at <= $1', [now]);
+  return result.rowCount ?? 0;
 }

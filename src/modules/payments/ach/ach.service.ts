@@ -17,22 +17,25 @@ import type { Logger } from '../../../platform/observability/logger.js';
 import type { Customer } from '../../customers/customers.model.js';
 import type { CustomersService } from '../../customers/customers.service.js';
 import { type Ledger, lines } from '../../ledger/ledger.js';
-import { MERCHANT_CHANNEL } from '../../merchants/configuration-cache.js';
 import { ZeroCostProcessingOption } from '../../merchants/merchants.model.js';
 import type { MerchantsService } from '../../merchants/merchants.service.js';
 import { BatchStatus } from '../../settlements/settlements.model.js';
-import { MEMBER_TOTALS } from '../../settlements/settlements.service.js';
+import type { SettlementsService } from '../../settlements/settlements.service.js';
 import { decryptWith, encryptWith } from '../../vault/data-keys.js';
 import { checkBankAccount, maskAccount, type VaultService } from '../../vault/vault.service.js';
-import { aboveMaximum, amountColumns, calculateAmount, taxInput } from '../amounts.js';
+import { aboveMaximum, calculateAmount, taxInput } from '../amounts.js';
+import { type NewTransaction, newTransaction, plainAmount } from '../new-transaction.js';
 import type { RequestClaim } from '../payment-request.js';
 import { activeProcessor } from '../processors.js';
 import { type TransactionEventType, transactionEvents } from '../transaction-events.js';
 import { STATUS_NAMES, type Transaction, TYPE_NAMES } from '../transactions.model.js';
 import {
+  batchMemberTotals,
   findByIdempotencyId,
+  hasEntriesOutstanding,
   insertTransaction,
   isIdempotencyIdTaken,
+  markBatchMembersSettled,
   TX_COLUMNS,
   toTransaction,
 } from '../transactions.repo.js';
@@ -68,6 +71,7 @@ export interface AchDeps {
   customers: CustomersService;
   vault: VaultService;
   ledger: Ledger;
+  settlements: SettlementsService;
   connector(name: string): AchConnector;
   /** Records per stored part of a NACHA file (and entries per read while one is written). */
   filePartRecords?: number;
@@ -207,21 +211,24 @@ export class AchPaymentsService {
     const id = newId();
     const achSettings = await this.processorSettings(processor.id);
     const windowAt = nextCutoff(now, achSettings, cmd.isFasterProcessing);
-    const t: Transaction = {
-      ...achTransactionBase(id, cmd.merchantId, processor.id, now),
+    const t = newAchTransaction({
+      id,
+      merchantId: cmd.merchantId,
+      processorId: processor.id,
       typeId: cmd.direction === 'debit' ? AchType.Debit : AchType.Credit,
       customerId: account.customer?.id ?? null,
       paymentMethodId: account.paymentMethodId,
       createMethodId: cmd.createMethodId,
       sourceId: cmd.sourceId ?? null,
       idempotencyId: cmd.idempotency?.id ?? null,
-      ...amountColumns(amounts),
+      amounts,
       authorizedCents: amounts.totalCents,
       panMask: account.mask,
       billingAddress: cmd.billingAddress ?? account.customer?.billingAddress ?? null,
       shippingAddress: cmd.shippingAddress,
       contactInfo: cmd.contactInfo,
-    };
+      createdAt: now,
+    });
     const created = await withTransaction(this.deps.pool, async (tx) => {
       await insertTransaction(tx, t);
       const dataKey = await this.deps.vault.dataKeys.current(cmd.merchantId, tx);
@@ -506,22 +513,24 @@ export class AchPaymentsService {
       const current = await this.deps.vault.dataKeys.current(merchantId, tx);
       const refundId = newId();
       const windowAt = nextCutoff(now, await this.processorSettings(original.processorId, tx), false);
-      const refund: Transaction = {
-        ...achTransactionBase(refundId, merchantId, original.processorId, now),
+      const refund = newAchTransaction({
+        id: refundId,
+        merchantId,
+        processorId: original.processorId,
         typeId: AchType.Refund,
         originalTransactionId: id,
         idempotencyId: claim?.id ?? null,
         customerId: original.customerId,
         paymentMethodId: original.paymentMethodId,
         createMethodId: original.createMethodId,
-        baseCents: original.totalCents,
-        totalCents: original.totalCents,
+        amounts: plainAmount(original.totalCents),
         authorizedCents: original.totalCents,
         panMask: original.panMask,
         billingAddress: original.billingAddress,
         shippingAddress: original.shippingAddress,
         contactInfo: original.contactInfo,
-      };
+        createdAt: now,
+      });
       await insertTransaction(tx, refund);
       await tx.query(
         `INSERT INTO ach_entries (transaction_id, merchant_id, processor_id, sec_code, is_debit, routing_number,
@@ -544,12 +553,9 @@ export class AchPaymentsService {
   // The cutoff: Scheduled entries of a window → one NACHA file, In progress, its own settlement batch.
 
   async cutoff(processorId: string, window: Date): Promise<string | null> {
-    const { rows: found } = await this.deps.pool.query<{ merchant_id: string }>(
-      `SELECT merchant_id FROM payment_processors WHERE id = $1 AND method = 'ach'`,
-      [processorId],
-    );
-    if (!found[0]) return null;
-    const merchantId = found[0].merchant_id;
+    const processor = await this.deps.merchants.processorWithSettings(processorId);
+    if (processor?.method !== 'ach') return null;
+    const merchantId = processor.merchantId;
     const configuration = await this.deps.merchants.getConfiguration(merchantId);
     const settings = await this.processorSettings(processorId);
     const { effectiveDate, settlesAt } = settlementOf(window, settings);
@@ -570,12 +576,15 @@ export class AchPaymentsService {
          VALUES ($1, $2, $3, 'origination', $4, $5, 0, 0, 0, $6, $7, $8)`,
         [fileId, merchantId, processorId, window, now, modifier, settlesAt, returnsAt],
       );
-      await tx.query(
-        `INSERT INTO settlement_batches (id, merchant_id, processor_id, status_id, opened_at, closes_at, ach_file_id,
-           external_batch_id)
-         VALUES ($1, $2, $3, ${BatchStatus.Open}, $4, $5, $6, $7)`,
-        [batchId, merchantId, processorId, now, returnsAt, fileId, `${yymmdd(local)}${modifier}`],
-      );
+      await this.deps.settlements.openFileBatch(tx, {
+        id: batchId,
+        merchantId,
+        processorId,
+        openedAt: now,
+        closesAt: returnsAt,
+        achFileId: fileId,
+        externalBatchId: `${yymmdd(local)}${modifier}`,
+      });
       const entryCount = await claimWindow(tx, {
         processorId,
         window,
@@ -587,7 +596,7 @@ export class AchPaymentsService {
       });
       if (entryCount === 0) {
         // A window with no entries makes no file (voids or holds may have taken them all since the job was queued).
-        await tx.query('DELETE FROM settlement_batches WHERE id = $1', [batchId]);
+        await this.deps.settlements.discard(tx, batchId);
         await tx.query('DELETE FROM ach_files WHERE id = $1', [fileId]);
         return null;
       }
@@ -755,12 +764,9 @@ export class AchPaymentsService {
     } catch (error) {
       throw ValidationError.field('file', `Not a valid NACHA file: ${(error as Error).message}`);
     }
-    const { rows: found } = await this.deps.pool.query<{ merchant_id: string }>(
-      `SELECT merchant_id FROM payment_processors WHERE id = $1 AND method = 'ach'`,
-      [processorId],
-    );
-    if (!found[0]) throw new NotFoundError('PaymentProcessor', processorId);
-    const merchantId = found[0].merchant_id;
+    const processor = await this.deps.merchants.processorWithSettings(processorId);
+    if (processor?.method !== 'ach') throw new NotFoundError('PaymentProcessor', processorId);
+    const merchantId = processor.merchantId;
     const external = externalId ?? createHash('sha256').update(content).digest('hex');
     const summary = { returns: 0, notificationsOfChange: 0, unmatched: [] as string[], alreadyApplied: 0 };
     const importId = newId();
@@ -918,51 +924,33 @@ export class AchPaymentsService {
   /** Closes a file's batch once no entry can still clear or return: totals frozen, the net paid out. */
   async settleFileBatch(fileId: string): Promise<boolean> {
     return withTransaction(this.deps.pool, async (tx) => {
-      const { rows } = await tx.query<{ id: string; merchant_id: string; status_id: number }>(
-        'SELECT id, merchant_id, status_id FROM settlement_batches WHERE ach_file_id = $1 FOR UPDATE',
-        [fileId],
-      );
-      const batch = rows[0];
-      if (!batch || batch.status_id === BatchStatus.Settled) return false;
-      const open = await tx.query(
-        `SELECT 1 FROM transactions WHERE batch_id = $1 AND status_id IN (${AchStatus.Scheduled}, ${AchStatus.InProgress}) LIMIT 1`,
-        [batch.id],
-      );
-      if (open.rowCount) return false;
-      const totals = (
-        await tx.query<{ transaction_count: number; sales_cents: string; refunds_cents: string }>(MEMBER_TOTALS, [
-          batch.id,
-        ])
-      ).rows[0]!;
-      const sales = Number(totals.sales_cents);
-      const refunds = Number(totals.refunds_cents);
+      const batch = await this.deps.settlements.lock(tx, { achFileId: fileId });
+      if (!batch || batch.statusId === BatchStatus.Settled) return false;
+      if (await hasEntriesOutstanding(tx, batch.id)) return false;
+      const totals = await batchMemberTotals(tx, batch.id);
+      const net = totals.salesCents - totals.refundsCents;
       const now = this.clock.now();
-      await tx.query(
-        `UPDATE settlement_batches SET status_id = ${BatchStatus.Settled}, settled_at = $2, closing_started_at = $2,
-           transaction_count = $3, sales_cents = $4, refunds_cents = $5, net_cents = $4::bigint - $5::bigint
-         WHERE id = $1`,
-        [batch.id, now, totals.transaction_count, sales, refunds],
-      );
-      await tx.query('UPDATE transactions SET settled_at = $2 WHERE batch_id = $1', [batch.id, now]);
+      await this.deps.settlements.markSettled(tx, batch.id, now, { totals });
+      await markBatchMembersSettled(tx, batch.id, now);
       await this.deps.ledger.post(tx, {
-        merchantId: batch.merchant_id,
+        merchantId: batch.merchantId,
         kind: 'settlement',
         batchId: batch.id,
-        lines: lines.settle(sales - refunds),
+        lines: lines.settle(net),
       });
       tx.defer(
         eventsInsert(this.clock, [
           {
             type: 'settlement.batch.completed',
-            merchantId: batch.merchant_id,
+            merchantId: batch.merchantId,
             resourceType: 'settlement',
             resourceId: batch.id,
             data: {
               batchId: batch.id,
-              transactionCount: totals.transaction_count,
-              netAmount: fromCents(sales - refunds),
-              salesAmount: fromCents(sales),
-              refundsAmount: fromCents(refunds),
+              transactionCount: totals.transactionCount,
+              netAmount: fromCents(net),
+              salesAmount: fromCents(totals.salesCents),
+              refundsAmount: fromCents(totals.refundsCents),
             },
           },
         ]).query,
@@ -1026,12 +1014,9 @@ export class AchPaymentsService {
 
   /** The ACH settings of a processor (operator). */
   async processorSettings(processorId: string, sql: Sql = this.deps.pool): Promise<AchProcessorSettings> {
-    const { rows } = await sql.query<{ settings: Record<string, unknown> }>(
-      `SELECT settings FROM payment_processors WHERE id = $1 AND method = 'ach'`,
-      [processorId],
-    );
-    if (!rows[0]) throw new NotFoundError('PaymentProcessor', processorId);
-    return achSettingsOf(rows[0].settings.ach);
+    const processor = await this.deps.merchants.processorWithSettings(processorId, sql);
+    if (processor?.method !== 'ach') throw new NotFoundError('PaymentProcessor', processorId);
+    return achSettingsOf(processor.settings.ach);
   }
 
   async updateProcessorSettings(processorId: string, changes: Partial<AchProcessorSettings>) {
@@ -1045,14 +1030,7 @@ export class AchPaymentsService {
       minutes: Number(time.slice(3, 5)),
       timezoneName: next.timeZone,
     }));
-    await withTransaction(this.deps.pool, async (tx) => {
-      const { rows } = await tx.query<{ merchant_id: string }>(
-        `UPDATE payment_processors SET settings = jsonb_set(settings, '{ach}', $2::jsonb), settlement_time_slots = $3
-         WHERE id = $1 RETURNING merchant_id`,
-        [processorId, JSON.stringify(next), JSON.stringify(slots)],
-      );
-      await tx.query(`SELECT pg_notify('${MERCHANT_CHANNEL}', $1)`, [rows[0]!.merchant_id]);
-    });
+    await this.deps.merchants.updateProcessorSettings(processorId, 'ach', next, slots);
     return next;
   }
 
@@ -1061,63 +1039,13 @@ export class AchPaymentsService {
   }
 }
 
-function achTransactionBase(id: string, merchantId: string, processorId: string, now: Date): Transaction {
-  return {
-    id,
-    merchantId,
-    processorId,
+/** A new ACH transaction: Scheduled for its cutoff window, accepted ("Approve", 00) when created. */
+function newAchTransaction(t: Omit<NewTransaction, 'method' | 'statusId'>): Transaction {
+  return newTransaction({
+    ...t,
     method: 'ach',
-    typeId: AchType.Debit,
     statusId: AchStatus.Scheduled,
-    originalTransactionId: null,
-    customerId: null,
-    paymentMethodId: null,
-    createMethodId: 2,
-    sourceId: null,
-    idempotencyId: null,
-    cardDataSourceId: null,
-    referenceId: null,
-    customerInitiated: null,
-    currencyId: 1,
-    baseCents: 0,
-    percentageOffCents: 0,
-    percentageOffRateMpct: null,
-    cashDiscountCents: 0,
-    cashDiscountRateMpct: null,
-    surchargeCents: 0,
-    surchargeRateMpct: null,
-    tipCents: 0,
-    tipRateMpct: null,
-    taxCents: 0,
-    taxRateMpct: null,
-    totalCents: 0,
-    authorizedCents: 0,
-    capturedCents: 0,
-    refundedCents: 0,
-    panMask: null,
-    cardTypeId: null,
-    creditDebitTypeId: null,
-    cardTokenTypeId: null,
-    cardFingerprint: null,
-    duplicateKey: null,
-    expirationMonth: null,
-    expirationYear: null,
-    billingAddress: null,
-    shippingAddress: null,
-    contactInfo: null,
-    avsResponse: null,
     resultCode: 'Approve',
     responseCode: '00',
-    responseMessage: null,
-    authCode: null,
-    networkReference: null,
-    pendingOperation: null,
-    batchId: null,
-    detailsMessage: null,
-    createdAt: now,
-    modifiedAt: now,
-    capturedAt: null,
-    voidedAt: null,
-    settledAt: null,
-  };
+  });
 }

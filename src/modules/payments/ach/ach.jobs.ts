@@ -1,11 +1,6 @@
 import type { QueueDefinition } from '../../../platform/jobs/runner.js';
-import {
-  ACH_CLEAR_QUEUE,
-  ACH_CUTOFF_QUEUE,
-  ACH_RETURNS_QUEUE,
-  ACH_SUBMIT_QUEUE,
-  type AchPaymentsService,
-} from './ach.service.js';
+import type { AchPaymentsService } from './ach.service.js';
+import { ACH_CLEAR_QUEUE, ACH_CUTOFF_QUEUE, ACH_RETURNS_QUEUE, ACH_SUBMIT_QUEUE } from './ach-context.js';
 
 /** The ACH clock: each job is idempotent, so a retry or a second worker changes nothing. */
 export function achQueues(ach: AchPaymentsService): QueueDefinition[] {

@@ -1,0 +1,81 @@
+import type { AchConnector } from '../../../connectors/ach/ach-connector.js';
+import type { Clock } from '../../../platform/clock/clock.js';
+import type { Pool, Sql } from '../../../platform/db/pool.js';
+import type { Tx } from '../../../platform/db/tx.js';
+import { NotFoundError } from '../../../platform/http/errors.js';
+import { enqueue } from '../../../platform/jobs/queue.js';
+import type { Logger } from '../../../platform/observability/logger.js';
+import type { CustomersService } from '../../customers/customers.service.js';
+import type { Ledger } from '../../ledger/ledger.js';
+import type { MerchantsService } from '../../merchants/merchants.service.js';
+import type { SettlementsService } from '../../settlements/settlements.service.js';
+import type { VaultService } from '../../vault/vault.service.js';
+import { type TransactionEventType, transactionEvents } from '../transaction-events.js';
+import type { Transaction } from '../transactions.model.js';
+import { AchFileStore } from './ach-file-store.js';
+import { type AchProcessorSettings, achSettingsOf } from './ach-schedule.js';
+
+export const ACH_CUTOFF_QUEUE = 'ach.cutoff';
+export const ACH_SUBMIT_QUEUE = 'ach.submit-file';
+export const ACH_CLEAR_QUEUE = 'ach.clear-file';
+export const ACH_RETURNS_QUEUE = 'ach.collect-returns';
+
+export interface AchDeps {
+  pool: Pool;
+  clock: Clock;
+  logger: Logger;
+  merchants: MerchantsService;
+  customers: CustomersService;
+  vault: VaultService;
+  ledger: Ledger;
+  settlements: SettlementsService;
+  connector(name: string): AchConnector;
+  /** Records per stored part of a NACHA file (and entries per read while one is written). */
+  filePartRecords?: number;
+}
+
+/** What every ACH operation shares: its dependencies, the file store, and the steps they take the same way. */
+export class AchContext {
+  readonly files: AchFileStore;
+
+  constructor(readonly deps: AchDeps) {
+    this.files = new AchFileStore(deps.pool, deps.vault.dataKeys);
+  }
+
+  get clock(): Clock {
+    return this.deps.clock;
+  }
+
+  /** The ACH settings of a processor: its cutoff windows, bank details and time zone. */
+  async processorSettings(processorId: string, sql: Sql = this.deps.pool): Promise<AchProcessorSettings> {
+    const processor = await this.deps.merchants.processorWithSettings(processorId, sql);
+    if (processor?.method !== 'ach') throw new NotFoundError('PaymentProcessor', processorId);
+    return achSettingsOf(processor.settings.ach);
+  }
+
+  /** A cutoff job for the processor's window (one per window, whoever schedules it first). */
+  async scheduleCutoff(tx: Sql, processorId: string, windowAt: Date): Promise<void> {
+    await enqueue(tx, this.clock, {
+      queue: ACH_CUTOFF_QUEUE,
+      payload: { processorId, window: windowAt.toISOString() },
+      runAt: windowAt,
+      singletonKey: `${processorId}|${windowAt.toISOString()}`,
+    });
+  }
+
+  /** An ACH file's row: whose it is and whether it was sent. */
+  async fileRow(id: string) {
+    const { rows } = await this.deps.pool.query<{
+      id: string;
+      merchant_id: string;
+      processor_id: string;
+      submitted_at: Date | null;
+    }>('SELECT id, merchant_id, processor_id, submitted_at FROM ach_files WHERE id = $1', [id]);
+    return rows[0];
+  }
+
+  /** The transaction's event, written with COMMIT. */
+  event(tx: Tx, type: TransactionEventType, t: Transaction, extra: Record<string, unknown> = {}): void {
+    tx.defer(transactionEvents(this.clock, type, t, extra));
+  }
+}

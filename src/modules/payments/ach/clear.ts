@@ -1,0 +1,33 @@
+import { type Tx, withTransaction } from '../../../platform/db/tx.js';
+import { lines } from '../../ledger/ledger.js';
+import { TX_COLUMNS, toTransaction } from '../transactions.repo.js';
+import { AchStatus } from './ach.model.js';
+import type { AchContext } from './ach-context.js';
+
+/** Settlement date reached: the file's In progress entries clear and their money is posted. Idempotent. */
+export async function clearFile(ctx: AchContext, fileId: string, sql?: Tx): Promise<number> {
+  const work = async (tx: Tx) => {
+    const now = ctx.clock.now();
+    const { rows } = await tx.query(
+      `UPDATE transactions t SET status_id = ${AchStatus.Cleared}, captured_cents = total_cents, captured_at = $2,
+         modified_at = $2
+       FROM ach_entries a
+       WHERE a.transaction_id = t.id AND a.file_id = $1 AND t.status_id = ${AchStatus.InProgress}
+       RETURNING ${TX_COLUMNS}, a.is_debit`,
+      [fileId, now],
+    );
+    for (const row of rows) {
+      const t = toTransaction(row);
+      await ctx.deps.ledger.post(tx, {
+        merchantId: t.merchantId,
+        kind: 'ach_clearing',
+        transactionId: t.id,
+        batchId: t.batchId,
+        lines: row.is_debit ? lines.capture(t.totalCents) : lines.reverseCapture(t.totalCents),
+      });
+      ctx.event(tx, 'transaction.ach.cleared', t);
+    }
+    return rows.length;
+  };
+  return sql ? work(sql) : withTransaction(ctx.deps.pool, work);
+}

@@ -1,0 +1,128 @@
+import { returnsAvailableAt } from '../../../connectors/ach/ach-connector.js';
+import { yymmdd } from '../../../connectors/ach/nacha.js';
+import { isoDate } from '../../../platform/clock/business-days.js';
+import { localParts } from '../../../platform/clock/zoned.js';
+import { newId } from '../../../platform/crypto/ids.js';
+import type { Sql } from '../../../platform/db/pool.js';
+import { withTransaction } from '../../../platform/db/tx.js';
+import { enqueue } from '../../../platform/jobs/queue.js';
+import { ACH_CLEAR_QUEUE, ACH_RETURNS_QUEUE, ACH_SUBMIT_QUEUE, type AchContext } from './ach-context.js';
+import { claimWindow, writeCutoffFile } from './ach-cutoff.js';
+import { DEFAULT_RECORDS_PER_PART } from './ach-file-store.js';
+import { companyIdentification } from './ach-response.js';
+import { settlementOf } from './ach-schedule.js';
+
+export async function cutoff(ctx: AchContext, processorId: string, window: Date): Promise<string | null> {
+  const processor = await ctx.deps.merchants.processorWithSettings(processorId);
+  if (processor?.method !== 'ach') return null;
+  const merchantId = processor.merchantId;
+  const configuration = await ctx.deps.merchants.getConfiguration(merchantId);
+  const settings = await ctx.processorSettings(processorId);
+  const { effectiveDate, settlesAt } = settlementOf(window, settings);
+  const returnsAt = returnsAvailableAt(effectiveDate);
+
+  return withTransaction(ctx.deps.pool, async (tx) => {
+    const now = ctx.clock.now();
+    const fileId = newId();
+    const batchId = newId();
+    const odfiId = settings.odfiRoutingNumber.slice(0, 8);
+    const companyId = companyIdentification(processorId);
+    const local = localParts(window, settings.timeZone);
+    const modifier = await fileIdModifier(ctx, tx, processorId, window, settings.timeZone);
+    // The file and its batch exist first (the entries point at them); their totals follow once it is written.
+    await tx.query(
+      `INSERT INTO ach_files (id, merchant_id, processor_id, direction, window_at, created_at, entry_count,
+         total_debit_cents, total_credit_cents, file_id_modifier, settles_at, returns_due_at)
+       VALUES ($1, $2, $3, 'origination', $4, $5, 0, 0, 0, $6, $7, $8)`,
+      [fileId, merchantId, processorId, window, now, modifier, settlesAt, returnsAt],
+    );
+    await ctx.deps.settlements.openFileBatch(tx, {
+      id: batchId,
+      merchantId,
+      processorId,
+      openedAt: now,
+      closesAt: returnsAt,
+      achFileId: fileId,
+      externalBatchId: `${yymmdd(local)}${modifier}`,
+    });
+    const entryCount = await claimWindow(tx, {
+      processorId,
+      window,
+      now,
+      fileId,
+      batchId,
+      odfiId,
+      effective: isoDate(effectiveDate),
+    });
+    if (entryCount === 0) {
+      // A window with no entries makes no file (voids or holds may have taken them all since the job was queued).
+      await ctx.deps.settlements.discard(tx, batchId);
+      await tx.query('DELETE FROM ach_files WHERE id = $1', [fileId]);
+      return null;
+    }
+    const fileKey = await ctx.deps.vault.dataKeys.current(merchantId, tx);
+    const totals = await writeCutoffFile(tx, {
+      fileId,
+      merchantId,
+      header: {
+        immediateDestination: settings.odfiRoutingNumber,
+        immediateOrigin: companyId,
+        destinationName: settings.odfiName,
+        originName: configuration.companyName,
+        creationDate: yymmdd(local),
+        creationTime: `${String(local.hour).padStart(2, '0')}${String(local.minute).padStart(2, '0')}`,
+        fileIdModifier: modifier,
+        referenceCode: fileId.slice(0, 8),
+      },
+      batchHeader: (secCode, entryDescription) => ({
+        companyName: configuration.companyName,
+        companyId,
+        secCode,
+        entryDescription,
+        descriptiveDate: yymmdd(effectiveDate),
+        effectiveEntryDate: yymmdd(effectiveDate),
+        odfiId,
+      }),
+      settings,
+      dataKey: (version) => ctx.deps.vault.dataKeys.get(merchantId, version, tx),
+      append: ctx.files.writer(tx, fileId, fileKey).append,
+      clock: ctx.clock,
+      recordsPerPart: ctx.deps.filePartRecords ?? DEFAULT_RECORDS_PER_PART,
+    });
+    await tx.query(
+      'UPDATE ach_files SET entry_count = $2, total_debit_cents = $3, total_credit_cents = $4 WHERE id = $1',
+      [fileId, entryCount, totals.totalDebitCents.toString(), totals.totalCreditCents.toString()],
+    );
+    await enqueue(tx, ctx.clock, { queue: ACH_SUBMIT_QUEUE, payload: { fileId }, singletonKey: fileId });
+    await enqueue(tx, ctx.clock, {
+      queue: ACH_CLEAR_QUEUE,
+      payload: { fileId },
+      runAt: settlesAt,
+      singletonKey: fileId,
+    });
+    await enqueue(tx, ctx.clock, {
+      queue: ACH_RETURNS_QUEUE,
+      payload: { fileId },
+      runAt: returnsAt,
+      singletonKey: fileId,
+    });
+    return fileId;
+  });
+}
+
+/** A-Z then 0-9: one letter per file of the processor on the window's local day. */
+export async function fileIdModifier(
+  _ctx: AchContext,
+  tx: Sql,
+  processorId: string,
+  window: Date,
+  timeZone: string,
+): Promise<string> {
+  const { rows } = await tx.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM ach_files
+     WHERE processor_id = $1 AND direction = 'origination'
+       AND (window_at AT TIME ZONE $3)::date = ($2::timestamptz AT TIME ZONE $3)::date`,
+    [processorId, window, timeZone],
+  );
+  return 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789'[rows[0]!.n % 36]!;
+}

@@ -1,0 +1,43 @@
+import { withTransaction } from '../../../platform/db/tx.js';
+import { TX_COLUMNS, toTransaction } from '../transactions.repo.js';
+import { AchStatus } from './ach.model.js';
+import type { AchContext } from './ach-context.js';
+
+/** Sends a file to the bank (idempotent per file); entries the bank refuses fail. */
+export async function submitFile(ctx: AchContext, fileId: string): Promise<void> {
+  const file = await ctx.fileRow(fileId);
+  if (!file || file.submitted_at) return;
+  const configuration = await ctx.deps.merchants.getConfiguration(file.merchant_id);
+  const processor = configuration.processors.find((p) => p.id === file.processor_id)!;
+  const answer = await ctx.deps.connector(processor.connector).submit({
+    processorId: file.processor_id,
+    fileId,
+    content: await ctx.files.text(file.merchant_id, fileId),
+  });
+  await withTransaction(ctx.deps.pool, async (tx) => {
+    const updated = await tx.query('UPDATE ach_files SET submitted_at = $2 WHERE id = $1 AND submitted_at IS NULL', [
+      fileId,
+      ctx.clock.now(),
+    ]);
+    if (updated.rowCount === 0) return;
+    const refusals = answer.fileRejected
+      ? (
+          await tx.query<{ trace_number: string }>('SELECT trace_number FROM ach_entries WHERE file_id = $1', [fileId])
+        ).rows.map((row) => ({ traceNumber: row.trace_number, reason: `File rejected: ${answer.fileRejected}` }))
+      : answer.rejected;
+    if (refusals.length === 0) return;
+    const { rows } = await tx.query(
+      `WITH refused AS (
+         UPDATE ach_entries a SET failure_reason = v.reason
+         FROM unnest($2::text[], $3::text[]) AS v(trace, reason)
+         WHERE a.file_id = $1 AND a.trace_number = v.trace RETURNING a.transaction_id, v.reason
+       )
+       UPDATE transactions t SET status_id = ${AchStatus.Failed}, modified_at = $4, details_message = r.reason,
+         response_code = 'E01'
+       FROM refused r WHERE t.id = r.transaction_id AND t.status_id = ${AchStatus.InProgress}
+       RETURNING ${TX_COLUMNS}`,
+      [fileId, refusals.map((r) => r.traceNumber), refusals.map((r) => r.reason), ctx.clock.now()],
+    );
+    for (const row of rows) ctx.event(tx, 'transaction.ach.failed', toTransaction(row));
+  });
+}

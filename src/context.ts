@@ -7,6 +7,7 @@ import type { OperatorService } from './modules/operator/operator.service.js';
 import type { PartnersService } from './modules/partners/partners.service.js';
 import type { AchPaymentsService } from './modules/payments/ach/ach.service.js';
 import type { CardPaymentsService } from './modules/payments/card-payments.service.js';
+import type { PaymentsService } from './modules/payments/payments.service.js';
 import type { TransactionsService } from './modules/payments/transactions.service.js';
 import type { SessionPayments } from './modules/sessions/session-payments.js';
 import type { PaymentSessionsService } from './modules/sessions/sessions.service.js';
@@ -31,6 +32,8 @@ export interface Services {
   settlements: SettlementsService;
   cardPayments: CardPaymentsService;
   ach: AchPaymentsService;
+  /** The internal API every payment source (sessions, and later subscriptions, terminals, invoices, links) uses. */
+  payments: PaymentsService;
   transactions: TransactionsService;
   webhooks: WebhooksService;
   sessions: PaymentSessionsService;

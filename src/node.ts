@@ -17,6 +17,7 @@ import { PartnersService } from './modules/partners/partners.service.js';
 import { achQueues } from './modules/payments/ach/ach.jobs.js';
 import { AchPaymentsService } from './modules/payments/ach/ach.service.js';
 import { CardPaymentsService } from './modules/payments/card-payments.service.js';
+import { PaymentsService } from './modules/payments/payments.service.js';
 import { closeBatchQueue } from './modules/payments/settle-batch.js';
 import { cardQueues, cardSchedules } from './modules/payments/transactions.jobs.js';
 import { TransactionsService } from './modules/payments/transactions.service.js';
@@ -147,6 +148,7 @@ export async function createNode(config: Config, options: NodeOptions): Promise<
     });
     const transactions = new TransactionsService(pool, settling);
     const sessions = new PaymentSessionsService({ pool, clock, config, logger, merchants, customers, transactions });
+    const payments = new PaymentsService(cardPayments, ach, transactions);
     const sessionPayments = new SessionPayments({
       pool,
       clock,
@@ -154,8 +156,7 @@ export async function createNode(config: Config, options: NodeOptions): Promise<
       merchants,
       customers,
       vault,
-      cardPayments,
-      ach,
+      payments,
       transactions,
     });
     const webhookSender = new WebhookSender(
@@ -207,6 +208,7 @@ export async function createNode(config: Config, options: NodeOptions): Promise<
         settlements,
         cardPayments,
         ach,
+        payments,
         transactions,
         webhooks,
         sessions,

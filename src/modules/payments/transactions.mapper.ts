@@ -12,6 +12,7 @@ import type { OperationResult } from './card-payments.service.js';
 import {
   CARD_DATA_SOURCE_NAMES,
   CREATE_METHOD_NAMES,
+  CreateMethod,
   STATUS_NAMES,
   type Transaction,
   TransactionStatus,
@@ -207,13 +208,23 @@ export function achDetailsView(entry: AchEntry) {
   };
 }
 
-/** Who created it; a payment made through a payment session names that session (`id`). */
+/** What kind of record a payment source's `id` names, by source type. */
+const SOURCE_RECORDS: Record<number, string> = {
+  [CreateMethod.WebComponent]: 'PaymentSession',
+  [CreateMethod.Subscription]: 'Subscription',
+  [CreateMethod.Invoice]: 'Invoice',
+  [CreateMethod.QuickPayment]: 'QuickPayment',
+  [CreateMethod.Terminal]: 'Terminal',
+  [CreateMethod.TapToPay]: 'Device',
+};
+
+/** Who created it; a payment made through a record of its own (a payment session, ...) names it (`id`, `name`). */
 function source(t: Transaction) {
   return {
     typeId: t.createMethodId,
     type: CREATE_METHOD_NAMES[t.createMethodId] ?? 'ApiToken',
     id: t.sourceId,
-    name: t.sourceId ? 'PaymentSession' : null,
+    name: t.sourceId ? (SOURCE_RECORDS[t.createMethodId] ?? null) : null,
   };
 }
 
@@ -241,8 +252,8 @@ export function transactionView(
     currency: 'USD',
     processorId: t.processorId,
     processor: processor?.name ?? 'Unknown',
-    operationTypeId: t.createMethodId === 7 ? 2 : 1,
-    operationType: t.createMethodId === 7 ? 'Subscription' : 'PayNow',
+    operationTypeId: t.createMethodId === CreateMethod.Subscription ? 2 : 1,
+    operationType: t.createMethodId === CreateMethod.Subscription ? 'Subscription' : 'PayNow',
     paymentMethodTypeId: t.method === 'card' ? 1 : 2,
     paymentMethodType: t.method === 'card' ? 'Card' : 'ElectronicCheck',
     transactionTypeId: t.typeId,
@@ -316,7 +327,7 @@ export function transactionListItem(
     currencyId: t.currencyId,
     merchant: configuration.companyName,
     merchantId: t.merchantId,
-    operationMode: t.createMethodId === 7 ? 'Subscription' : 'PayNow',
+    operationMode: t.createMethodId === CreateMethod.Subscription ? 'Subscription' : 'PayNow',
     paymentMethodType: t.method === 'card' ? 'Card' : 'ElectronicCheck',
     paymentMethodTypeId: t.method === 'card' ? 1 : 2,
     paymentMethodName: t.cardTypeId === null ? null : (CARD_TYPE_NAMES[t.cardTypeId] ?? null),

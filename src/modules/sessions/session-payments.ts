@@ -9,10 +9,10 @@ import type { CustomersService } from '../customers/customers.service.js';
 import type { MerchantConfiguration } from '../merchants/merchants.model.js';
 import { ZeroCostProcessingOption } from '../merchants/merchants.model.js';
 import type { MerchantsService } from '../merchants/merchants.service.js';
-import type { AchPaymentsService } from '../payments/ach/ach.service.js';
+import { SecCode } from '../payments/ach/ach.model.js';
 import { type AmountBreakdown, calculateAmount, taxInput } from '../payments/amounts.js';
-import type { CardPaymentsService } from '../payments/card-payments.service.js';
-import { CreateMethod, type Transaction, TransactionStatus } from '../payments/transactions.model.js';
+import type { ChargeRequest, PaymentsService } from '../payments/payments.service.js';
+import { CardDataSource, CreateMethod, type Transaction, TransactionStatus } from '../payments/transactions.model.js';
 import type { TransactionsService } from '../payments/transactions.service.js';
 import { type Address, normalizeAddress } from '../reference/address.js';
 import type { VaultService } from '../vault/vault.service.js';
@@ -76,8 +76,7 @@ export interface SessionPaymentsDeps {
   merchants: MerchantsService;
   customers: CustomersService;
   vault: VaultService;
-  cardPayments: CardPaymentsService;
-  ach: AchPaymentsService;
+  payments: PaymentsService;
   transactions: TransactionsService;
 }
 
@@ -212,12 +211,10 @@ export class SessionPayments {
     if (saving) {
       if (payment.method === 'card' && session.mode === SessionMode.SaveMethod) {
         // A card is verified with the network (a zero-amount authentication, AVS included) before it is kept.
-        const verified = await this.deps.cardPayments.pay({
-          ...this.cardCommand(session, configuration, payment, billing),
-          kind: 'verify',
-          amountCents: 0,
-          tipCents: null,
-          tax: null,
+        const verified = await this.deps.payments.charge({
+          ...this.chargeRequest(session, configuration, payment, billing),
+          operation: 'verify',
+          amount: { baseCents: 0 },
         });
         if (!wentThrough(verified.transaction)) return this.declined(session, token, verified.transaction);
         saved = await this.save(session, token, payment, billing);
@@ -236,39 +233,29 @@ export class SessionPayments {
 
     let transaction: Transaction;
     if (payment.method === 'card') {
-      const command = this.cardCommand(session, configuration, payment, billing);
-      const result = await this.deps.cardPayments.pay(
-        saved
-          ? {
-              ...command,
-              accountNumber: null,
-              expirationMonth: null,
-              expirationYear: null,
-              customerId: saved.customerId,
-              paymentMethodId: saved.paymentMethodId,
-            }
-          : command,
-      );
+      const charge = this.chargeRequest(session, configuration, payment, billing);
+      const result = await this.deps.payments.charge(saved ? { ...charge, instrument: savedMethod(saved) } : charge);
       transaction = result.transaction;
     } else {
       const ach = payment.ach!;
-      const response = await this.deps.ach.create({
+      const result = await this.deps.payments.achDebit({
         merchantId: session.merchantId,
-        direction: 'debit',
-        amountCents: this.baseCents(session, payment),
-        percentageOffRateMpct: null,
+        source: { typeId: CreateMethod.WebComponent, id: session.id },
+        amount: { baseCents: this.baseCents(session, payment), tipCents: session.tipCents, tax: sessionTax(session) },
         processorId: session.ach.processorId,
-        customerId: saved?.customerId ?? null,
-        paymentMethodId: saved?.paymentMethodId ?? null,
-        accountNumber: saved ? null : ach.accountNumber,
-        routingNumber: saved ? null : ach.routingNumber,
-        secCode: 1,
+        instrument: saved
+          ? savedMethod(saved)
+          : {
+              kind: 'bank-account',
+              accountNumber: ach.accountNumber,
+              routingNumber: ach.routingNumber,
+              accountType: ach.accountType,
+              accountHolderType: ach.accountHolderType,
+            },
+        secCode: SecCode.Web,
         requesterIp: payment.clientIp,
         isFasterProcessing: session.ach.fasterProcessing,
-        accountType: ach.accountType,
-        accountHolderType: ach.accountHolderType,
         billingAddress: billing,
-        shippingAddress: null,
         contactInfo: {
           firstName: ach.firstName,
           lastName: ach.lastName,
@@ -277,13 +264,8 @@ export class SessionPayments {
           mobilePhoneNumber: ach.phone,
           smsNotification: null,
         },
-        createMethodId: CreateMethod.WebComponent,
-        sourceId: session.id,
-        tipCents: session.tipCents,
-        tax: sessionTax(session),
       });
-      const found = await this.deps.transactions.get(session.merchantId, response.transactionId);
-      transaction = found!;
+      transaction = result.transaction;
     }
 
     if (transaction.method === 'card' && transaction.statusId === TransactionStatus.Pending) {
@@ -301,27 +283,33 @@ export class SessionPayments {
     };
   }
 
-  private cardCommand(
+  /** The card payment a session asks for: the payer's card as entered, on the session's terms. */
+  private chargeRequest(
     session: PaymentSession,
     configuration: MerchantConfiguration,
     payment: PayerPayment,
     billing: Address | null,
-  ) {
+  ): ChargeRequest {
     const card = payment.card!;
     const [firstName, lastName] = splitName(card.name);
     return {
-      kind: 'sale' as const,
       merchantId: session.merchantId,
+      source: { typeId: CreateMethod.WebComponent, id: session.id },
       processorId: session.card.processorId,
-      accountNumber: card.number,
-      expirationMonth: card.expirationMonth,
-      expirationYear: card.expirationYear,
-      securityCode: card.securityCode,
-      amountCents: this.baseCents(session, payment),
-      tipCents: session.tipCents,
-      useCardPrice:
-        configuration.settings.zeroCostProcessingOptionId === ZeroCostProcessingOption.DualPricing ? true : null,
-      currencyId: 1,
+      instrument: {
+        kind: 'card',
+        accountNumber: card.number,
+        expirationMonth: card.expirationMonth,
+        expirationYear: card.expirationYear,
+        securityCode: card.securityCode,
+      },
+      amount: {
+        baseCents: this.baseCents(session, payment),
+        tipCents: session.tipCents,
+        useCardPrice:
+          configuration.settings.zeroCostProcessingOptionId === ZeroCostProcessingOption.DualPricing ? true : null,
+        tax: sessionTax(session),
+      },
       billingAddress: billing,
       contactInfo: {
         firstName,
@@ -331,13 +319,10 @@ export class SessionPayments {
         mobilePhoneNumber: null,
         smsNotification: null,
       },
-      cardDataSourceId: 1,
+      cardDataSource: CardDataSource.Internet,
       referenceId: session.referenceId,
-      customerInitiated: true,
-      createMethodId: CreateMethod.WebComponent,
-      sourceId: session.id,
+      initiator: 'customer',
       skipAddressVerification: session.skipAddressVerification,
-      tax: sessionTax(session),
     };
   }
 
@@ -480,7 +465,7 @@ export class SessionPayments {
       // Ask the processor now about a payment whose outcome is unknown, rather than wait for the card reconciler.
       for (const attempt of await this.deps.transactions.bySource(held.merchantId, held.id)) {
         if (attempt.method === 'card' && attempt.statusId === TransactionStatus.Pending) {
-          await this.deps.cardPayments.reconcile(attempt.id).catch((error: unknown) => {
+          await this.deps.payments.reconcile(attempt.id).catch((error: unknown) => {
             this.deps.logger.warn({ err: error, transactionId: attempt.id }, 'could not reconcile a session payment');
           });
         }
@@ -507,4 +492,11 @@ function wentThrough(t: Transaction): boolean {
   if (t.statusId === TransactionStatus.Declined || t.statusId === TransactionStatus.Failed) return false;
   if (t.method === 'card' && t.statusId === TransactionStatus.Pending) return false;
   return true;
+}
+
+/** A method the session just saved, paid with as the API would: the customer's, or an orphan one. */
+function savedMethod(saved: { customerId: string | null; paymentMethodId: string }) {
+  return saved.customerId
+    ? { kind: 'vaulted' as const, customerId: saved.customerId, paymentMethodId: saved.paymentMethodId }
+    : { kind: 'orphan' as const, paymentMethodId: saved.paymentMethodId };
 }

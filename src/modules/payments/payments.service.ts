@@ -1,0 +1,254 @@
+import type { CardOutcome } from '../../connectors/card/card-connector.js';
+import type { Address } from '../reference/address.js';
+import type { AchPaymentsService } from './ach/ach.service.js';
+import type { TaxSetting } from './amounts.js';
+import type { CardPaymentsService, OperationResult } from './card-payments.service.js';
+import type { RequestClaim } from './payment-request.js';
+import { type ContactInfo, type CreateMethod, type Transaction, TransactionStatus } from './transactions.model.js';
+import type { TransactionsService } from './transactions.service.js';
+
+/**
+ * Who creates a money movement: the payment source's type (the transaction's `createMethodId`, shown as its
+ * `source.typeId`) and, for sources that are records of their own (a payment session, a subscription, an invoice,
+ * a payment link, a terminal), the record's id (`source.id`).
+ */
+export interface PaymentSource {
+  typeId: (typeof CreateMethod)[keyof typeof CreateMethod];
+  id?: string | null;
+}
+
+/** A card to charge: a customer's vaulted card (their default without an id), an orphan vaulted card, or raw data. */
+export type CardInstrument =
+  | { kind: 'vaulted'; customerId: string; paymentMethodId?: string | null }
+  | { kind: 'orphan'; paymentMethodId: string }
+  | {
+      kind: 'card';
+      accountNumber: string;
+      expirationMonth: number;
+      expirationYear: number;
+      /** Only in memory for the call in flight, never stored. */
+      securityCode?: string | null;
+    };
+
+/** A bank account to debit or credit: a customer's vaulted account (their default without an id), an orphan one, or raw. */
+export type BankInstrument =
+  | { kind: 'vaulted'; customerId: string; paymentMethodId?: string | null }
+  | { kind: 'orphan'; paymentMethodId: string }
+  | {
+      kind: 'bank-account';
+      accountNumber: string;
+      routingNumber: string;
+      accountType?: number | null;
+      accountHolderType?: number | null;
+    };
+
+/** The parts of an amount; the merchant's programs (surcharge, cash discount, dual pricing) apply on top. */
+export interface AmountParts {
+  baseCents: number;
+  tipCents?: number | null;
+  tipRateMpct?: number | null;
+  percentageOffRateMpct?: number | null;
+  surchargeRateMpct?: number | null;
+  useCardPrice?: boolean | null;
+  tax?: TaxSetting | null;
+}
+
+interface PaymentBasics {
+  merchantId: string;
+  source: PaymentSource;
+  amount: AmountParts;
+  processorId?: string | null;
+  referenceId?: string | null;
+  billingAddress?: Address | null;
+  shippingAddress?: Address | null;
+  contactInfo?: ContactInfo | null;
+  /** The idempotency key of the request behind it, if any (a retry then gets the first attempt back). */
+  idempotency?: RequestClaim;
+}
+
+export interface ChargeRequest extends PaymentBasics {
+  instrument: CardInstrument;
+  /** sale: authorize and capture (default); authorize: hold only; verify: check the card, charge nothing. */
+  operation?: 'sale' | 'authorize' | 'verify';
+  /** Who started it: the cardholder (checkout, a link) or the merchant (a subscription installment, a terminal). */
+  initiator: 'customer' | 'merchant';
+  /** How the card was read (CardDataSource): 1 Internet for card-not-present sources. */
+  cardDataSource: number;
+  skipAddressVerification?: boolean;
+}
+
+export interface AchRequest extends PaymentBasics {
+  instrument: BankInstrument;
+  secCode: number;
+  requesterIp: string;
+  isFasterProcessing?: boolean;
+  taxId?: string | null;
+}
+
+export interface RefundRequest {
+  merchantId: string;
+  transactionId: string;
+  /** Default: what is left to refund. */
+  amountCents?: number;
+  cardDataSource?: number;
+  idempotency?: RequestClaim;
+}
+
+/**
+ * What became of a money movement: approved (money moves: captured, authorized, verified, refunded, or an ACH entry
+ * scheduled for its window), declined or failed (nothing moved), pending (the processor's answer is not known yet;
+ * the reconciler settles it and the transaction's events announce the result).
+ */
+export interface PaymentResult {
+  outcome: 'approved' | 'declined' | 'failed' | 'pending';
+  transaction: Transaction;
+  /** The operation's type (a refund answers Refund, an ACH hold AchHold, ...). */
+  typeId: number;
+  processedCents: number;
+  /** The processor's own answer, when this call got one. */
+  processorAnswer: CardOutcome | null;
+}
+
+/**
+ * The internal API every payment source uses to move money: the HTTP API's own routes, payment sessions, and the
+ * sources to come (subscriptions, terminals, invoices, links). Each call creates transactions exactly as the API does
+ * (same validation, duplicate check, AVS, amounts, ledger, batches and events) and records who made it (`source`).
+ */
+export class PaymentsService {
+  constructor(
+    private readonly cards: CardPaymentsService,
+    private readonly ach: AchPaymentsService,
+    private readonly transactions: TransactionsService,
+  ) {}
+
+  /** A card payment: sale, authorization or verification. */
+  async charge(request: ChargeRequest): Promise<PaymentResult> {
+    const instrument = request.instrument;
+    const result = await this.cards.pay({
+      kind: request.operation === 'authorize' ? 'authorize' : request.operation === 'verify' ? 'verify' : 'sale',
+      merchantId: request.merchantId,
+      idempotency: request.idempotency,
+      processorId: request.processorId ?? null,
+      customerId: instrument.kind === 'vaulted' ? instrument.customerId : null,
+      paymentMethodId: instrument.kind === 'card' ? null : (instrument.paymentMethodId ?? null),
+      accountNumber: instrument.kind === 'card' ? instrument.accountNumber : null,
+      expirationMonth: instrument.kind === 'card' ? instrument.expirationMonth : null,
+      expirationYear: instrument.kind === 'card' ? instrument.expirationYear : null,
+      securityCode: instrument.kind === 'card' ? (instrument.securityCode ?? null) : null,
+      amountCents: request.operation === 'verify' ? 0 : request.amount.baseCents,
+      tipCents: request.amount.tipCents ?? null,
+      tipRateMpct: request.amount.tipRateMpct ?? null,
+      percentageOffRateMpct: request.amount.percentageOffRateMpct ?? null,
+      surchargeRateMpct: request.amount.surchargeRateMpct ?? null,
+      useCardPrice: request.amount.useCardPrice ?? null,
+      tax: request.amount.tax ?? null,
+      currencyId: 1,
+      billingAddress: request.billingAddress ?? null,
+      shippingAddress: request.shippingAddress ?? null,
+      contactInfo: request.contactInfo ?? null,
+      cardDataSourceId: request.cardDataSource,
+      referenceId: request.referenceId ?? null,
+      customerInitiated: request.initiator === 'customer',
+      createMethodId: request.source.typeId,
+      sourceId: request.source.id ?? null,
+      skipAddressVerification: request.skipAddressVerification ?? false,
+    });
+    return cardResult(result);
+  }
+
+  /** Pulls money from a bank account (ACH debit): scheduled for its processor's next cutoff window. */
+  achDebit(request: AchRequest): Promise<PaymentResult> {
+    return this.achPayment('debit', request);
+  }
+
+  /** Pays money to a bank account (ACH credit). */
+  achCredit(request: AchRequest): Promise<PaymentResult> {
+    return this.achPayment('credit', request);
+  }
+
+  /** Refunds a card payment (its own transaction) or a cleared ACH debit (a reversing credit). */
+  async refund(request: RefundRequest): Promise<PaymentResult> {
+    const original = await this.transactions.get(request.merchantId, request.transactionId);
+    if (original?.method === 'ach') {
+      const response = await this.ach.refund(request.merchantId, request.transactionId, request.idempotency);
+      return this.achResult(request.merchantId, response.transactionId, response.typeId);
+    }
+    const result = await this.cards.refund(
+      request.merchantId,
+      request.transactionId,
+      request.amountCents,
+      request.cardDataSource ?? 1,
+      request.idempotency,
+    );
+    return cardResult(result);
+  }
+
+  /**
+   * Asks the processor what became of a card operation whose answer was lost (true once known). Sources that wait
+   * on a payment (a session's sweep) call it; the reconciler job does the same on its own.
+   */
+  reconcile(transactionId: string): Promise<boolean> {
+    return this.cards.reconcile(transactionId);
+  }
+
+  private async achPayment(direction: 'debit' | 'credit', request: AchRequest): Promise<PaymentResult> {
+    const instrument = request.instrument;
+    const response = await this.ach.create({
+      merchantId: request.merchantId,
+      idempotency: request.idempotency,
+      direction,
+      amountCents: request.amount.baseCents,
+      percentageOffRateMpct: request.amount.percentageOffRateMpct ?? null,
+      tipCents: request.amount.tipCents ?? null,
+      tax: request.amount.tax ?? null,
+      processorId: request.processorId ?? null,
+      customerId: instrument.kind === 'vaulted' ? instrument.customerId : null,
+      paymentMethodId: instrument.kind === 'bank-account' ? null : (instrument.paymentMethodId ?? null),
+      accountNumber: instrument.kind === 'bank-account' ? instrument.accountNumber : null,
+      routingNumber: instrument.kind === 'bank-account' ? instrument.routingNumber : null,
+      accountType: instrument.kind === 'bank-account' ? (instrument.accountType ?? null) : null,
+      accountHolderType: instrument.kind === 'bank-account' ? (instrument.accountHolderType ?? null) : null,
+      secCode: request.secCode,
+      requesterIp: request.requesterIp,
+      isFasterProcessing: request.isFasterProcessing ?? false,
+      taxId: request.taxId ?? null,
+      billingAddress: request.billingAddress ?? null,
+      shippingAddress: request.shippingAddress ?? null,
+      contactInfo: request.contactInfo ?? null,
+      createMethodId: request.source.typeId,
+      sourceId: request.source.id ?? null,
+    });
+    return this.achResult(request.merchantId, response.transactionId, response.typeId);
+  }
+
+  private async achResult(merchantId: string, transactionId: string, typeId: number): Promise<PaymentResult> {
+    const transaction = (await this.transactions.get(merchantId, transactionId))!;
+    const failed = transaction.statusId === TransactionStatus.Failed;
+    return {
+      outcome: failed ? 'failed' : 'approved',
+      transaction,
+      typeId,
+      processedCents: failed ? 0 : transaction.totalCents,
+      processorAnswer: null,
+    };
+  }
+}
+
+function cardResult(result: OperationResult): PaymentResult {
+  const status = result.transaction.statusId;
+  const outcome =
+    status === TransactionStatus.Pending
+      ? 'pending'
+      : status === TransactionStatus.Declined
+        ? 'declined'
+        : status === TransactionStatus.Failed
+          ? 'failed'
+          : 'approved';
+  return {
+    outcome,
+    transaction: result.transaction,
+    typeId: result.typeId,
+    processedCents: result.processedCents,
+    processorAnswer: result.outcome,
+  };
+}

@@ -18,14 +18,14 @@ import { achQueues } from './modules/payments/ach/ach.jobs.js';
 import { AchPaymentsService } from './modules/payments/ach/ach.service.js';
 import { CardPaymentsService } from './modules/payments/card-payments.service.js';
 import { PaymentsService } from './modules/payments/payments.service.js';
-import { closeBatchQueue } from './modules/payments/settle-batch.js';
+import { closeBatchHandler } from './modules/payments/settle-batch.js';
 import { cardQueues, cardSchedules } from './modules/payments/transactions.jobs.js';
 import { TransactionsService } from './modules/payments/transactions.service.js';
 import { SessionPayments } from './modules/sessions/session-payments.js';
 import { sessionQueues, sessionSchedules } from './modules/sessions/sessions.jobs.js';
 import { PaymentSessionsService } from './modules/sessions/sessions.service.js';
 import { SettlementsService } from './modules/settlements/settlements.service.js';
-import { maintenanceQueue } from './modules/system/maintenance.js';
+import { maintenanceHandler, maintenanceQueue } from './modules/system/maintenance.js';
 import { DataKeys } from './modules/vault/data-keys.js';
 import { VaultService } from './modules/vault/vault.service.js';
 import { WebhookDispatcher } from './modules/webhooks/dispatcher.js';
@@ -50,6 +50,11 @@ export interface Node {
   generatedAdminToken: string | undefined;
   /** Start background workers (no-op when WORKERS=0). */
   startWorkers(): Promise<void>;
+  /**
+   * Runs every due job and every due webhook delivery in this process until neither has anything left (a job may
+   * record events, whose deliveries then come due). For tests and tools; workers keep running meanwhile.
+   */
+  drain(): Promise<void>;
   listen(): Promise<string>;
   /** Graceful: stop accepting, finish in-flight requests, stop workers, flush counters, close the pool. */
   stop(): Promise<void>;
@@ -178,9 +183,9 @@ export async function createNode(config: Config, options: NodeOptions): Promise<
     );
 
     const jobs = new JobRunner(pool, clock, logger, metrics, config.workers);
-    jobs.register(maintenanceQueue(pool, clock, logger));
-    jobs.schedule({ name: 'maintenance', queue: 'platform.maintenance', next: every(600) });
-    jobs.register(closeBatchQueue(settling));
+    jobs.register(maintenanceHandler(pool, clock, logger));
+    jobs.schedule({ name: 'maintenance', queue: maintenanceQueue.name, next: every(600) });
+    jobs.register(closeBatchHandler(settling));
     for (const queue of cardQueues(pool, clock, cardPayments)) jobs.register(queue);
     for (const schedule of cardSchedules) jobs.schedule(schedule);
     for (const queue of achQueues(ach)) jobs.register(queue);
@@ -241,6 +246,13 @@ export async function createNode(config: Config, options: NodeOptions): Promise<
       },
       async listen() {
         return app.listen({ host: config.host, port: config.port });
+      },
+      async drain() {
+        for (let round = 0; round < 100; round++) {
+          const ran = (await jobs.drain()) + (await webhookDispatcher.drain());
+          if (ran === 0) return;
+        }
+        throw new Error('drain: jobs and deliveries keep coming due');
       },
       async stop() {
         if (stopped) return;

@@ -212,6 +212,11 @@ export class TestNode {
     return result.body;
   }
 
+  /** Runs every job and webhook delivery due now (and what they make due) in this process, until none is left. */
+  drain(): Promise<void> {
+    return this.node.drain();
+  }
+
   async query<R extends Record<string, unknown> = Record<string, unknown>>(sql: string, values: unknown[] = []) {
     return (await this.ctx.pool.query<R>(sql, values)).rows;
   }

@@ -102,8 +102,8 @@ describe('idempotent retries after a node crash', () => {
         body: JSON.stringify(sale.body),
       });
 
-    // Staggered, so that when the node dies some calls have reached the network (their answers on the way back) and
-    // the others have not.
+    // Sent at a steady pace (load shaping, not a wait), so that when the node dies some calls have reached the
+    // network (their answers on the way back) and the others have not.
     const first: Array<Promise<string>> = [];
     for (const sale of sales) {
       first.push(

@@ -287,7 +287,7 @@ describe('ACH payments', () => {
     for (const id of [ids.clears, ids.r01, ids.noc, ids.credit]) await waitStatus(id, 25);
     // Tuesday + 2 business days skips Thanksgiving Thursday: returns arrive Friday 09:00.
     await advanceTo(at(3, 12, 0));
-    await new Promise((r) => setTimeout(r, 300));
+    await t.drain();
     assert.equal((await status(ids.r01)).statusId, 25, 'no return on the holiday');
     await advanceTo(at(4, 9, 1));
     await waitStatus(ids.r01, 26);

@@ -103,7 +103,7 @@ describe('idempotency keys', () => {
     });
     const before = state.executions;
     const first = post(a, 'busy-1', { amount: 7 });
-    await new Promise((r) => setTimeout(r, 50));
+    await eventually(async () => state.executions > before);
     const duplicates = await Promise.all([
       post(a, 'busy-1', { amount: 7 }),
       post(b, 'busy-1', { amount: 7 }),

@@ -22,7 +22,8 @@ describe('jobs, schedules, the shared clock and the outbox', () => {
       node.ctx.jobs.register({
         name: 'test.record',
         async handle(job) {
-          await new Promise((r) => setTimeout(r, 2));
+          // Yield once, so jobs claimed together interleave across the two nodes.
+          await new Promise((r) => setImmediate(r));
           seen.push({ node: name, job });
         },
       });
@@ -51,7 +52,8 @@ describe('jobs, schedules, the shared clock and the outbox', () => {
         throw new Error('abort');
       }),
     );
-    await new Promise((r) => setTimeout(r, 300));
+    // Whatever is due has run once both nodes are drained: nothing was enqueued.
+    await Promise.all([a.drain(), b.drain()]);
     assert.equal(count('rolled-back'), 0);
     assert.equal((await a.query("SELECT 1 FROM jobs WHERE payload->>'tag' = 'rolled-back'")).length, 0);
     assert.equal((await a.query("SELECT 1 FROM events WHERE resource_id = 'rolled-back'")).length, 0);
@@ -70,7 +72,8 @@ describe('jobs, schedules, the shared clock and the outbox', () => {
         await enqueue(tx, a.ctx.clock, { queue: 'test.record', payload: { tag: 'many', i } });
     });
     await eventually(async () => count('many') >= 60, 10_000);
-    await new Promise((r) => setTimeout(r, 200));
+    // A job run twice would show up by the time both nodes have nothing left to run.
+    await Promise.all([a.drain(), b.drain()]);
     const indexes = seen.filter((s) => s.job.payload.tag === 'many').map((s) => s.job.payload.i as number);
     assert.equal(indexes.length, 60);
     assert.equal(new Set(indexes).size, 60);
@@ -82,7 +85,7 @@ describe('jobs, schedules, the shared clock and the outbox', () => {
     await withTransaction(a.ctx.pool, (tx) =>
       enqueue(tx, a.ctx.clock, { queue: 'test.record', payload: { tag: 'later' }, runAt }),
     );
-    await new Promise((r) => setTimeout(r, 1200));
+    await Promise.all([a.drain(), b.drain()]);
     assert.equal(count('later'), 0, 'not before it is due');
     const advancedAt = Date.now();
     await a.admin('POST', '/admin/v1/clock/advance', { seconds: 3600 });
@@ -118,7 +121,10 @@ describe('jobs, schedules, the shared clock and the outbox', () => {
     ]);
     for (let hour = 0; hour < 3; hour++) {
       await a.admin('POST', '/admin/v1/clock/advance', { seconds: 3600 });
-      await new Promise((r) => setTimeout(r, 400));
+      // b must see the advance before it can race for the slot: wait for its clock, then run what is due on both.
+      const target = a.ctx.clock.nowMs();
+      await eventually(async () => b.ctx.clock.nowMs() >= target - 50);
+      await Promise.all([a.drain(), b.drain()]);
     }
     const slots = seen.filter((s) => typeof s.job.payload.slot === 'string').map((s) => s.job.payload.slot);
     assert.equal(slots.length, 3, JSON.stringify(slots));

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { ADMIN_TOKEN, startNode, type TestNode } from '../harness.js';
+import { ADMIN_TOKEN, eventually, startNode, type TestNode } from '../harness.js';
 
 const CONFIG = '/pay-api/v1/configurations/payments';
 
@@ -20,7 +20,9 @@ describe('rate limiting per principal', () => {
   // Token requests count against the client address, so each test gets its tenants from a fresh window.
   async function freshWindow() {
     await a.request('POST', '/admin/v1/clock/advance', { token: ADMIN_TOKEN, body: { seconds: 60 } });
-    await new Promise((r) => setTimeout(r, 50));
+    // b counts in the new window once it has heard of the advance.
+    const target = a.ctx.clock.nowMs();
+    await eventually(async () => b.ctx.clock.nowMs() >= target - 50);
   }
 
   it('answers 429 with Retry-After and the error body once the limit is used up', async () => {

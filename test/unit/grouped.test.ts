@@ -44,7 +44,8 @@ describe('group commit', () => {
         running++;
         most = Math.max(most, running);
         sizes.push(items.length);
-        await new Promise((resolve) => setTimeout(resolve, 5));
+        // Stay in flight past the current tick, so the next groups start while this one runs.
+        await new Promise((resolve) => setImmediate(resolve));
         running--;
         return [...items];
       },

@@ -9,7 +9,7 @@ import { voidPayment } from './card/void.js';
 import type { PaymentCommand, RequestClaim } from './payment-request.js';
 
 export type { CardPaymentsDeps, OperationResult } from './card/card-context.js';
-export { EXPIRE_AUTHORIZATION_QUEUE, RECONCILE_QUEUE } from './card/card-context.js';
+export { expireAuthorizationQueue, reconcileQueue } from './card/card-context.js';
 
 /**
  * Card payments: the state machine of a card transaction, one operation per file under `card/`, each run by the

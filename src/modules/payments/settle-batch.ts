@@ -3,11 +3,11 @@ import type { Clock } from '../../platform/clock/clock.js';
 import type { Pool } from '../../platform/db/pool.js';
 import { withTransaction } from '../../platform/db/tx.js';
 import { recordEvent } from '../../platform/events/outbox.js';
-import type { Job, QueueDefinition } from '../../platform/jobs/runner.js';
+import type { QueueDefinition } from '../../platform/jobs/runner.js';
 import { fromCents } from '../../platform/money.js';
 import { type Ledger, lines } from '../ledger/ledger.js';
 import type { MerchantsService } from '../merchants/merchants.service.js';
-import { BatchStatus, CLOSE_BATCH_QUEUE } from '../settlements/settlements.model.js';
+import { BatchStatus, closeBatchQueue } from '../settlements/settlements.model.js';
 import type { Batch, SettlementsService } from '../settlements/settlements.service.js';
 import { runOperation } from './driver.js';
 import { batchMemberTotals, hasOperationInFlight, settleCardBatchMembers } from './transactions.repo.js';
@@ -122,14 +122,13 @@ export function closeBatch(deps: SettleBatchDeps, batchId: string): Promise<Clos
 }
 
 /** The batch-closing job: due at the batch's time slot; retried while a void is in flight or the processor errs. */
-export function closeBatchQueue(deps: SettleBatchDeps): QueueDefinition {
-  return {
-    name: CLOSE_BATCH_QUEUE,
-    retryDelaySeconds: (attempt) => Math.min(5 * 2 ** (attempt - 1), 600),
-    handle: async (job: Job) => {
-      const result = await closeBatch(deps, String(job.payload.batchId));
+export function closeBatchHandler(deps: SettleBatchDeps): QueueDefinition {
+  return closeBatchQueue.handler(
+    async ({ batchId }) => {
+      const result = await closeBatch(deps, batchId);
       if (result.kind === 'busy') throw new Error('A void is in flight in this batch; closing again shortly');
       if (result.kind === 'processor-error') throw new Error(`Processor refused to close: ${result.message}`);
     },
-  };
+    { retryDelaySeconds: (attempt) => Math.min(5 * 2 ** (attempt - 1), 600) },
+  );
 }

@@ -5,7 +5,7 @@ import type { Pool } from '../../platform/db/pool.js';
 import { withTransaction } from '../../platform/db/tx.js';
 import { eventsInsert } from '../../platform/events/outbox.js';
 import { NotFoundError, ValidationError } from '../../platform/http/errors.js';
-import { enqueue } from '../../platform/jobs/queue.js';
+import { defineQueue } from '../../platform/jobs/define.js';
 import type { Logger } from '../../platform/observability/logger.js';
 import type { CustomersService } from '../customers/customers.service.js';
 import type { MerchantConfiguration } from '../merchants/merchants.model.js';
@@ -36,8 +36,10 @@ import {
   isSessionIdempotencyIdTaken,
 } from './sessions.repo.js';
 
-export const SESSION_EXPIRE_QUEUE = 'sessions.expire';
-export const SESSION_SWEEP_QUEUE = 'sessions.sweep';
+/** A session's expiry at its `expiresAt` (one job per session). */
+export const sessionExpireQueue = defineQueue<{ sessionId: string }>('sessions.expire');
+/** Every minute: payments left in flight by a node that died, and expiries that were missed. */
+export const sessionSweepQueue = defineQueue<{ slot: string }>('sessions.sweep');
 
 export interface SessionsDeps {
   pool: Pool;
@@ -96,12 +98,12 @@ export class PaymentSessionsService {
         ]).query,
       );
       if (session.expiresAt) {
-        await enqueue(tx, this.deps.clock, {
-          queue: SESSION_EXPIRE_QUEUE,
-          payload: { sessionId: session.id },
-          runAt: session.expiresAt,
-          singletonKey: session.id,
-        });
+        await sessionExpireQueue.enqueue(
+          tx,
+          this.deps.clock,
+          { sessionId: session.id },
+          { runAt: session.expiresAt, singletonKey: session.id },
+        );
       }
       return session;
     }).catch(async (error: unknown) => {

@@ -5,10 +5,9 @@ import { newId } from '../../platform/crypto/ids.js';
 import type { Pool, Sql } from '../../platform/db/pool.js';
 import { sqlIds } from '../../platform/db/sql-ids.js';
 import { likePattern, type PageRequest } from '../../platform/http/paging.js';
-import { enqueue } from '../../platform/jobs/queue.js';
 import type { PaymentProcessor } from '../merchants/merchants.model.js';
 import { CARD_REFUND_TYPES, CARD_SALE_TYPES } from '../payments/transactions.model.js';
-import { BatchStatus, CLOSE_BATCH_QUEUE } from './settlements.model.js';
+import { BatchStatus, closeBatchQueue } from './settlements.model.js';
 import {
   type BatchTotals,
   deleteBatch,
@@ -72,12 +71,7 @@ export class SettlementsService {
         closesAt,
       });
       if (opened) {
-        await enqueue(tx, this.clock, {
-          queue: CLOSE_BATCH_QUEUE,
-          payload: { batchId: id },
-          runAt: closesAt,
-          singletonKey: id,
-        });
+        await closeBatchQueue.enqueue(tx, this.clock, { batchId: id }, { runAt: closesAt, singletonKey: id });
         return this.remember(processor.id, id);
       }
     }

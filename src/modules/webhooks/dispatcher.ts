@@ -34,6 +34,8 @@ export class WebhookDispatcher {
   private finished: AttemptRecord[] = [];
   private flushing: Promise<void> | undefined;
   private idle: Array<() => void> = [];
+  /** Waiting for the attempts in flight now to finish (drain). */
+  private quiet: Array<() => void> = [];
 
   constructor(
     private readonly pool: Pool,
@@ -64,6 +66,40 @@ export class WebhookDispatcher {
       ]);
     }
     await this.flush();
+  }
+
+  /**
+   * Attempts every delivery that is due now until none is left (and the attempts this process already had in flight
+   * have finished and are written); answers how many it attempted. For tests and tools: advance the clock, drain,
+   * assert. A failed attempt is rescheduled for its retry time and not attempted again here.
+   */
+  async drain(maxAttempts = 10_000): Promise<number> {
+    let attempted = 0;
+    for (;;) {
+      const claimed = await claimDue(this.pool, {
+        now: this.deps.clock.now(),
+        limit: 100,
+        lockedBy: this.workerId,
+        leaseMs: this.options.leaseMs,
+        skipEndpoints: [],
+      });
+      if (claimed.length === 0) {
+        if (this.inFlight > 0) {
+          await new Promise<void>((resolve) => this.quiet.push(resolve));
+          continue;
+        }
+        await this.flush();
+        return attempted;
+      }
+      for (const delivery of claimed) {
+        this.inFlightByEndpoint.set(delivery.endpoint_id, (this.inFlightByEndpoint.get(delivery.endpoint_id) ?? 0) + 1);
+        this.inFlight++;
+      }
+      await Promise.all(claimed.map((delivery) => this.run(delivery)));
+      await this.flush();
+      attempted += claimed.length;
+      if (attempted > maxAttempts) throw new Error(`drain made more than ${maxAttempts} attempts`);
+    }
   }
 
   wake(): void {
@@ -121,6 +157,7 @@ export class WebhookDispatcher {
       if (busy <= 0) this.inFlightByEndpoint.delete(delivery.endpoint_id);
       else this.inFlightByEndpoint.set(delivery.endpoint_id, busy);
       this.inFlight--;
+      if (this.inFlight === 0) for (const resolve of this.quiet.splice(0)) resolve();
       if (this.inFlight === 0 && this.stopping) for (const resolve of this.idle.splice(0)) resolve();
     }
   }

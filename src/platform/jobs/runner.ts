@@ -51,6 +51,8 @@ export class JobRunner {
   private schedulesDue = true;
   private poller: NodeJS.Timeout | undefined;
   private idle: Array<() => void> = [];
+  /** Waiting for the jobs running now to finish (drain). */
+  private quiet: Array<() => void> = [];
 
   constructor(
     private readonly pool: Pool,
@@ -97,6 +99,28 @@ export class JobRunner {
       new Promise<void>((resolve) => this.idle.push(resolve)),
       new Promise<void>((resolve) => setTimeout(resolve, timeoutMs).unref()),
     ]);
+  }
+
+  /**
+   * Runs every job that is due now, and the due jobs those enqueue, until none is left (and the ones this process
+   * was already running have finished); answers how many it ran. Schedules that are due fire first. For tests and
+   * one-off tools: a test advances the clock, drains, then asserts, with no waiting on timers. Other workers may
+   * take part of the work meanwhile (SKIP LOCKED); a failing job goes back to its retry time and is not run again.
+   */
+  async drain(maxJobs = 10_000): Promise<number> {
+    let ran = 0;
+    for (;;) {
+      if (this.schedules.length > 0) await this.fireSchedules();
+      const jobs = await this.claim(Math.max(this.concurrency, 4));
+      if (jobs.length === 0) {
+        if (this.running === 0) return ran;
+        await new Promise<void>((resolve) => this.quiet.push(resolve));
+        continue;
+      }
+      await Promise.all(jobs.map((job) => this.execute(job)));
+      ran += jobs.length;
+      if (ran > maxJobs) throw new Error(`drain ran more than ${maxJobs} jobs: does a job keep enqueueing itself?`);
+    }
   }
 
   wake(): void {
@@ -206,6 +230,7 @@ export class JobRunner {
       this.metrics.jobsProcessed.inc({ queue: job.queue, outcome: final ? 'failed' : 'retry' });
     } finally {
       this.running--;
+      if (this.running === 0) for (const resolve of this.quiet.splice(0)) resolve();
       if (this.running === 0 && this.stopping) for (const resolve of this.idle.splice(0)) resolve();
       this.wake();
     }

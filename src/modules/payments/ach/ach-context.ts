@@ -3,7 +3,7 @@ import type { Clock } from '../../../platform/clock/clock.js';
 import type { Pool, Sql } from '../../../platform/db/pool.js';
 import type { Tx } from '../../../platform/db/tx.js';
 import { NotFoundError } from '../../../platform/http/errors.js';
-import { enqueue } from '../../../platform/jobs/queue.js';
+import { defineQueue } from '../../../platform/jobs/define.js';
 import type { Logger } from '../../../platform/observability/logger.js';
 import type { CustomersService } from '../../customers/customers.service.js';
 import type { Ledger } from '../../ledger/ledger.js';
@@ -15,10 +15,14 @@ import type { Transaction } from '../transactions.model.js';
 import { AchFileStore } from './ach-file-store.js';
 import { type AchProcessorSettings, achSettingsOf } from './ach-schedule.js';
 
-export const ACH_CUTOFF_QUEUE = 'ach.cutoff';
-export const ACH_SUBMIT_QUEUE = 'ach.submit-file';
-export const ACH_CLEAR_QUEUE = 'ach.clear-file';
-export const ACH_RETURNS_QUEUE = 'ach.collect-returns';
+/** A processor's cutoff window (one job per window): its Scheduled entries go into one NACHA file. */
+export const achCutoffQueue = defineQueue<{ processorId: string; window: string }>('ach.cutoff');
+/** Sends a file to the bank. */
+export const achSubmitQueue = defineQueue<{ fileId: string }>('ach.submit-file');
+/** A file's settlement date: its entries clear. */
+export const achClearQueue = defineQueue<{ fileId: string }>('ach.clear-file');
+/** Two business days later: the bank's returns, then the file's batch settles. */
+export const achReturnsQueue = defineQueue<{ fileId: string }>('ach.collect-returns');
 
 export interface AchDeps {
   pool: Pool;
@@ -55,12 +59,12 @@ export class AchContext {
 
   /** A cutoff job for the processor's window (one per window, whoever schedules it first). */
   async scheduleCutoff(tx: Sql, processorId: string, windowAt: Date): Promise<void> {
-    await enqueue(tx, this.clock, {
-      queue: ACH_CUTOFF_QUEUE,
-      payload: { processorId, window: windowAt.toISOString() },
-      runAt: windowAt,
-      singletonKey: `${processorId}|${windowAt.toISOString()}`,
-    });
+    await achCutoffQueue.enqueue(
+      tx,
+      this.clock,
+      { processorId, window: windowAt.toISOString() },
+      { runAt: windowAt, singletonKey: `${processorId}|${windowAt.toISOString()}` },
+    );
   }
 
   /** An ACH file's row: whose it is and whether it was sent. */

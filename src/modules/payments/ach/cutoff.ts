@@ -5,8 +5,7 @@ import { localParts } from '../../../platform/clock/zoned.js';
 import { newId } from '../../../platform/crypto/ids.js';
 import type { Sql } from '../../../platform/db/pool.js';
 import { withTransaction } from '../../../platform/db/tx.js';
-import { enqueue } from '../../../platform/jobs/queue.js';
-import { ACH_CLEAR_QUEUE, ACH_RETURNS_QUEUE, ACH_SUBMIT_QUEUE, type AchContext } from './ach-context.js';
+import { type AchContext, achClearQueue, achReturnsQueue, achSubmitQueue } from './ach-context.js';
 import { claimWindow, writeCutoffFile } from './ach-cutoff.js';
 import { DEFAULT_RECORDS_PER_PART } from './ach-file-store.js';
 import { companyIdentification } from './ach-response.js';
@@ -93,19 +92,9 @@ export async function cutoff(ctx: AchContext, processorId: string, window: Date)
       'UPDATE ach_files SET entry_count = $2, total_debit_cents = $3, total_credit_cents = $4 WHERE id = $1',
       [fileId, entryCount, totals.totalDebitCents.toString(), totals.totalCreditCents.toString()],
     );
-    await enqueue(tx, ctx.clock, { queue: ACH_SUBMIT_QUEUE, payload: { fileId }, singletonKey: fileId });
-    await enqueue(tx, ctx.clock, {
-      queue: ACH_CLEAR_QUEUE,
-      payload: { fileId },
-      runAt: settlesAt,
-      singletonKey: fileId,
-    });
-    await enqueue(tx, ctx.clock, {
-      queue: ACH_RETURNS_QUEUE,
-      payload: { fileId },
-      runAt: returnsAt,
-      singletonKey: fileId,
-    });
+    await achSubmitQueue.enqueue(tx, ctx.clock, { fileId }, { singletonKey: fileId });
+    await achClearQueue.enqueue(tx, ctx.clock, { fileId }, { runAt: settlesAt, singletonKey: fileId });
+    await achReturnsQueue.enqueue(tx, ctx.clock, { fileId }, { runAt: returnsAt, singletonKey: fileId });
     return fileId;
   });
 }

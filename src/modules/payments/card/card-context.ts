@@ -8,7 +8,7 @@ import type { Pool, Sql } from '../../../platform/db/pool.js';
 import { type Tx, withTransaction } from '../../../platform/db/tx.js';
 import { deferEvents } from '../../../platform/events/outbox.js';
 import { ConflictError, ValidationError } from '../../../platform/http/errors.js';
-import { enqueue } from '../../../platform/jobs/queue.js';
+import { defineQueue } from '../../../platform/jobs/define.js';
 import type { Logger } from '../../../platform/observability/logger.js';
 import type { CustomersService } from '../../customers/customers.service.js';
 import type { Ledger, Posting } from '../../ledger/ledger.js';
@@ -21,8 +21,10 @@ import { type PendingOperation, STATUS_NAMES, type Transaction } from '../transa
 import { insertUnlessDuplicate, transactionQueries } from '../transactions.repo.js';
 import { applyPaymentOutcome } from './payment-outcome.js';
 
-export const RECONCILE_QUEUE = 'cards.reconcile';
-export const EXPIRE_AUTHORIZATION_QUEUE = 'cards.expire-authorization';
+/** Asks the processor what became of an operation whose answer was lost (one job per transaction). */
+export const reconcileQueue = defineQueue<{ transactionId: string }>('cards.reconcile');
+/** An authorization left uncaptured voids itself (one job per authorization). */
+export const expireAuthorizationQueue = defineQueue<{ transactionId: string }>('cards.expire-authorization');
 
 export interface CardPaymentsDeps {
   pool: Pool;
@@ -124,12 +126,12 @@ export class CardContext {
   }
 
   async scheduleReconcile(tx: Sql, id: string, inSeconds: number): Promise<void> {
-    await enqueue(tx, this.clock, {
-      queue: RECONCILE_QUEUE,
-      payload: { transactionId: id },
-      runAt: new Date(this.clock.now().getTime() + inSeconds * 1000),
-      singletonKey: id,
-    });
+    await reconcileQueue.enqueue(
+      tx,
+      this.clock,
+      { transactionId: id },
+      { runAt: new Date(this.clock.now().getTime() + inSeconds * 1000), singletonKey: id },
+    );
   }
 
   async processorOf(t: Transaction): Promise<PaymentProcessor> {

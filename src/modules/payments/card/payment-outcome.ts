@@ -1,13 +1,12 @@
 import type { CardOutcome } from '../../../connectors/card/card-connector.js';
 import { callWithDeadline } from '../../../connectors/registry.js';
 import { isExpectationFailure, type Tx, withTransaction } from '../../../platform/db/tx.js';
-import { enqueue } from '../../../platform/jobs/queue.js';
 import { lines } from '../../ledger/ledger.js';
 import type { PaymentProcessor } from '../../merchants/merchants.model.js';
 import { avsAction } from '../avs.js';
 import { type Transaction, TransactionStatus } from '../transactions.model.js';
 import { toTransaction, transactionQueries } from '../transactions.repo.js';
-import { type CardContext, EXPIRE_AUTHORIZATION_QUEUE, type OpenBatch, type OutcomeToApply } from './card-context.js';
+import { type CardContext, expireAuthorizationQueue, type OpenBatch, type OutcomeToApply } from './card-context.js';
 
 /** An approval the merchant's AVS profile refuses is voided at the network and recorded as a decline. */
 export async function screenAvs(
@@ -113,12 +112,12 @@ export async function applyPaymentOutcome(ctx: CardContext, tx: Tx, item: Outcom
           lines: lines.hold(t.totalCents),
         });
         ctx.event(tx, 'transaction.card.authorized', t);
-        await enqueue(tx, ctx.clock, {
-          queue: EXPIRE_AUTHORIZATION_QUEUE,
-          payload: { transactionId: t.id },
-          runAt: new Date(now.getTime() + ctx.deps.config.authorizationExpiryDays * 86_400_000),
-          singletonKey: t.id,
-        });
+        await expireAuthorizationQueue.enqueue(
+          tx,
+          ctx.clock,
+          { transactionId: t.id },
+          { runAt: new Date(now.getTime() + ctx.deps.config.authorizationExpiryDays * 86_400_000), singletonKey: t.id },
+        );
       } else if (op === 'verify') {
         t.statusId = TransactionStatus.Verified;
       } else {

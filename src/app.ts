@@ -73,18 +73,31 @@ export async function buildApp(ctx: AppContext, http: HttpDeps, options: BuildAp
   // Routes are registered inside one plugin so the documentation plugins above see every one of them.
   await app.register(async (api) => {
     const scoped = api as unknown as App;
-    systemRoutes(scoped, ctx);
-    oauthRoutes(scoped, ctx);
-    merchantsRoutes(scoped, ctx);
-    apiKeysRoutes(scoped, ctx);
+    const { services: s, config } = ctx;
+    systemRoutes(scoped, { pool: ctx.pool, metrics: ctx.metrics });
+    oauthRoutes(scoped, { oauth: s.oauth, config, logger: ctx.logger });
+    merchantsRoutes(scoped, { merchants: s.merchants });
+    apiKeysRoutes(scoped, { apiKeys: s.apiKeys });
     operatorRoutes(scoped, ctx);
-    customersRoutes(scoped, ctx);
-    transactionsRoutes(scoped, ctx);
-    achRoutes(scoped, ctx);
-    settlementsRoutes(scoped, ctx);
-    webhooksRoutes(scoped, ctx);
-    sessionsRoutes(scoped, ctx);
-    checkoutRoutes(scoped, ctx);
+    customersRoutes(scoped, { customers: s.customers, vault: s.vault });
+    transactionsRoutes(scoped, {
+      cardPayments: s.cardPayments,
+      merchants: s.merchants,
+      transactions: s.transactions,
+      ach: s.ach,
+    });
+    achRoutes(scoped, { ach: s.ach });
+    settlementsRoutes(scoped, { settlements: s.settlements });
+    webhooksRoutes(scoped, { webhooks: s.webhooks });
+    sessionsRoutes(scoped, { sessions: s.sessions, config });
+    checkoutRoutes(scoped, {
+      sessionPayments: s.sessionPayments,
+      transactions: s.transactions,
+      vault: s.vault,
+      pool: ctx.pool,
+      clock: ctx.clock,
+      config,
+    });
     options.configure?.(scoped);
   });
 

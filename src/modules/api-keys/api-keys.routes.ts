@@ -1,6 +1,5 @@
-import type { AppContext } from '../../context.js';
 import { AUTHENTICATED_ERRORS, errorResponses } from '../../platform/http/error-schemas.js';
-import { MERCHANT_OR_PARTNER, type MerchantPrincipal, type PartnerPrincipal } from '../../platform/http/principal.js';
+import { MERCHANT_OR_PARTNER, tenantOf } from '../../platform/http/principal.js';
 import type { App } from '../../platform/http/server.js';
 import {
   CreateMerchantTokenBody,
@@ -11,11 +10,15 @@ import {
   ListMerchantTokensQuery,
   ListMerchantTokensResponse,
 } from './api-keys.schemas.js';
+import type { ApiKeysService } from './api-keys.service.js';
 
-type Caller = MerchantPrincipal | PartnerPrincipal;
+/** What these routes use. */
+export interface ApiKeysRouteDeps {
+  apiKeys: ApiKeysService;
+}
 
-export function apiKeysRoutes(app: App, ctx: AppContext): void {
-  const { apiKeys } = ctx.services;
+export function apiKeysRoutes(app: App, deps: ApiKeysRouteDeps): void {
+  const { apiKeys } = deps;
   const tags = ['Merchant API keys'];
 
   app.post(
@@ -33,11 +36,7 @@ export function apiKeysRoutes(app: App, ctx: AppContext): void {
       },
     },
     async (request) => {
-      const key = await apiKeys.createMerchantKey(
-        request.principal as Caller,
-        request.body.merchantId,
-        request.body.tokenName,
-      );
+      const key = await apiKeys.createMerchantKey(tenantOf(request), request.body.merchantId, request.body.tokenName);
       return { clientId: key.clientId, clientSecret: key.clientSecret };
     },
   );
@@ -54,7 +53,7 @@ export function apiKeysRoutes(app: App, ctx: AppContext): void {
       },
     },
     async (request) => {
-      const keys = await apiKeys.listMerchantKeys(request.principal as Caller, request.query.merchantId);
+      const keys = await apiKeys.listMerchantKeys(tenantOf(request), request.query.merchantId);
       return {
         tokens: keys.map((k) => ({
           clientId: k.clientId,
@@ -82,11 +81,7 @@ export function apiKeysRoutes(app: App, ctx: AppContext): void {
       },
     },
     async (request) => {
-      const key = await apiKeys.deleteMerchantKey(
-        request.principal as Caller,
-        request.params.clientId,
-        request.query.merchantId,
-      );
+      const key = await apiKeys.deleteMerchantKey(tenantOf(request), request.params.clientId, request.query.merchantId);
       return { clientId: key.clientId, merchantId: key.merchantId!, tokenName: key.name, deleted: true };
     },
   );

@@ -1,13 +1,17 @@
 import formbody from '@fastify/formbody';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import Type from 'typebox';
-import type { AppContext } from '../../context.js';
+import type { Config } from '../../config.js';
+import type { Clock } from '../../platform/clock/clock.js';
 import { isUuid } from '../../platform/crypto/ids.js';
+import type { Pool } from '../../platform/db/pool.js';
 import type { FieldErrors } from '../../platform/http/errors.js';
 import { RateLimiter } from '../../platform/http/rate-limit.js';
 import type { App } from '../../platform/http/server.js';
-import type { PayerView, PayOutcome } from '../sessions/session-payments.js';
+import type { TransactionsService } from '../payments/transactions.service.js';
+import type { PayerView, PayOutcome, SessionPayments } from '../sessions/session-payments.js';
 import { SESSION_MODE_NAMES, SessionMode, SessionStatus } from '../sessions/sessions.model.js';
+import type { VaultService } from '../vault/vault.service.js';
 import { loadAssets, loadElementsScript } from './assets.js';
 import { type Assets, busyPage, checkoutPage, endedPage, type FrameOptions, messagePage } from './checkout.page.js';
 import { CsrfTokens } from './csrf.js';
@@ -22,16 +26,26 @@ const FORM_LIMIT = 16 * 1024;
  * (a script for the merchant's page and the iframe it mounts) and their static files. No token: the session id in
  * the URL is the payer's only identifier. Not part of the API document (HTML, not JSON).
  */
-export function checkoutRoutes(app: App, ctx: AppContext): void {
+/** What these routes use. */
+export interface CheckoutRouteDeps {
+  sessionPayments: SessionPayments;
+  transactions: TransactionsService;
+  vault: VaultService;
+  pool: Pool;
+  clock: Clock;
+  config: Pick<Config, 'publicBaseUrl' | 'checkoutRateLimitPerMinute' | 'checkoutSubmissionsPerSessionPerMinute'>;
+}
+
+export function checkoutRoutes(app: App, deps: CheckoutRouteDeps): void {
   app.register(async (scope) => {
     await scope.register(formbody, { bodyLimit: FORM_LIMIT });
-    const { sessionPayments, transactions } = ctx.services;
-    const csrf = new CsrfTokens(await ctx.services.vault.dataKeys.deploymentSecret(CSRF_SECRET));
-    const byClient = new RateLimiter(ctx.pool, ctx.clock, [
-      { name: 'checkout', windowSeconds: 60, limit: ctx.config.checkoutRateLimitPerMinute },
+    const { sessionPayments, transactions } = deps;
+    const csrf = new CsrfTokens(await deps.vault.dataKeys.deploymentSecret(CSRF_SECRET));
+    const byClient = new RateLimiter(deps.pool, deps.clock, [
+      { name: 'checkout', windowSeconds: 60, limit: deps.config.checkoutRateLimitPerMinute },
     ]);
-    const bySession = new RateLimiter(ctx.pool, ctx.clock, [
-      { name: 'checkout-session', windowSeconds: 60, limit: ctx.config.checkoutSubmissionsPerSessionPerMinute },
+    const bySession = new RateLimiter(deps.pool, deps.clock, [
+      { name: 'checkout-session', windowSeconds: 60, limit: deps.config.checkoutSubmissionsPerSessionPerMinute },
     ]);
     byClient.start();
     bySession.start();
@@ -39,8 +53,8 @@ export function checkoutRoutes(app: App, ctx: AppContext): void {
       await Promise.all([byClient.stop(), bySession.stop()]);
     });
 
-    const ownOrigin = new URL(ctx.config.publicBaseUrl).origin;
-    const secureCookie = ctx.config.publicBaseUrl.startsWith('https://');
+    const ownOrigin = new URL(deps.config.publicBaseUrl).origin;
+    const secureCookie = deps.config.publicBaseUrl.startsWith('https://');
     const files = loadAssets('/checkout/assets');
     const assets: Assets = { css: files.get('checkout.css')!.url, js: files.get('checkout.js')!.url };
     const frameAssets: Assets = { css: assets.css, js: files.get('frame.js')!.url };
@@ -154,7 +168,7 @@ export function checkoutRoutes(app: App, ctx: AppContext): void {
     };
     const inFlight = (view: PayerView) =>
       view.session.awaitingOutcome ||
-      (view.session.processingUntil !== null && view.session.processingUntil > ctx.clock.now());
+      (view.session.processingUntil !== null && view.session.processingUntil > deps.clock.now());
 
     const missing = (reply: FastifyReply) =>
       html(reply, 404, messagePage('Payment not found', 'This payment link is not valid.', assets));

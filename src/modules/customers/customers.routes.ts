@@ -1,9 +1,9 @@
 import Type from 'typebox';
-import type { AppContext } from '../../context.js';
 import { AUTHENTICATED_ERRORS, errorResponses } from '../../platform/http/error-schemas.js';
 import { dateRange, idList, pageRequest } from '../../platform/http/paging.js';
-import type { MerchantPrincipal } from '../../platform/http/principal.js';
+import { merchantOf } from '../../platform/http/principal.js';
 import type { App } from '../../platform/http/server.js';
+import type { VaultService } from '../vault/vault.service.js';
 import { customerListItem, customerView, paymentMethodView } from './customers.mapper.js';
 import {
   AchMethodBody,
@@ -19,13 +19,19 @@ import {
   PaymentMethodParams,
   UpdatePaymentMethodBody,
 } from './customers.schemas.js';
+import type { CustomersService } from './customers.service.js';
 
 const EMPTY = Type.Unknown({ description: 'Empty body (200 with no content).', examples: [''] });
 
-export function customersRoutes(app: App, ctx: AppContext): void {
-  const { customers, vault } = ctx.services;
+/** What these routes use. */
+export interface CustomersRouteDeps {
+  customers: CustomersService;
+  vault: VaultService;
+}
+
+export function customersRoutes(app: App, deps: CustomersRouteDeps): void {
+  const { customers, vault } = deps;
   const tags = ['Customers'];
-  const merchantOf = (request: { principal?: unknown }) => (request.principal as MerchantPrincipal).merchantId;
 
   app.get(
     '/pay-api/v1/customers',
@@ -49,7 +55,7 @@ export function customersRoutes(app: App, ctx: AppContext): void {
       const created = dateRange('dateFrom', q.dateFrom, 'dateTo', q.dateTo);
       const result = await customers.list(
         {
-          merchantId: merchantOf(request),
+          merchantId: merchantOf(request).merchantId,
           customerIds: idList('customerIds', rawIds),
           createdFrom: created.from,
           createdTo: created.to,
@@ -70,7 +76,7 @@ export function customersRoutes(app: App, ctx: AppContext): void {
         response: { 200: IdResponse, ...errorResponses(...AUTHENTICATED_ERRORS) },
       },
     },
-    async (request) => customers.create(merchantOf(request), request.body),
+    async (request) => customers.create(merchantOf(request).merchantId, request.body),
   );
 
   app.get(
@@ -84,7 +90,7 @@ export function customersRoutes(app: App, ctx: AppContext): void {
       },
     },
     async (request) => {
-      const d = await customers.details(merchantOf(request), request.params.customerId);
+      const d = await customers.details(merchantOf(request).merchantId, request.params.customerId);
       return customerView(d.customer, d.stats, d.methods);
     },
   );
@@ -102,7 +108,7 @@ export function customersRoutes(app: App, ctx: AppContext): void {
       },
     },
     async (request, reply) => {
-      await customers.replace(merchantOf(request), request.params.customerId, request.body);
+      await customers.replace(merchantOf(request).merchantId, request.params.customerId, request.body);
       return reply.send();
     },
   );
@@ -120,7 +126,7 @@ export function customersRoutes(app: App, ctx: AppContext): void {
       },
     },
     async (request, reply) => {
-      await customers.remove(merchantOf(request), request.params.customerId);
+      await customers.remove(merchantOf(request).merchantId, request.params.customerId);
       return reply.send();
     },
   );
@@ -136,7 +142,10 @@ export function customersRoutes(app: App, ctx: AppContext): void {
       },
     },
     async (request) => {
-      const { customer, methods } = await customers.listMethods(merchantOf(request), request.params.customerId);
+      const { customer, methods } = await customers.listMethods(
+        merchantOf(request).merchantId,
+        request.params.customerId,
+      );
       return { items: methods.map((m) => paymentMethodView(m, customer)), total: methods.length };
     },
   );
@@ -155,7 +164,7 @@ export function customersRoutes(app: App, ctx: AppContext): void {
         response: { 200: IdResponse, ...errorResponses(...AUTHENTICATED_ERRORS, 404) },
       },
     },
-    async (request) => customers.addCard(merchantOf(request), request.params.customerId, request.body),
+    async (request) => customers.addCard(merchantOf(request).merchantId, request.params.customerId, request.body),
   );
 
   app.post(
@@ -170,7 +179,8 @@ export function customersRoutes(app: App, ctx: AppContext): void {
         response: { 200: IdResponse, ...errorResponses(...AUTHENTICATED_ERRORS, 404) },
       },
     },
-    async (request) => customers.addBankAccount(merchantOf(request), request.params.customerId, request.body),
+    async (request) =>
+      customers.addBankAccount(merchantOf(request).merchantId, request.params.customerId, request.body),
   );
 
   app.put(
@@ -186,7 +196,7 @@ export function customersRoutes(app: App, ctx: AppContext): void {
     },
     async (request, reply) => {
       const { customerId, paymentMethodId } = request.params;
-      await customers.updateMethod(merchantOf(request), customerId, paymentMethodId, request.body);
+      await customers.updateMethod(merchantOf(request).merchantId, customerId, paymentMethodId, request.body);
       return reply.send();
     },
   );
@@ -204,7 +214,7 @@ export function customersRoutes(app: App, ctx: AppContext): void {
     },
     async (request, reply) => {
       const { customerId, paymentMethodId } = request.params;
-      await customers.makeDefault(merchantOf(request), customerId, paymentMethodId);
+      await customers.makeDefault(merchantOf(request).merchantId, customerId, paymentMethodId);
       return reply.send();
     },
   );
@@ -221,7 +231,7 @@ export function customersRoutes(app: App, ctx: AppContext): void {
     },
     async (request, reply) => {
       const { customerId, paymentMethodId } = request.params;
-      await customers.removeMethod(merchantOf(request), customerId, paymentMethodId);
+      await customers.removeMethod(merchantOf(request).merchantId, customerId, paymentMethodId);
       return reply.send();
     },
   );
@@ -237,7 +247,7 @@ export function customersRoutes(app: App, ctx: AppContext): void {
         response: { 200: IdResponse, ...errorResponses(...AUTHENTICATED_ERRORS) },
       },
     },
-    async (request) => vault.addCard(merchantOf(request), null, request.body),
+    async (request) => vault.addCard(merchantOf(request).merchantId, null, request.body),
   );
 
   app.post(
@@ -250,6 +260,6 @@ export function customersRoutes(app: App, ctx: AppContext): void {
         response: { 200: IdResponse, ...errorResponses(...AUTHENTICATED_ERRORS) },
       },
     },
-    async (request) => vault.addBankAccount(merchantOf(request), null, request.body),
+    async (request) => vault.addBankAccount(merchantOf(request).merchantId, null, request.body),
   );
 }

@@ -1,12 +1,6 @@
-import type { AppContext } from '../../context.js';
 import { AUTHENTICATED_ERRORS, errorResponses } from '../../platform/http/error-schemas.js';
 import { dateRange, pageRequest } from '../../platform/http/paging.js';
-import {
-  MERCHANT_OR_PARTNER,
-  type MerchantPrincipal,
-  PARTNER_ONLY,
-  type PartnerPrincipal,
-} from '../../platform/http/principal.js';
+import { MERCHANT_OR_PARTNER, merchantOf, PARTNER_ONLY, partnerOf } from '../../platform/http/principal.js';
 import type { App } from '../../platform/http/server.js';
 import { STATES } from '../reference/states.js';
 import { contactInfoView, merchantListItem, paymentConfigurationView } from './merchants.mapper.js';
@@ -18,9 +12,15 @@ import {
   PaymentConfigurationView,
   StatesResponse,
 } from './merchants.schemas.js';
+import type { MerchantsService } from './merchants.service.js';
 
-export function merchantsRoutes(app: App, ctx: AppContext): void {
-  const { merchants } = ctx.services;
+/** What these routes use. */
+export interface MerchantsRouteDeps {
+  merchants: MerchantsService;
+}
+
+export function merchantsRoutes(app: App, deps: MerchantsRouteDeps): void {
+  const { merchants } = deps;
 
   app.get(
     '/pay-api/v1/merchants',
@@ -36,7 +36,7 @@ export function merchantsRoutes(app: App, ctx: AppContext): void {
     },
     async (request) => {
       const q = request.query;
-      const principal = request.principal as PartnerPrincipal;
+      const principal = partnerOf(request);
       const created = dateRange('createdFrom', q.createdFrom, 'createdTo', q.createdTo);
       const modified = dateRange('modifiedFrom', q.modifiedFrom, 'modifiedTo', q.modifiedTo);
       const lastTx = dateRange(
@@ -73,7 +73,7 @@ export function merchantsRoutes(app: App, ctx: AppContext): void {
       },
     },
     async (request) => {
-      const configuration = await merchants.getConfiguration((request.principal as MerchantPrincipal).merchantId);
+      const configuration = await merchants.getConfiguration(merchantOf(request).merchantId);
       return paymentConfigurationView(configuration);
     },
   );
@@ -88,7 +88,7 @@ export function merchantsRoutes(app: App, ctx: AppContext): void {
       },
     },
     async (request) => {
-      const contacts = await merchants.getContacts((request.principal as MerchantPrincipal).merchantId);
+      const contacts = await merchants.getContacts(merchantOf(request).merchantId);
       return { contactInfos: contacts.map(contactInfoView) };
     },
   );

@@ -1,13 +1,14 @@
 import formbody from '@fastify/formbody';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import Type from 'typebox';
-import type { AppContext } from '../../context.js';
+import type { Config } from '../../config.js';
 import { errorBody } from '../../platform/http/error-handler.js';
 import { errorResponses } from '../../platform/http/error-schemas.js';
 import { AppError } from '../../platform/http/errors.js';
 import type { App } from '../../platform/http/server.js';
+import type { Logger } from '../../platform/observability/logger.js';
 import { OAuthError } from './oauth.errors.js';
-import type { TokenRequest } from './oauth.service.js';
+import type { OAuthService, TokenRequest } from './oauth.service.js';
 
 const TokenForm = Type.Object(
   {
@@ -58,9 +59,16 @@ const OAuthErrorSchema = Type.Object(
 const FORM_FIELDS = ['grant_type', 'scope', 'client_id', 'client_secret', 'refresh_token'] as const;
 
 /** The token endpoint and its discovery documents; form bodies are parsed only inside this plugin. */
-export function oauthRoutes(app: App, ctx: AppContext): void {
-  const { oauth } = ctx.services;
-  const errorUri = `${ctx.config.publicBaseUrl}/docs`;
+/** What these routes use. */
+export interface OAuthRouteDeps {
+  oauth: OAuthService;
+  config: Pick<Config, 'publicBaseUrl' | 'authBaseUrl'>;
+  logger: Logger;
+}
+
+export function oauthRoutes(app: App, deps: OAuthRouteDeps): void {
+  const { oauth } = deps;
+  const errorUri = `${deps.config.publicBaseUrl}/docs`;
 
   app.register(async (scope) => {
     await scope.register(formbody, { bodyLimit: 16 * 1024 });
@@ -79,7 +87,7 @@ export function oauthRoutes(app: App, ctx: AppContext): void {
           errorUri,
         );
       }
-      ctx.logger.error({ err: error, correlationId: request.id }, 'token endpoint failed');
+      deps.logger.error({ err: error, correlationId: request.id }, 'token endpoint failed');
       return reply.code(500).send({ error: 'server_error', error_description: 'Internal server error' });
     });
 
@@ -167,8 +175,8 @@ export function oauthRoutes(app: App, ctx: AppContext): void {
       reply.header('cache-control', 'public, max-age=300');
       return {
         issuer: oauth.issuer,
-        token_endpoint: `${ctx.config.authBaseUrl}/oauth2/token`,
-        jwks_uri: `${ctx.config.authBaseUrl}/.well-known/jwks.json`,
+        token_endpoint: `${deps.config.authBaseUrl}/oauth2/token`,
+        jwks_uri: `${deps.config.authBaseUrl}/.well-known/jwks.json`,
         grant_types_supported: ['client_credentials', 'refresh_token'],
         token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
         scopes_supported: ['offline_access'],

@@ -1,14 +1,16 @@
 import type { Static } from 'typebox';
-import type { AppContext } from '../../context.js';
 import { AUTHENTICATED_ERRORS, errorResponses } from '../../platform/http/error-schemas.js';
 import { NotFoundError } from '../../platform/http/errors.js';
 import { dateRange, pageRequest } from '../../platform/http/paging.js';
-import type { MerchantPrincipal } from '../../platform/http/principal.js';
+import { merchantOf } from '../../platform/http/principal.js';
 import type { App } from '../../platform/http/server.js';
 import { toCents, toMillipercent } from '../../platform/money.js';
 import { ZERO_COST_OPTION_NAMES } from '../merchants/merchants.model.js';
+import type { MerchantsService } from '../merchants/merchants.service.js';
 import { normalizeAddress } from '../reference/address.js';
+import type { AchPaymentsService } from './ach/ach.service.js';
 import { calculateAmount } from './amounts.js';
+import type { CardPaymentsService } from './card-payments.service.js';
 import { contactInfoOf, type PaymentCommand } from './payment-request.js';
 import { cardProcessor } from './processors.js';
 import {
@@ -40,6 +42,7 @@ import {
   VerifyBody,
   VoidBody,
 } from './transactions.schemas.js';
+import type { TransactionsService } from './transactions.service.js';
 
 type PaymentBody = Static<typeof SaleBody>;
 const cents = (value: number | null | undefined) => (value == null ? null : toCents(value));
@@ -73,10 +76,17 @@ function command(kind: PaymentCommand['kind'], merchantId: string, body: Partial
   };
 }
 
-export function transactionsRoutes(app: App, ctx: AppContext): void {
-  const { cardPayments, merchants, transactions } = ctx.services;
+/** What these routes use. */
+export interface TransactionsRouteDeps {
+  cardPayments: CardPaymentsService;
+  merchants: MerchantsService;
+  transactions: TransactionsService;
+  ach: AchPaymentsService;
+}
+
+export function transactionsRoutes(app: App, deps: TransactionsRouteDeps): void {
+  const { cardPayments, merchants, transactions } = deps;
   const tags = ['Card transactions'];
-  const merchantOf = (request: { principal?: unknown }) => (request.principal as MerchantPrincipal).merchantId;
   const nameOf = async (merchantId: string) => (await merchants.getConfiguration(merchantId)).companyName;
   const AUTH_ERRORS = errorResponses(...AUTHENTICATED_ERRORS, 404);
   const OP_ERRORS = errorResponses(...AUTHENTICATED_ERRORS, 404, 409);
@@ -95,7 +105,7 @@ export function transactionsRoutes(app: App, ctx: AppContext): void {
         schema: { tags, summary, description, body, response: { 200: AuthorizationResponse, ...AUTH_ERRORS } },
       },
       async (request) => {
-        const merchantId = merchantOf(request);
+        const merchantId = merchantOf(request).merchantId;
         const result = await cardPayments.pay({
           ...command(kind, merchantId, request.body as Partial<PaymentBody>),
           idempotency: request.idempotency,
@@ -152,7 +162,7 @@ export function transactionsRoutes(app: App, ctx: AppContext): void {
       },
     },
     async (request) => {
-      const merchantId = merchantOf(request);
+      const merchantId = merchantOf(request).merchantId;
       const { transactionId, amount } = request.body;
       const result = await cardPayments.capture(
         merchantId,
@@ -177,7 +187,7 @@ export function transactionsRoutes(app: App, ctx: AppContext): void {
       },
     },
     async (request) => {
-      const merchantId = merchantOf(request);
+      const merchantId = merchantOf(request).merchantId;
       const result = await cardPayments.void(merchantId, request.body.transactionId, request.idempotency);
       return transactionResponse(result, await nameOf(merchantId));
     },
@@ -198,7 +208,7 @@ export function transactionsRoutes(app: App, ctx: AppContext): void {
       },
     },
     async (request) => {
-      const merchantId = merchantOf(request);
+      const merchantId = merchantOf(request).merchantId;
       const { transactionId, amount, cardDataSource } = request.body;
       const result = await cardPayments.refund(
         merchantId,
@@ -223,7 +233,7 @@ export function transactionsRoutes(app: App, ctx: AppContext): void {
       },
     },
     async (request) => {
-      const merchantId = merchantOf(request);
+      const merchantId = merchantOf(request).merchantId;
       const result = await cardPayments.tipAdjust(
         merchantId,
         request.body.transactionId,
@@ -245,7 +255,7 @@ export function transactionsRoutes(app: App, ctx: AppContext): void {
       },
     },
     async (request) => {
-      const merchantId = merchantOf(request);
+      const merchantId = merchantOf(request).merchantId;
       const processor = cardProcessor(await merchants.getConfiguration(merchantId), request.body.paymentProcessorId);
       return transactions.settle(merchantId, processor.id);
     },
@@ -265,7 +275,7 @@ export function transactionsRoutes(app: App, ctx: AppContext): void {
     },
     async (request) => {
       const q = request.query;
-      const { settings } = await merchants.getConfiguration(merchantOf(request));
+      const { settings } = await merchants.getConfiguration(merchantOf(request).merchantId);
       const input = {
         baseCents: toCents(q.amount),
         percentageOffRateMpct: mpct(q.percentageOffRate),
@@ -291,14 +301,14 @@ export function transactionsRoutes(app: App, ctx: AppContext): void {
     },
   );
 
-  const statusCheck = async (request: { principal?: unknown; params: { transactionId: string } }) => {
-    const merchantId = merchantOf(request);
+  const statusCheck = async (request: Parameters<typeof merchantOf>[0] & { params: { transactionId: string } }) => {
+    const merchantId = merchantOf(request).merchantId;
     const t = await transactions.get(merchantId, request.params.transactionId);
     if (!t) throw new NotFoundError('Transaction', request.params.transactionId);
     const [configuration, contacts, achEntries] = await Promise.all([
       merchants.getConfiguration(merchantId),
       merchants.getContacts(merchantId),
-      t.method === 'ach' ? ctx.services.ach.entries(merchantId, [t.id]) : undefined,
+      t.method === 'ach' ? deps.ach.entries(merchantId, [t.id]) : undefined,
     ]);
     return transactionView(t, configuration, contacts.find((c) => c.isMain) ?? contacts[0], achEntries?.get(t.id));
   };
@@ -332,7 +342,7 @@ export function transactionsRoutes(app: App, ctx: AppContext): void {
     },
     async (request) => {
       const q = request.query;
-      const merchantId = merchantOf(request);
+      const merchantId = merchantOf(request).merchantId;
       const range = dateRange('dateFrom', q.dateFrom, 'dateTo', q.dateTo);
       const result = await transactions.list(
         {
@@ -350,7 +360,7 @@ export function transactionsRoutes(app: App, ctx: AppContext): void {
       const [configuration, achEntries] = await Promise.all([
         merchants.getConfiguration(merchantId),
         // One read for the page's ACH entries, whatever their number.
-        ctx.services.ach.entries(
+        deps.ach.entries(
           merchantId,
           result.items.filter((t) => t.method === 'ach').map((t) => t.id),
         ),

@@ -1,8 +1,8 @@
 import type { Static } from 'typebox';
-import type { AppContext } from '../../context.js';
+import type { Config } from '../../config.js';
 import { AUTHENTICATED_ERRORS, errorResponses } from '../../platform/http/error-schemas.js';
 import { ValidationError } from '../../platform/http/errors.js';
-import type { MerchantPrincipal } from '../../platform/http/principal.js';
+import { merchantOf } from '../../platform/http/principal.js';
 import type { App } from '../../platform/http/server.js';
 import { toCents, toMillipercent } from '../../platform/money.js';
 import { sanitizeMetadata } from './metadata.js';
@@ -18,6 +18,7 @@ import {
   V2Created,
   V2SessionView,
 } from './sessions.schemas.js';
+import type { PaymentSessionsService } from './sessions.service.js';
 
 /** Integration-surface sessions expire after 30 minutes unless the request says otherwise. */
 const INT_DEFAULT_EXPIRY_MS = 30 * 60_000;
@@ -100,10 +101,15 @@ function intDraft(merchantId: string, body: IntBody): SessionDraft {
   };
 }
 
-export function sessionsRoutes(app: App, ctx: AppContext): void {
-  const { sessions } = ctx.services;
-  const baseUrl = ctx.config.publicBaseUrl;
-  const merchantOf = (request: { principal?: unknown }) => (request.principal as MerchantPrincipal).merchantId;
+/** What these routes use. */
+export interface SessionsRouteDeps {
+  sessions: PaymentSessionsService;
+  config: Pick<Config, 'publicBaseUrl'>;
+}
+
+export function sessionsRoutes(app: App, deps: SessionsRouteDeps): void {
+  const { sessions } = deps;
+  const baseUrl = deps.config.publicBaseUrl;
   const ERRORS = errorResponses(...AUTHENTICATED_ERRORS, 404);
   const tags = ['Payment sessions'];
   const STATES =
@@ -126,7 +132,10 @@ export function sessionsRoutes(app: App, ctx: AppContext): void {
       },
     },
     async (request) =>
-      v2Created(await sessions.create(v2Draft(merchantOf(request), request.body), request.idempotency), baseUrl),
+      v2Created(
+        await sessions.create(v2Draft(merchantOf(request).merchantId, request.body), request.idempotency),
+        baseUrl,
+      ),
   );
 
   app.post(
@@ -145,7 +154,10 @@ export function sessionsRoutes(app: App, ctx: AppContext): void {
       },
     },
     async (request) =>
-      intCreated(await sessions.create(intDraft(merchantOf(request), request.body), request.idempotency), baseUrl),
+      intCreated(
+        await sessions.create(intDraft(merchantOf(request).merchantId, request.body), request.idempotency),
+        baseUrl,
+      ),
   );
 
   for (const surface of ['v2', 'int'] as const) {
@@ -167,7 +179,7 @@ export function sessionsRoutes(app: App, ctx: AppContext): void {
           response: { 200: schema, ...ERRORS },
         },
         handler: async (request) =>
-          view(await sessions.get(merchantOf(request), request.params.paymentSessionId), baseUrl),
+          view(await sessions.get(merchantOf(request).merchantId, request.params.paymentSessionId), baseUrl),
       });
     }
     app.post(
@@ -184,7 +196,7 @@ export function sessionsRoutes(app: App, ctx: AppContext): void {
         },
       },
       async (request, reply) => {
-        await sessions.cancel(merchantOf(request), request.params.paymentSessionId);
+        await sessions.cancel(merchantOf(request).merchantId, request.params.paymentSessionId);
         return reply.send();
       },
     );

@@ -1,11 +1,11 @@
 import Type from 'typebox';
-import type { AppContext } from '../../context.js';
 import { AUTHENTICATED_ERRORS, errorResponses } from '../../platform/http/error-schemas.js';
 import { DateFilter, dateRange, idList, listQuerySchema, Paged, pageRequest } from '../../platform/http/paging.js';
-import type { MerchantPrincipal } from '../../platform/http/principal.js';
+import { merchantOf } from '../../platform/http/principal.js';
 import type { App } from '../../platform/http/server.js';
 import { fromCents } from '../../platform/money.js';
 import { BATCH_STATUS_NAMES } from './settlements.model.js';
+import type { SettlementsService } from './settlements.service.js';
 import { BATCH_LIST, type Batch } from './settlements.service.js';
 
 const BatchQuery = listQuerySchema(BATCH_LIST, {
@@ -68,7 +68,12 @@ export function batchView(b: Batch) {
   };
 }
 
-export function settlementsRoutes(app: App, ctx: AppContext): void {
+/** What these routes use. */
+export interface SettlementsRouteDeps {
+  settlements: SettlementsService;
+}
+
+export function settlementsRoutes(app: App, deps: SettlementsRouteDeps): void {
   app.get(
     '/pay-api/v1/settlements/batches',
     {
@@ -86,9 +91,9 @@ export function settlementsRoutes(app: App, ctx: AppContext): void {
     async (request) => {
       const q = request.query;
       const range = dateRange('dateFrom', q.dateFrom, 'dateTo', q.dateTo);
-      const result = await ctx.services.settlements.list(
+      const result = await deps.settlements.list(
         {
-          merchantId: (request.principal as MerchantPrincipal).merchantId,
+          merchantId: merchantOf(request).merchantId,
           batchIds: idList('batchIds', q.batchIds),
           processorIds: idList('paymentProcessorIds', q.paymentProcessorIds),
           statusId: q.statusId,

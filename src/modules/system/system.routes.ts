@@ -1,10 +1,17 @@
 import Type from 'typebox';
-import type { AppContext } from '../../context.js';
+import type { Pool } from '../../platform/db/pool.js';
 import type { App } from '../../platform/http/server.js';
+import type { Metrics } from '../../platform/observability/metrics.js';
 
 const Status = (value: string) => Type.Object({ status: Type.String() }, { examples: [{ status: value }] });
 
-export function systemRoutes(app: App, ctx: AppContext): void {
+/** What these routes use. */
+export interface SystemRouteDeps {
+  pool: Pool;
+  metrics: Metrics;
+}
+
+export function systemRoutes(app: App, deps: SystemRouteDeps): void {
   app.get(
     '/healthz',
     {
@@ -27,7 +34,7 @@ export function systemRoutes(app: App, ctx: AppContext): void {
     async (_request, reply) => {
       try {
         await Promise.race([
-          ctx.pool.query('SELECT 1'),
+          deps.pool.query('SELECT 1'),
           new Promise((_, reject) => setTimeout(() => reject(new Error('database timeout')), 2000).unref()),
         ]);
         return { status: 'ready' };
@@ -49,8 +56,8 @@ export function systemRoutes(app: App, ctx: AppContext): void {
       },
     },
     async (_request, reply) => {
-      reply.header('content-type', ctx.metrics.registry.contentType);
-      return ctx.metrics.registry.metrics();
+      reply.header('content-type', deps.metrics.registry.contentType);
+      return deps.metrics.registry.metrics();
     },
   );
 }

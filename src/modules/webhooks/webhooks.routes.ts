@@ -1,11 +1,10 @@
 import { Readable } from 'node:stream';
 import { stringify } from 'csv-stringify';
 import Type from 'typebox';
-import type { AppContext } from '../../context.js';
 import { AUTHENTICATED_ERRORS, errorResponses } from '../../platform/http/error-schemas.js';
 import { ValidationError } from '../../platform/http/errors.js';
 import { dateRange, pageRequest } from '../../platform/http/paging.js';
-import type { AuthPolicy, MerchantPrincipal, PartnerPrincipal } from '../../platform/http/principal.js';
+import { type AuthPolicy, tenantOf } from '../../platform/http/principal.js';
 import type { App } from '../../platform/http/server.js';
 import { EVENT_TYPES, eventTypeNamed } from './event-catalog.js';
 import { EXPORT_COLUMNS, endpointView, logDetailView, logView } from './webhooks.mapper.js';
@@ -30,6 +29,7 @@ import {
   RetryResponse,
   UpdateEndpointBody,
 } from './webhooks.schemas.js';
+import type { WebhooksService } from './webhooks.service.js';
 
 /** Every webhook operation: a merchant or a partner token whose API key carries the Webhooks permission. */
 export const WEBHOOKS_AUTH: AuthPolicy = { tokens: ['merchant', 'partner'], permission: 'Webhooks' };
@@ -60,8 +60,8 @@ const EventTypeList = Type.Object(
   },
 );
 
-function ownerOf(request: { principal?: unknown }): WebhookOwner {
-  const principal = request.principal as MerchantPrincipal | PartnerPrincipal;
+function ownerOf(request: Parameters<typeof tenantOf>[0]): WebhookOwner {
+  const principal = tenantOf(request);
   return principal.kind === 'merchant' ? { merchantId: principal.merchantId } : { partnerId: principal.partnerId };
 }
 
@@ -156,8 +156,13 @@ function exportStream(rows: AsyncGenerator<LogRow>, format: 'csv' | 'json'): Rea
   return source.pipe(csv);
 }
 
-export function webhooksRoutes(app: App, ctx: AppContext): void {
-  const { webhooks } = ctx.services;
+/** What these routes use. */
+export interface WebhooksRouteDeps {
+  webhooks: WebhooksService;
+}
+
+export function webhooksRoutes(app: App, deps: WebhooksRouteDeps): void {
+  const { webhooks } = deps;
   const tags = ['Webhooks'];
   app.get(
     '/v2/webhooks/event-types',

@@ -1,3 +1,4 @@
+import { ForbiddenError } from './errors.js';
 /** Who is calling. Resolved once per request by the auth hook, then passed explicitly into every service call. */
 export type Principal = MerchantPrincipal | PartnerPrincipal | OperatorPrincipal;
 
@@ -52,4 +53,39 @@ export interface TokenAuthenticator {
 
 export interface OperatorAuthenticator {
   isOperatorToken(token: string): Promise<boolean>;
+}
+
+/** The request as the tenant accessors see it: the authenticated principal and the route's declared policy. */
+interface AuthenticatedRequest {
+  principal?: Principal | undefined;
+  routeOptions: { config: { auth?: AuthPolicy } };
+}
+
+function caller<K extends TokenKind>(request: AuthenticatedRequest, kinds: readonly K[]) {
+  const policy = request.routeOptions.config.auth ?? MERCHANT_ONLY;
+  const declared = typeof policy === 'object' ? policy.tokens : [];
+  // A route reading a kind of caller its policy does not admit is a programming error, found by the first request.
+  if (!kinds.some((kind) => declared.includes(kind))) {
+    throw new Error(`This route reads a ${kinds.join(' or ')} caller but its policy admits ${declared.join(', ')}`);
+  }
+  const principal = request.principal;
+  if (!principal || !kinds.includes(principal.kind as K)) {
+    throw new ForbiddenError(`This endpoint requires a ${kinds.join(' or ')} token.`);
+  }
+  return principal as Extract<Principal, { kind: K }>;
+}
+
+/** The calling merchant, on a route whose policy admits merchant tokens (the auth hook has checked the token). */
+export function merchantOf(request: AuthenticatedRequest): MerchantPrincipal {
+  return caller(request, ['merchant']);
+}
+
+/** The calling partner, on a route whose policy admits partner tokens. */
+export function partnerOf(request: AuthenticatedRequest): PartnerPrincipal {
+  return caller(request, ['partner']);
+}
+
+/** The calling merchant or partner, on a route that admits both. */
+export function tenantOf(request: AuthenticatedRequest): MerchantPrincipal | PartnerPrincipal {
+  return caller(request, ['merchant', 'partner']);
 }

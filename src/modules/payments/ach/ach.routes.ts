@@ -2,11 +2,10 @@ import { Readable } from 'node:stream';
 import ipaddr from 'ipaddr.js';
 import type { Static } from 'typebox';
 import Type from 'typebox';
-import type { AppContext } from '../../../context.js';
 import { AUTHENTICATED_ERRORS, errorResponses } from '../../../platform/http/error-schemas.js';
 import { ValidationError } from '../../../platform/http/errors.js';
 import { pageRequest } from '../../../platform/http/paging.js';
-import type { MerchantPrincipal } from '../../../platform/http/principal.js';
+import { merchantOf } from '../../../platform/http/principal.js';
 import type { App } from '../../../platform/http/server.js';
 import { multiline } from '../../../platform/http/validation.js';
 import { fromCents, toCents, toMillipercent } from '../../../platform/money.js';
@@ -29,6 +28,7 @@ import {
   ReturnFileImport,
   ReturnFileQuery,
 } from './ach.schemas.js';
+import type { AchPaymentsService } from './ach.service.js';
 
 type Body = Static<typeof AchPaymentBody>;
 
@@ -66,10 +66,14 @@ function command(direction: AchCommand['direction'], merchantId: string, body: B
   };
 }
 
-export function achRoutes(app: App, ctx: AppContext): void {
-  const { ach } = ctx.services;
+/** What these routes use. */
+export interface AchRouteDeps {
+  ach: AchPaymentsService;
+}
+
+export function achRoutes(app: App, deps: AchRouteDeps): void {
+  const { ach } = deps;
   const tags = ['ACH transactions'];
-  const merchantOf = (request: { principal?: unknown }) => (request.principal as MerchantPrincipal).merchantId;
   const ERRORS = errorResponses(...AUTHENTICATED_ERRORS, 404);
   const LIFECYCLE =
     "It waits (Scheduled) for the next cutoff window of its processor, goes out in that window's NACHA file " +
@@ -90,7 +94,10 @@ export function achRoutes(app: App, ctx: AppContext): void {
         },
       },
       async (request) =>
-        ach.create({ ...command(direction, merchantOf(request), request.body), idempotency: request.idempotency }),
+        ach.create({
+          ...command(direction, merchantOf(request).merchantId, request.body),
+          idempotency: request.idempotency,
+        }),
     );
   create(
     '/pay-api/v1/transactions/ach/payment',
@@ -127,7 +134,7 @@ export function achRoutes(app: App, ctx: AppContext): void {
           response: { 200: AchResponseSchema, ...ERRORS },
         },
       },
-      async (request) => run(merchantOf(request), request.params.transactionId, request.idempotency),
+      async (request) => run(merchantOf(request).merchantId, request.params.transactionId, request.idempotency),
     );
   operation(
     '/pay-api/v1/transactions/ach/:transactionId/hold',

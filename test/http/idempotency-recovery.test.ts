@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { verifyLedger } from '../../src/modules/ledger/verify.js';
-import { findUnresolved } from '../../src/modules/payments/transactions.repo.js';
+import { findUnresolved } from '../../src/modules/payments/transactions-list.repo.js';
 import { NODE_LOCK_CLASS } from '../../src/platform/cluster/node-liveness.js';
 import { ACH_PAYER } from '../ach-fixtures.js';
 import { eventually, type MerchantTenant, startNode, type TestNode } from '../harness.js';

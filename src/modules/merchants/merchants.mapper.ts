@@ -102,8 +102,9 @@ const TRANSACTION_TYPES: Array<[number, string]> = [
 ];
 
 /**
- * Field by field on purpose: spreading the settings view here and adding the rest measured ~20% slower on this hot
- * endpoint (the resulting object shape serialises slower), and the list mirrors the specification's table.
+ * Field by field on purpose: spreading the settings view here and adding the rest measured slower on this hot
+ * endpoint (the resulting object shape serialises slower; docs/performance.md), and the fields keep the documented
+ * order.
  */
 export function paymentConfigurationView(configuration: MerchantConfiguration) {
   const s = settingsView(configuration.settings);

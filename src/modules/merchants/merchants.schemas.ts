@@ -53,7 +53,7 @@ const EXAMPLE_PROCESSORS = [
   },
 ];
 
-/** GET /pay-api/v1/configurations/payments: the spec's "Merchant payment configuration". */
+/** GET /pay-api/v1/configurations/payments: the merchant's payment configuration. */
 export const PaymentConfigurationView = Type.Object(
   {
     zeroCostProcessingOptionId: Type.Integer({ description: '1 None, 2 CashDiscount, 3 DualPricing, 4 Surcharge.' }),

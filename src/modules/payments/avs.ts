@@ -20,7 +20,7 @@ const GROUPS: Record<string, [number, string]> = {
   U: [4, 'Unavailable'],
 };
 
-/** The wire shape (wire-notes §3.1 `avsResponse`). */
+/** The transaction's `avsResponse` as the API shows it: the code, its group and what the profile decided. */
 export function avsView(avs: StoredAvs | null) {
   if (!avs) return null;
   const [groupId, group] = GROUPS[avs.responseCode] ?? [3, 'Incompatible'];

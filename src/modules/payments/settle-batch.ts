@@ -9,8 +9,8 @@ import { type Ledger, lines } from '../ledger/ledger.js';
 import type { MerchantsService } from '../merchants/merchants.service.js';
 import { BatchStatus, closeBatchQueue } from '../settlements/settlements.model.js';
 import type { Batch, SettlementsService } from '../settlements/settlements.service.js';
+import { batchMemberTotals, hasOperationInFlight, settleCardBatchMembers } from './batch-members.repo.js';
 import { runOperation } from './driver.js';
-import { batchMemberTotals, hasOperationInFlight, settleCardBatchMembers } from './transactions.repo.js';
 
 export interface SettleBatchDeps {
   pool: Pool;

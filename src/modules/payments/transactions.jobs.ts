@@ -5,7 +5,7 @@ import { defineQueue } from '../../platform/jobs/define.js';
 import type { QueueDefinition, ScheduleDefinition } from '../../platform/jobs/runner.js';
 import { every } from '../../platform/jobs/runner.js';
 import { type CardPaymentsService, expireAuthorizationQueue, reconcileQueue } from './card-payments.service.js';
-import { findUnresolved } from './transactions.repo.js';
+import { findUnresolved } from './transactions-list.repo.js';
 
 /** Every minute: operations abandoned mid-flight (a node died between its two transactions) go to the reconciler. */
 const sweepQueue = defineQueue<{ slot: string }>('cards.reconcile-sweep');

@@ -5,7 +5,8 @@ import { fromCents } from '../../platform/money.js';
 import { BatchStatus } from '../settlements/settlements.model.js';
 import { closeOpenBatch, type SettleBatchDeps } from './settle-batch.js';
 import { type Transaction, TransactionStatus } from './transactions.model.js';
-import { findBySource, findTransaction, listTransactions, type TransactionFilter } from './transactions.repo.js';
+import { findBySource, findTransaction } from './transactions.repo.js';
+import { listTransactions, type TransactionFilter } from './transactions-list.repo.js';
 
 /** Reads of transactions (any method) and the settle command. */
 export class TransactionsService {

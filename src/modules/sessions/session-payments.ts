@@ -7,18 +7,17 @@ import { type FieldErrors, ValidationError } from '../../platform/http/errors.js
 import type { Logger } from '../../platform/observability/logger.js';
 import type { CustomersService } from '../customers/customers.service.js';
 import type { MerchantConfiguration } from '../merchants/merchants.model.js';
-import { ZeroCostProcessingOption } from '../merchants/merchants.model.js';
 import type { MerchantsService } from '../merchants/merchants.service.js';
 import { SecCode } from '../payments/ach/ach.model.js';
 import { type AmountBreakdown, calculateAmount, taxInput } from '../payments/amounts.js';
-import type { ChargeRequest, PaymentsService } from '../payments/payments.service.js';
-import { CardDataSource, CreateMethod, type Transaction, TransactionStatus } from '../payments/transactions.model.js';
+import type { PaymentsService } from '../payments/payments.service.js';
+import { CreateMethod, type Transaction, TransactionStatus } from '../payments/transactions.model.js';
 import type { TransactionsService } from '../payments/transactions.service.js';
-import { type Address, normalizeAddress } from '../reference/address.js';
+import { normalizeAddress } from '../reference/address.js';
 import type { VaultService } from '../vault/vault.service.js';
-import { checkBankAccount } from '../vault/vault.service.js';
+import { baseCents, chargeRequest } from './session-charge.js';
+import { saveMethod, unsaveMethod } from './session-vaulting.js';
 import {
-  CustomerHandling,
   isOpen,
   MAX_FAILED_ATTEMPTS,
   type PaymentSession,
@@ -212,18 +211,18 @@ export class SessionPayments {
       if (payment.method === 'card' && session.mode === SessionMode.SaveMethod) {
         // A card is verified with the network (a zero-amount authentication, AVS included) before it is kept.
         const verified = await this.deps.payments.charge({
-          ...this.chargeRequest(session, configuration, payment, billing),
+          ...chargeRequest(session, configuration, payment, billing),
           operation: 'verify',
           amount: { baseCents: 0 },
         });
         if (!wentThrough(verified.transaction)) return this.declined(session, token, verified.transaction);
-        saved = await this.save(session, token, payment, billing);
+        saved = await saveMethod(this.deps, session, token, payment, billing);
         return {
           kind: 'completed',
           session: await this.complete(session, token, verified.transaction, saved.paymentMethodId),
         };
       }
-      saved = await this.save(session, token, payment, billing);
+      saved = await saveMethod(this.deps, session, token, payment, billing);
       if (!paying)
         return {
           kind: 'completed',
@@ -233,7 +232,7 @@ export class SessionPayments {
 
     let transaction: Transaction;
     if (payment.method === 'card') {
-      const charge = this.chargeRequest(session, configuration, payment, billing);
+      const charge = chargeRequest(session, configuration, payment, billing);
       const result = await this.deps.payments.charge(saved ? { ...charge, instrument: savedMethod(saved) } : charge);
       transaction = result.transaction;
     } else {
@@ -241,7 +240,7 @@ export class SessionPayments {
       const result = await this.deps.payments.achDebit({
         merchantId: session.merchantId,
         source: { typeId: CreateMethod.WebComponent, id: session.id },
-        amount: { baseCents: this.baseCents(session, payment), tipCents: session.tipCents, tax: sessionTax(session) },
+        amount: { baseCents: baseCents(session, payment), tipCents: session.tipCents, tax: sessionTax(session) },
         processorId: session.ach.processorId,
         instrument: saved
           ? savedMethod(saved)
@@ -274,120 +273,13 @@ export class SessionPayments {
       return { kind: 'busy', session };
     }
     if (!wentThrough(transaction)) {
-      if (saved) await this.unsave(session, saved);
+      if (saved) await unsaveMethod(this.deps, session, saved);
       return this.declined(session, token, transaction);
     }
     return {
       kind: 'completed',
       session: await this.complete(session, token, transaction, saved?.paymentMethodId ?? null, payment),
     };
-  }
-
-  /** The card payment a session asks for: the payer's card as entered, on the session's terms. */
-  private chargeRequest(
-    session: PaymentSession,
-    configuration: MerchantConfiguration,
-    payment: PayerPayment,
-    billing: Address | null,
-  ): ChargeRequest {
-    const card = payment.card!;
-    const [firstName, lastName] = splitName(card.name);
-    return {
-      merchantId: session.merchantId,
-      source: { typeId: CreateMethod.WebComponent, id: session.id },
-      processorId: session.card.processorId,
-      instrument: {
-        kind: 'card',
-        accountNumber: card.number,
-        expirationMonth: card.expirationMonth,
-        expirationYear: card.expirationYear,
-        securityCode: card.securityCode,
-      },
-      amount: {
-        baseCents: this.baseCents(session, payment),
-        tipCents: session.tipCents,
-        useCardPrice:
-          configuration.settings.zeroCostProcessingOptionId === ZeroCostProcessingOption.DualPricing ? true : null,
-        tax: sessionTax(session),
-      },
-      billingAddress: billing,
-      contactInfo: {
-        firstName,
-        lastName,
-        companyName: null,
-        email: payment.email,
-        mobilePhoneNumber: null,
-        smsNotification: null,
-      },
-      cardDataSource: CardDataSource.Internet,
-      referenceId: session.referenceId,
-      initiator: 'customer',
-      skipAddressVerification: session.skipAddressVerification,
-    };
-  }
-
-  private baseCents(session: PaymentSession, payment: PayerPayment): number {
-    return session.amountCents ?? payment.amountCents ?? 0;
-  }
-
-  /**
-   * Vaults the payer's method per the session: to its customer, to a customer created now (CreateCustomer without
-   * one; kept on the session so a retry reuses it), or as a merchant-owned method (TokenOnly, or no handling).
-   */
-  private async save(
-    session: PaymentSession,
-    token: string,
-    payment: PayerPayment,
-    billing: Address | null,
-  ): Promise<{ customerId: string | null; paymentMethodId: string }> {
-    let customerId = session.customerId;
-    if (!customerId && session.customerHandling === CustomerHandling.CreateCustomer) {
-      const [firstName, lastName] =
-        payment.method === 'card' ? splitName(payment.card!.name) : [payment.ach!.firstName, payment.ach!.lastName];
-      const created = await this.deps.customers.create(session.merchantId, {
-        firstName,
-        lastName,
-        email: payment.email,
-        mobilePhoneNumber: payment.ach?.phone ?? null,
-        billingAddress: billing,
-      });
-      customerId = created.id;
-      await updateAttempt(this.deps.pool, session.id, token, { customer_id: customerId }, this.deps.clock.now(), false);
-    }
-    let method: { id: string };
-    if (payment.method === 'card') {
-      const card = payment.card!;
-      const input = {
-        name: card.name,
-        pan: card.number,
-        expirationMonth: card.expirationMonth,
-        expirationYear: card.expirationYear,
-      };
-      method = customerId
-        ? await this.deps.customers.addCard(session.merchantId, customerId, input)
-        : await this.deps.vault.addCard(session.merchantId, null, input);
-    } else {
-      const ach = payment.ach!;
-      checkBankAccount({ accountNumber: ach.accountNumber, routingNumber: ach.routingNumber });
-      const input = {
-        name: `${ach.firstName} ${ach.lastName}`.trim(),
-        accountNumber: ach.accountNumber,
-        routingNumber: ach.routingNumber,
-        accountType: ach.accountType,
-        accountHolderType: ach.accountHolderType,
-      };
-      method = customerId
-        ? await this.deps.customers.addBankAccount(session.merchantId, customerId, input)
-        : await this.deps.vault.addBankAccount(session.merchantId, null, input);
-    }
-    return { customerId, paymentMethodId: method.id };
-  }
-
-  /** A declined payment must not leave the method it was saved with. */
-  private async unsave(session: PaymentSession, saved: { customerId: string | null; paymentMethodId: string }) {
-    if (saved.customerId) {
-      await this.deps.customers.removeMethod(session.merchantId, saved.customerId, saved.paymentMethodId);
-    } else await this.deps.vault.remove(session.merchantId, saved.paymentMethodId);
   }
 
   private async declined(session: PaymentSession, token: string, transaction: Transaction): Promise<PayOutcome> {
@@ -482,10 +374,6 @@ export class SessionPayments {
 }
 
 /** "Ada King Lovelace" → first name "Ada", last name "King Lovelace" (null when missing). */
-function splitName(name: string): [string | null, string | null] {
-  const [first, ...rest] = name.trim().split(/\s+/);
-  return [first || null, rest.join(' ') || null];
-}
 
 /** Did this payment go through (now or at some point: a later void or refund does not undo the session)? */
 function wentThrough(t: Transaction): boolean {

@@ -82,7 +82,7 @@ function commonView(view: SessionView, baseUrl: string) {
     taxMode: taxModeName(s.taxMode),
     taxModeId: s.taxMode,
     taxRate: s.taxRateMpct === null ? null : fromMillipercent(s.taxRateMpct),
-    // Only when tax was configured as an amount (the specification's rule).
+    // Shown only when tax was configured as an amount; a rate shows as taxRate instead.
     taxAmount: money(s.taxCents),
     surchargeAmount: view.transaction && completed ? fromCents(view.transaction.surchargeCents) : null,
     customerId: s.customerId,

@@ -1,6 +1,6 @@
 import type { TaxSetting } from '../payments/amounts.js';
 
-/** Payment session statuses and modes (wire-notes §2: the same ids on both surfaces). */
+/** Payment session statuses and modes: the same ids on both create surfaces (v2 and integration). */
 export const SessionStatus = { Created: 1, Cancelled: 2, Completed: 3, Failed: 4 } as const;
 export type SessionStatusId = (typeof SessionStatus)[keyof typeof SessionStatus];
 export const SESSION_STATUS_NAMES: Record<number, 'Created' | 'Cancelled' | 'Completed' | 'Failed'> = {

@@ -39,19 +39,19 @@ export async function insertOpenBatch(
   return inserted.rowCount === 1;
 }
 
+/** An ACH file's own batch: the file it settles and the reference the file carries. */
+export interface FileBatch {
+  id: string;
+  merchantId: string;
+  processorId: string;
+  openedAt: Date;
+  closesAt: Date;
+  achFileId: string;
+  externalBatchId: string;
+}
+
 /** An ACH file's own batch, Open until its entries can no longer return. */
-export async function insertFileBatch(
-  sql: Sql,
-  b: {
-    id: string;
-    merchantId: string;
-    processorId: string;
-    openedAt: Date;
-    closesAt: Date;
-    achFileId: string;
-    externalBatchId: string;
-  },
-): Promise<void> {
+export async function insertFileBatch(sql: Sql, b: FileBatch): Promise<void> {
   await sql.query(
     `INSERT INTO settlement_batches (id, merchant_id, processor_id, status_id, opened_at, closes_at, ach_file_id,
        external_batch_id)

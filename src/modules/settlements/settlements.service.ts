@@ -11,6 +11,7 @@ import { BatchStatus, closeBatchQueue } from './settlements.model.js';
 import {
   type BatchTotals,
   deleteBatch,
+  type FileBatch,
   findOpenBatchId,
   freezeBatch,
   frozenTotals,
@@ -125,18 +126,7 @@ export class SettlementsService {
   }
 
   /** An ACH file's batch, opened with the file (its entries join it as the file takes them). */
-  openFileBatch(
-    tx: Sql,
-    batch: {
-      id: string;
-      merchantId: string;
-      processorId: string;
-      openedAt: Date;
-      closesAt: Date;
-      achFileId: string;
-      externalBatchId: string;
-    },
-  ): Promise<void> {
+  openFileBatch(tx: Sql, batch: FileBatch): Promise<void> {
     return insertFileBatch(tx, batch);
   }
 

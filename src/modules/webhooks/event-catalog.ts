@@ -29,8 +29,8 @@ export type EventGroup =
 
 type Row = [id: number, setA: string | null, setB: string | null, group: EventGroup, description: string];
 
-// The spec's event table (ids are set B's), plus terminal.deactivated (34) and the payment session (36, 37) and
-// payment link (38, 39) events named by the issues and the wire notes.
+// The event catalog with its numeric ids (the `payment.*` names' ids), including terminal.deactivated (34), the payment
+// session events (36, 37) and the payment link events (38, 39).
 const ROWS = [
   [2, 'settlement.batch.completed', 'settlement.batch.completed', 'Settlement', 'Batch settled'],
   [3, 'transaction.card.authorized', 'payment.card.authorized', 'Card Transactions', 'Card authorization approved'],

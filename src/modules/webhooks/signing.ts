@@ -8,7 +8,7 @@ export function newSigningSecret(): string {
   return randomBytes(32).toString('hex');
 }
 
-/** `v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>">` — the spec's signature and Standard Webhooks' `v1`. */
+/** `v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>">`: the branded signature and Standard Webhooks' `v1` alike. */
 export function signature(key: Buffer, messageId: string, timestampSeconds: number, body: string): string {
   const mac = createHmac('sha256', key).update(`${messageId}.${timestampSeconds}.${body}`).digest('base64');
   return `v1,${mac}`;
@@ -20,7 +20,7 @@ export interface SignedMessage {
 }
 
 /**
- * The headers of one attempt: the spec's branded set (`<prefix>-Webhook-*`) and the same id, timestamp and
+ * The headers of one attempt: the branded set (`<prefix>-Webhook-*`) and the same id, timestamp and
  * signature under the Standard Webhooks names. The timestamp is this attempt's wall-clock time (receivers compare
  * it with their own clock), never the sandbox's business time.
  */

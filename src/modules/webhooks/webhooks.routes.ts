@@ -35,7 +35,7 @@ import type { WebhooksService } from './webhooks.service.js';
 export const WEBHOOKS_AUTH: AuthPolicy = { tokens: ['merchant', 'partner'], permission: 'Webhooks' };
 
 const EventTypeItem = Type.Object({
-  eventTypeId: Type.Integer({ description: 'Numeric id (the spec\'s "set B" ids).' }),
+  eventTypeId: Type.Integer({ description: 'Numeric id of the event type.' }),
   eventType: Type.String({ description: 'Identifier to subscribe with.' }),
   aliases: Type.Array(Type.String(), {
     description: 'The same event under the other naming set; subscribing with an alias is equivalent.',

@@ -1,7 +1,7 @@
 import { randomFillSync } from 'node:crypto';
 
 // Random bytes are drawn from the CSPRNG 4 KiB at a time: one call per 256 ids instead of one per id (ids are made
-// several times per payment; randomBytes per call showed up at ~3% of a sale's CPU).
+// several times per payment, and a randomBytes call per id showed up in a sale's profile; docs/performance.md).
 const POOL_BYTES = 4096;
 const pool = Buffer.alloc(POOL_BYTES);
 let offset = POOL_BYTES;

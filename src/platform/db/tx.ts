@@ -3,7 +3,7 @@ import type { Pool, Sql } from './pool.js';
 
 /**
  * A client inside a transaction. Every round trip costs a wait and a wake-up of PostgreSQL and then of Node (the
- * first card-sale profile had the socket write at 38% of the server's samples), so a Tx pipelines: BEGIN travels
+ * socket write led the first card-sale profile; docs/performance.md), so a Tx pipelines: BEGIN travels
  * with the first statement, `batch` sends several statements at once, and `defer`red writes travel with COMMIT.
  */
 export interface Tx extends Sql {

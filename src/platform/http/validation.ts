@@ -110,7 +110,7 @@ function textError(instancePath: string, message: string): SchemaError {
   return { keyword: 'text', instancePath, params: {}, message };
 }
 
-/** Turns schema errors into the spec's `errors` object: field path → human messages. */
+/** Turns schema errors into the error body's `errors` object: field path → human messages. */
 export function fieldErrorsFrom(errors: SchemaError[], context: string | undefined): FieldErrors {
   const byPath = new Map<string, SchemaError[]>();
   for (const error of errors) {

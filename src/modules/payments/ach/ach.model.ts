@@ -89,7 +89,7 @@ export interface AchEntry {
   failureReason: string | null;
 }
 
-/** The spec's "ACH response". */
+/** The answer to every ACH operation (create, hold, release, void, refund). */
 export interface AchResponse {
   transactionId: string;
   typeId: number;

@@ -11,7 +11,7 @@ const Opt = <T extends TSchema>(schema: T) => Type.Optional(Nullable(schema));
 
 const EXAMPLE_ID = '01936f6e-3f5b-7a21-9c3e-6f1d2a4b5c50';
 
-/** The spec's "ACH credit request" (debits take the same shape). */
+/** An ACH debit or credit request (both take the same shape). */
 export const AchPaymentBody = Type.Object(
   {
     amount: AmountSchema({ description: 'Amount in USD (at most 2 decimals), greater than 0.', examples: [125.5] }),

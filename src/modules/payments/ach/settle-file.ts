@@ -3,7 +3,7 @@ import { eventsInsert } from '../../../platform/events/outbox.js';
 import { fromCents } from '../../../platform/money.js';
 import { lines } from '../../ledger/ledger.js';
 import { BatchStatus } from '../../settlements/settlements.model.js';
-import { batchMemberTotals, hasEntriesOutstanding, markBatchMembersSettled } from '../transactions.repo.js';
+import { batchMemberTotals, hasEntriesOutstanding, markBatchMembersSettled } from '../batch-members.repo.js';
 import type { AchContext } from './ach-context.js';
 
 /** Closes a file's batch once no entry can still clear or return: totals frozen, the net paid out. */

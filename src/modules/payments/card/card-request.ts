@@ -8,7 +8,10 @@ import { type AmountBreakdown, aboveMaximum, calculateAmount, taxInput } from '.
 import type { PaymentCommand } from '../payment-request.js';
 import type { CardContext } from './card-context.js';
 
-/** The three ways to pay (rule 5), each inconsistent combination a 400 naming the field. */
+/**
+ * The three ways to pay (a customer's vaulted card, an orphan vaulted card, raw card data), each inconsistent
+ * combination a 400 naming the field.
+ */
 export async function resolveCard(
   ctx: CardContext,
   cmd: PaymentCommand,

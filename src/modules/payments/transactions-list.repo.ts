@@ -1,0 +1,101 @@
+import type { Sql } from '../../platform/db/pool.js';
+import { likePattern, type PageRequest } from '../../platform/http/paging.js';
+import { type Transaction, TransactionStatus } from './transactions.model.js';
+import { TX_COLUMNS, toTransaction } from './transactions.repo.js';
+
+export interface TransactionFilter {
+  merchantId: string;
+  createMethodId?: number;
+  batchId?: string;
+  noBatch?: boolean;
+  statusId?: number;
+  customerId?: string;
+  from?: Date;
+  to?: Date;
+}
+
+export async function listTransactions(
+  sql: Sql,
+  filter: TransactionFilter,
+  page: PageRequest,
+): Promise<{
+  items: Array<
+    Transaction & {
+      customerName: string | null;
+      customerCompany: string | null;
+      customerEmail: string | null;
+      customerPhone: string | null;
+    }
+  >;
+  total: number;
+}> {
+  const where = ['t.merchant_id = $1'];
+  const params: unknown[] = [filter.merchantId];
+  const add = (clause: (n: string) => string, value: unknown) => {
+    params.push(value);
+    where.push(clause(`$${params.length}`));
+  };
+  if (filter.createMethodId !== undefined) add((n) => `t.create_method_id = ${n}`, filter.createMethodId);
+  if (filter.batchId !== undefined) add((n) => `t.batch_id = ${n}`, filter.batchId);
+  if (filter.noBatch === true) where.push('t.batch_id IS NULL');
+  if (filter.noBatch === false) where.push('t.batch_id IS NOT NULL');
+  if (filter.statusId !== undefined) add((n) => `t.status_id = ${n}`, filter.statusId);
+  if (filter.customerId !== undefined) add((n) => `t.customer_id = ${n}`, filter.customerId);
+  if (filter.from) add((n) => `t.created_at >= ${n}`, filter.from);
+  if (filter.to) add((n) => `t.created_at <= ${n}`, filter.to);
+  if (page.search) {
+    add(
+      (n) =>
+        `(t.id::text ILIKE ${n} OR t.reference_id ILIKE ${n} OR t.pan_mask ILIKE ${n} OR t.auth_code ILIKE ${n}
+          OR c.first_name ILIKE ${n} OR c.last_name ILIKE ${n} OR c.company_name ILIKE ${n} OR c.email ILIKE ${n}
+          OR concat_ws(' ', c.first_name, c.last_name) ILIKE ${n})`,
+      likePattern(page.search),
+    );
+  }
+  params.push(page.limit, page.offset);
+  const { rows } = await sql.query(
+    `SELECT ${TX_COLUMNS}, nullif(concat_ws(' ', c.first_name, c.last_name), '') AS customer_name,
+            c.company_name AS customer_company, c.email AS customer_email, c.mobile_phone_number AS customer_phone,
+            count(*) OVER ()::int AS total
+     FROM transactions t LEFT JOIN customers c ON c.id = t.customer_id
+     WHERE ${where.join(' AND ')}
+     ${page.orderSql}
+     LIMIT $${params.length - 1} OFFSET $${params.length}`,
+    params,
+  );
+  let total = rows[0]?.total as number | undefined;
+  if (total === undefined) {
+    const counted = await sql.query<{ total: number }>(
+      `SELECT count(*)::int AS total FROM transactions t LEFT JOIN customers c ON c.id = t.customer_id
+       WHERE ${where.join(' AND ')}`,
+      params.slice(0, -2),
+    );
+    total = counted.rows[0]!.total;
+  }
+  return {
+    items: rows.map((row) => ({
+      ...toTransaction(row),
+      customerName: row.customer_name,
+      customerCompany: row.customer_company,
+      customerEmail: row.customer_email,
+      customerPhone: row.customer_phone,
+    })),
+    total,
+  };
+}
+
+/**
+ * Transactions whose outcome is not known yet and that nobody touched for `olderThan`, or whose operation in flight
+ * belongs to a node that is gone (PendingOperation.node).
+ */
+export async function findUnresolved(sql: Sql, olderThan: Date, limit: number): Promise<string[]> {
+  const { rows } = await sql.query<{ id: string }>(
+    `SELECT id FROM transactions
+     WHERE (status_id = ${TransactionStatus.Pending} OR pending_operation IS NOT NULL) AND method = 'card'
+       AND (modified_at <= $1
+         OR (pending_operation ? 'node' AND NOT tessera_node_alive((pending_operation->>'node')::int)))
+     ORDER BY modified_at LIMIT $2`,
+    [olderThan, limit],
+  );
+  return rows.map((r) => r.id);
+}

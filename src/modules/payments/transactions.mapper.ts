@@ -120,50 +120,20 @@ export function availableOperations(t: Transaction, configuration: MerchantConfi
     : null;
   const payment = t.typeId === TransactionType.Sale || t.typeId === TransactionType.Authorization;
   if (!payment) return ops;
+  const op = (typeId: number, availableCents: number, suggestedTips: typeof tips = null) =>
+    ops.push({ type: TYPE_NAMES[typeId]!, typeId, availableAmount: fromCents(availableCents), suggestedTips });
   if (t.statusId === TransactionStatus.Authorized) {
-    ops.push({
-      type: 'Capture',
-      typeId: TransactionType.Capture,
-      availableAmount: fromCents(t.authorizedCents),
-      suggestedTips: null,
-    });
-    ops.push({
-      type: 'Void',
-      typeId: TransactionType.Void,
-      availableAmount: fromCents(t.authorizedCents),
-      suggestedTips: null,
-    });
-    if (tips)
-      ops.push({
-        type: 'TipAdjustment',
-        typeId: TransactionType.TipAdjustment,
-        availableAmount: fromCents(t.tipCents),
-        suggestedTips: tips,
-      });
+    op(TransactionType.Capture, t.authorizedCents);
+    op(TransactionType.Void, t.authorizedCents);
+    if (tips) op(TransactionType.TipAdjustment, t.tipCents, tips);
   }
   const refundable = t.capturedCents - t.refundedCents;
   if (t.statusId === TransactionStatus.Captured && !t.settledAt && t.refundedCents === 0) {
-    ops.push({
-      type: 'Void',
-      typeId: TransactionType.Void,
-      availableAmount: fromCents(t.capturedCents),
-      suggestedTips: null,
-    });
-    if (tips)
-      ops.push({
-        type: 'TipAdjustment',
-        typeId: TransactionType.TipAdjustment,
-        availableAmount: fromCents(t.tipCents),
-        suggestedTips: tips,
-      });
+    op(TransactionType.Void, t.capturedCents);
+    if (tips) op(TransactionType.TipAdjustment, t.tipCents, tips);
   }
   if ((t.statusId === TransactionStatus.Captured || t.statusId === TransactionStatus.Settled) && refundable > 0) {
-    ops.push({
-      type: 'Refund',
-      typeId: TransactionType.Refund,
-      availableAmount: fromCents(refundable),
-      suggestedTips: null,
-    });
+    op(TransactionType.Refund, refundable);
   }
   return ops;
 }

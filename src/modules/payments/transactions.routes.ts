@@ -250,6 +250,11 @@ export function transactionsRoutes(app: App, deps: TransactionsRouteDeps): void 
       schema: {
         tags: ['Settlements'],
         summary: "Close a processor's open batch now",
+        description:
+          'Closes the Open card batch of the processor (the default card processor without `paymentProcessorId`): ' +
+          'its totals are frozen, the processor closes it, and it and its transactions become Settled. While an ' +
+          'operation on one of its transactions is in flight (a void) the batch cannot close: 409 ' +
+          '`OperationInProgress` at once; retry shortly (the batch also closes by itself at its time slot).',
         body: SettleBody,
         response: { 200: SettleResponse, ...OP_ERRORS },
       },

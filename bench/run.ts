@@ -10,6 +10,7 @@ import { startEmbeddedPostgres } from '../src/platform/db/embedded.js';
 import { migrate } from '../src/platform/db/migrator.js';
 import { freePort } from '../src/platform/net.js';
 import { projectRoot } from '../src/platform/paths.js';
+import { billingBenchmark } from './billing.js';
 import { nachaBenchmark } from './nacha.js';
 import { sessionsBenchmark } from './sessions.js';
 import { prepareWal, walSegmentsCreated } from './wal.js';
@@ -405,6 +406,60 @@ if (!ONLY || ONLY.some((part) => 'nacha'.includes(part))) {
   });
 }
 
+// Run 7: a subscription billing run of 100,000 due installments (sandbox card network, no latency), against the API's
+// vaulted-card sale measured here, in this run, on a server of its own.
+let billing: (Awaited<ReturnType<typeof billingBenchmark>> & { apiSale: Figure; throughputRatio: number }) | undefined;
+if (!ONLY || ONLY.some((part) => 'subscriptions'.includes(part))) {
+  const saleServer = await startServer({ SANDBOX_CARD_LATENCY_MS: '0' });
+  const seller = await credentials(saleServer);
+  const headers = { authorization: `Bearer ${seller.token}`, 'content-type': 'application/json' };
+  const post = async (url: string, body: unknown) =>
+    (await (
+      await fetch(`${saleServer.api}${url}`, { method: 'POST', headers, body: JSON.stringify(body) })
+    ).json()) as {
+      id: string;
+    };
+  const buyer = await post('/pay-api/v1/customers', { firstName: 'Bench' });
+  const card = await post(`/pay-api/v1/customers/${buyer.id}/payment-methods/cards`, {
+    pan: '4111111111111111',
+    expirationMonth: 12,
+    expirationYear: 2035,
+  });
+  let seq = 0;
+  const apiSale = (await measure(
+    'POST .../sale (vaulted card), the billing reference',
+    {
+      url: saleServer.api,
+      requests: [
+        {
+          method: 'POST',
+          path: '/pay-api/v1/transactions/sale',
+          headers,
+          setupRequest: (request) => ({
+            ...request,
+            body: JSON.stringify({
+              amount: 12.34,
+              customerId: buyer.id,
+              paymentMethodId: card.id,
+              referenceId: `billing-ref-${++seq}`,
+            }),
+          }),
+        },
+      ],
+    },
+    true,
+  ))!;
+  await stopServer(saleServer);
+  const run = await billingBenchmark({
+    ...process.env,
+    BENCH_DATABASE_URL: db.url,
+    DATA_DIR: dataDir,
+    ADMIN_TOKEN,
+    ENCRYPTION_KEY: Buffer.alloc(32, 9).toString('base64'),
+  });
+  billing = { ...run, apiSale, throughputRatio: Math.round((run.perSecond / apiSale.requestsPerSecond) * 100) / 100 };
+}
+
 const summary = {
   date: new Date().toISOString(),
   node: process.version,
@@ -425,6 +480,7 @@ const summary = {
   webhookDelivery,
   sessions,
   nacha,
+  billing,
 };
 console.log(`
   authenticated GET / baseline throughput            ${summary.authenticatedGet?.throughputRatio}  (target >= 0.5)
@@ -444,6 +500,7 @@ console.log(`
   checkout page first byte p50 / p99                 ${sessions?.checkoutPage.ttfbP50Ms} / ${sessions?.checkoutPage.ttfbP99Ms} ms  (target < 20 ms)
   checkout page total transfer                       ${sessions?.checkoutPage.totalBytes} bytes  (target < 51,200)
   NACHA 100,000 entries: @ach/ach time / ours        ${nacha?.timeRatioLibraryOverOurs}  (target > 1, memory flat: cutoff live heap ${nacha?.cutoff.liveHeapGrowthMiB.at10k} → ${nacha?.cutoff.liveHeapGrowthMiB.at100k} MiB)
+  billing run installments/s / API vaulted sale      ${billing?.throughputRatio}  (${billing?.perSecond} vs ${billing?.apiSale.requestsPerSecond} req/s; target >= 0.5, memory flat: live heap ${billing?.liveHeapGrowthMiB.at10k} → ${billing?.liveHeapGrowthMiB.at100k} MiB, ledger clean)
 `);
 if (!ONLY) {
   mkdirSync(path.join(root, 'bench/results'), { recursive: true });
@@ -459,6 +516,15 @@ for (const [name, figure] of [
     console.error(`${name} misses its target (>= 40% of the 2-INSERT baseline, p99 <= 50 ms)`);
     process.exitCode = 1;
   }
+}
+if (
+  billing &&
+  (billing.throughputRatio < 0.5 || billing.liveHeapGrowthMiB.at100k > 2 * billing.liveHeapGrowthMiB.at10k + 8)
+) {
+  console.error(
+    'the billing run misses its target (>= 0.5 of the API sale, memory flat in the number of installments)',
+  );
+  process.exitCode = 1;
 }
 if (webhookDelivery && (webhookDelivery.deliveriesPerSecond < 500 || webhookDelivery.idleP50Ms > 100)) {
   console.error('webhook delivery misses its target (>= 500 deliveries/s, p50 <= 100 ms while idle)');

@@ -11,6 +11,7 @@ import { achRoutes } from './modules/payments/ach/ach.routes.js';
 import { transactionsRoutes } from './modules/payments/transactions.routes.js';
 import { sessionsRoutes } from './modules/sessions/sessions.routes.js';
 import { settlementsRoutes } from './modules/settlements/settlements.routes.js';
+import { subscriptionsRoutes } from './modules/subscriptions/subscriptions.routes.js';
 import { systemRoutes } from './modules/system/system.routes.js';
 import { webhooksRoutes } from './modules/webhooks/webhooks.routes.js';
 import { type AuthPolicy, MERCHANT_ONLY } from './platform/http/principal.js';
@@ -90,6 +91,7 @@ export async function buildApp(ctx: AppContext, http: HttpDeps, options: BuildAp
     settlementsRoutes(scoped, { settlements: s.settlements });
     webhooksRoutes(scoped, { webhooks: s.webhooks });
     sessionsRoutes(scoped, { sessions: s.sessions, config });
+    subscriptionsRoutes(scoped, { subscriptions: s.subscriptions });
     checkoutRoutes(scoped, {
       sessionPayments: s.sessionPayments,
       transactions: s.transactions,

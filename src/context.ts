@@ -12,6 +12,7 @@ import type { TransactionsService } from './modules/payments/transactions.servic
 import type { SessionPayments } from './modules/sessions/session-payments.js';
 import type { PaymentSessionsService } from './modules/sessions/sessions.service.js';
 import type { SettlementsService } from './modules/settlements/settlements.service.js';
+import type { SubscriptionsService } from './modules/subscriptions/subscriptions.service.js';
 import type { VaultService } from './modules/vault/vault.service.js';
 import type { WebhooksService } from './modules/webhooks/webhooks.service.js';
 import type { Clock, SharedClock } from './platform/clock/clock.js';
@@ -32,12 +33,13 @@ export interface Services {
   settlements: SettlementsService;
   cardPayments: CardPaymentsService;
   ach: AchPaymentsService;
-  /** The internal API every payment source (sessions, and later subscriptions, terminals, invoices, links) uses. */
+  /** The internal API every payment source (sessions, subscriptions, and later terminals, invoices, links) uses. */
   payments: PaymentsService;
   transactions: TransactionsService;
   webhooks: WebhooksService;
   sessions: PaymentSessionsService;
   sessionPayments: SessionPayments;
+  subscriptions: SubscriptionsService;
 }
 
 /** Everything a running node holds. Built once by the runtime (or the test harness) and passed down explicitly. */

@@ -235,11 +235,14 @@ async function run(mode: 'serve' | 'worker') {
     if (mode === 'serve') {
       const address = await node.listen();
       logger.info(
-        { address, env: config.env, workers: config.workers, embeddedDatabase: db.embedded },
+        { address, env: config.env, workers: config.workers, embeddedDatabase: db.embedded, node: node.nodeId() },
         'tessera listening',
       );
     } else {
-      logger.info({ env: config.env, workers: Math.max(config.workers, 1) }, 'tessera worker running');
+      logger.info(
+        { env: config.env, workers: Math.max(config.workers, 1), node: node.nodeId() },
+        'tessera worker running',
+      );
     }
   } catch (error) {
     logger.fatal({ err: error }, 'failed to start');

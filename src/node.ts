@@ -19,12 +19,15 @@ import { AchPaymentsService } from './modules/payments/ach/ach.service.js';
 import { CardPaymentsService } from './modules/payments/card-payments.service.js';
 import { PaymentsService } from './modules/payments/payments.service.js';
 import { closeBatchHandler } from './modules/payments/settle-batch.js';
+import { PaymentSourceListeners } from './modules/payments/source-listeners.js';
 import { cardQueues, cardSchedules } from './modules/payments/transactions.jobs.js';
 import { TransactionsService } from './modules/payments/transactions.service.js';
 import { SessionPayments } from './modules/sessions/session-payments.js';
 import { sessionQueues, sessionSchedules } from './modules/sessions/sessions.jobs.js';
 import { PaymentSessionsService } from './modules/sessions/sessions.service.js';
 import { SettlementsService } from './modules/settlements/settlements.service.js';
+import { subscriptionQueues, subscriptionSchedules } from './modules/subscriptions/subscriptions.jobs.js';
+import { SubscriptionsService } from './modules/subscriptions/subscriptions.service.js';
 import { maintenanceHandler, maintenanceQueue } from './modules/system/maintenance.js';
 import { DataKeys } from './modules/vault/data-keys.js';
 import { VaultService } from './modules/vault/vault.service.js';
@@ -46,6 +49,11 @@ import { createMetrics } from './platform/observability/metrics.js';
 export interface Node {
   ctx: AppContext;
   app: App;
+  /**
+   * This process's node liveness id (what it records on the work it holds; `tessera_node_alive(id)` in SQL). Logged
+   * at start, so an operator can tell which process held what.
+   */
+  nodeId(): number;
   /** The operator token, only when this node just generated it (first sandbox start without ADMIN_TOKEN). */
   generatedAdminToken: string | undefined;
   /** Start background workers (no-op when WORKERS=0). */
@@ -139,6 +147,7 @@ export async function createNode(config: Config, options: NodeOptions): Promise<
       settlements,
       nodeId,
     });
+    const paymentSources = new PaymentSourceListeners();
     const ach = new AchPaymentsService({
       pool,
       clock,
@@ -149,11 +158,12 @@ export async function createNode(config: Config, options: NodeOptions): Promise<
       ledger,
       settlements,
       connector: (name) => connectors.ach(name),
+      sources: paymentSources,
       filePartRecords: config.achFilePartRecords,
     });
     const transactions = new TransactionsService(pool, settling);
     const sessions = new PaymentSessionsService({ pool, clock, config, logger, merchants, customers, transactions });
-    const payments = new PaymentsService(cardPayments, ach, transactions);
+    const payments = new PaymentsService(cardPayments, ach, transactions, paymentSources);
     const sessionPayments = new SessionPayments({
       pool,
       clock,
@@ -163,6 +173,17 @@ export async function createNode(config: Config, options: NodeOptions): Promise<
       vault,
       payments,
       transactions,
+    });
+    const subscriptions = new SubscriptionsService({
+      pool,
+      clock,
+      logger,
+      merchants,
+      customers,
+      vault,
+      payments,
+      transactions,
+      nodeId,
     });
     const webhookSender = new WebhookSender(
       { allowLoopback: config.webhookAllowPrivateTargets },
@@ -182,7 +203,7 @@ export async function createNode(config: Config, options: NodeOptions): Promise<
       },
     );
 
-    const jobs = new JobRunner(pool, clock, logger, metrics, config.workers);
+    const jobs = new JobRunner(pool, clock, logger, metrics, config.workers, nodeId);
     jobs.register(maintenanceHandler(pool, clock, logger));
     jobs.schedule({ name: 'maintenance', queue: maintenanceQueue.name, next: every(600) });
     jobs.register(closeBatchHandler(settling));
@@ -191,6 +212,8 @@ export async function createNode(config: Config, options: NodeOptions): Promise<
     for (const queue of achQueues(ach)) jobs.register(queue);
     for (const queue of sessionQueues(sessions, sessionPayments)) jobs.register(queue);
     for (const schedule of sessionSchedules) jobs.schedule(schedule);
+    for (const queue of subscriptionQueues(subscriptions.billing)) jobs.register(queue);
+    for (const schedule of subscriptionSchedules) jobs.schedule(schedule);
 
     const ctx: AppContext = {
       config,
@@ -218,6 +241,7 @@ export async function createNode(config: Config, options: NodeOptions): Promise<
         webhooks,
         sessions,
         sessionPayments,
+        subscriptions,
       },
     };
     const app = await buildApp(
@@ -239,6 +263,7 @@ export async function createNode(config: Config, options: NodeOptions): Promise<
     return {
       ctx,
       app,
+      nodeId,
       generatedAdminToken,
       async startWorkers() {
         await jobs.start(listener, sharedClock);

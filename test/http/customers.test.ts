@@ -54,6 +54,40 @@ describe('customers and payment methods', () => {
     assert.ok(state.body.errors['billingAddress.stateCode']);
   });
 
+  it("vaults a new merchant's first cards concurrently: one data key, every card stored and readable", async () => {
+    // The first card creates the merchant's data key inside its transaction; the others wait for it, never use it
+    // before it is committed.
+    for (let round = 0; round < 4; round++) {
+      const fresh = await t.merchant();
+      const results = await Promise.all(
+        Array.from({ length: 16 }, async () => {
+          const customer = await t.expectOk(
+            t.request('POST', '/pay-api/v1/customers', { token: fresh.token, body: { firstName: 'Par' } }),
+          );
+          return t.request('POST', `/pay-api/v1/customers/${customer.id}/payment-methods/cards`, {
+            token: fresh.token,
+            body: { pan: '4111111111111111', expirationMonth: 12, expirationYear: 2031 },
+          });
+        }),
+      );
+      assert.deepEqual(
+        results.filter((r) => r.status !== 200).map((r) => r.text),
+        [],
+      );
+      const keys = await t.query<{ n: number }>('SELECT count(*)::int AS n FROM data_keys WHERE merchant_id = $1', [
+        fresh.id,
+      ]);
+      assert.equal(keys[0]!.n, 1);
+      // Every stored card opens with the key (a sale with it decrypts the number).
+      const methods = await t.query<{ id: string }>('SELECT id FROM payment_methods WHERE merchant_id = $1', [
+        fresh.id,
+      ]);
+      for (const { id } of methods.slice(0, 3)) {
+        assert.equal((await t.ctx.services.vault.usableCard(fresh.id, id)).pan, '4111111111111111');
+      }
+    }
+  });
+
   it('vaults cards and bank accounts: masked, first is default, make-default, update, delete moves the default', async () => {
     const { id } = (await req('POST', '', { firstName: 'Card' })).body;
     const first = await req('POST', `/${id}/payment-methods/cards`, {

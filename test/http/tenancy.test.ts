@@ -455,6 +455,104 @@ CROSS_TENANT.push({
   }),
 });
 
+async function subscription(t: TestNode, owner: Owner, suspended = false): Promise<Record<string, string>> {
+  const { customerId, paymentMethodId } = await customerWithCard(t, owner);
+  const configuration = await t.expectOk(
+    t.request('GET', '/pay-api/v1/configurations/payments', { token: owner.token }),
+  );
+  const processor = configuration.availablePaymentProcessors.find((p: { typeId: number }) => p.typeId === 1);
+  const created = await t.expectOk(
+    t.request('POST', '/sub-api/v1/subscriptions', {
+      token: owner.token,
+      body: {
+        customerId,
+        paymentMethodId,
+        amount: 5,
+        paymentFrequencyUnit: 3,
+        paymentFrequency: 1,
+        transactionType: 2,
+        requesterIpAddress: '192.0.2.1',
+        paymentProcessorId: processor.id,
+        paymentStartDateTime: new Date(Date.now() + 30 * 86_400_000).toISOString(),
+      },
+    }),
+  );
+  if (suspended) {
+    await t.expectOk(t.request('PUT', `/sub-api/v1/subscriptions/${created.id}/suspend`, { token: owner.token }));
+  }
+  return { subscriptionId: created.id, customerId, paymentMethodId };
+}
+
+const SUBSCRIPTIONS = '/sub-api/v1/subscriptions';
+CROSS_TENANT.push(
+  {
+    route: `GET ${SUBSCRIPTIONS}/{subscriptionId}`,
+    caller: 'merchant',
+    setup: (t, owner) => subscription(t, owner),
+    request: (ids) => ({ method: 'GET', url: `${SUBSCRIPTIONS}/${ids.subscriptionId}` }),
+  },
+  {
+    route: `GET ${SUBSCRIPTIONS}/{subscriptionId}/payments`,
+    caller: 'merchant',
+    setup: (t, owner) => subscription(t, owner),
+    request: (ids) => ({ method: 'GET', url: `${SUBSCRIPTIONS}/${ids.subscriptionId}/payments` }),
+  },
+  {
+    route: `PUT ${SUBSCRIPTIONS}/{subscriptionId}/terminate`,
+    caller: 'merchant',
+    setup: (t, owner) => subscription(t, owner),
+    request: (ids) => ({ method: 'PUT', url: `${SUBSCRIPTIONS}/${ids.subscriptionId}/terminate` }),
+  },
+  {
+    route: `PUT ${SUBSCRIPTIONS}/{subscriptionId}/suspend`,
+    caller: 'merchant',
+    setup: (t, owner) => subscription(t, owner),
+    request: (ids) => ({ method: 'PUT', url: `${SUBSCRIPTIONS}/${ids.subscriptionId}/suspend` }),
+  },
+  {
+    route: `PUT ${SUBSCRIPTIONS}/{subscriptionId}/resume`,
+    caller: 'merchant',
+    setup: (t, owner) => subscription(t, owner, true),
+    request: (ids) => ({ method: 'PUT', url: `${SUBSCRIPTIONS}/${ids.subscriptionId}/resume` }),
+  },
+  {
+    route: `PUT ${SUBSCRIPTIONS}/{subscriptionId}/payment-method`,
+    caller: 'merchant',
+    setup: (t, owner) => subscription(t, owner),
+    request: (ids) => ({
+      method: 'PUT',
+      url: `${SUBSCRIPTIONS}/${ids.subscriptionId}/payment-method`,
+      body: { paymentMethodId: ids.paymentMethodId },
+    }),
+  },
+  {
+    route: `POST ${SUBSCRIPTIONS} {customerId}`,
+    caller: 'merchant',
+    async setup(t, owner) {
+      const ids = await subscription(t, owner);
+      const configuration = await t.expectOk(
+        t.request('GET', '/pay-api/v1/configurations/payments', { token: owner.token }),
+      );
+      const processor = configuration.availablePaymentProcessors.find((p: { typeId: number }) => p.typeId === 1);
+      return { ...ids, processorId: processor.id };
+    },
+    request: (ids) => ({
+      method: 'POST',
+      url: SUBSCRIPTIONS,
+      body: {
+        customerId: ids.customerId,
+        paymentMethodId: ids.paymentMethodId,
+        amount: 5,
+        paymentFrequencyUnit: 2,
+        paymentFrequency: 1,
+        transactionType: 2,
+        requesterIpAddress: '192.0.2.1',
+        paymentProcessorId: ids.processorId,
+      },
+    }),
+  },
+);
+
 /** Which token kinds each bearer route accepts; the other kind must get 403. */
 export const TOKEN_KINDS: Record<string, Kind[]> = {
   'GET /pay-api/v1/merchants': ['partner'],
@@ -518,6 +616,14 @@ export const TOKEN_KINDS: Record<string, Kind[]> = {
   'GET /pay-int-api/payment-sessions/{paymentSessionId}': ['merchant'],
   'POST /pay-int-api/payment-sessions/{paymentSessionId}': ['merchant'],
   'POST /pay-int-api/payment-sessions/{paymentSessionId}/cancel': ['merchant'],
+  'POST /sub-api/v1/subscriptions': ['merchant'],
+  'GET /sub-api/v1/subscriptions': ['merchant'],
+  'GET /sub-api/v1/subscriptions/{subscriptionId}': ['merchant'],
+  'GET /sub-api/v1/subscriptions/{subscriptionId}/payments': ['merchant'],
+  'PUT /sub-api/v1/subscriptions/{subscriptionId}/terminate': ['merchant'],
+  'PUT /sub-api/v1/subscriptions/{subscriptionId}/suspend': ['merchant'],
+  'PUT /sub-api/v1/subscriptions/{subscriptionId}/resume': ['merchant'],
+  'PUT /sub-api/v1/subscriptions/{subscriptionId}/payment-method': ['merchant'],
 };
 
 describe('tenancy', () => {

@@ -84,7 +84,7 @@ export function customerView(customer: Customer, stats: CustomerStats, methods: 
     transactionsCount: stats.transactionsCount,
     transactionsVolume: fromCents(stats.transactionsVolumeCents),
     lastTransactionAmount: stats.lastTransactionCents === null ? null : fromCents(stats.lastTransactionCents),
-    numberOfSubscriptions: 0,
+    numberOfSubscriptions: stats.activeSubscriptionsCount,
     cards: methods
       .filter((m) => m.typeId === PaymentMethodType.Card)
       .map((m) => cardView(m, customer.defaultPaymentMethodId)),
@@ -102,7 +102,7 @@ export function customerListItem(customer: Customer, stats: CustomerStats) {
     modifiedOn: customer.modifiedAt.toISOString(),
     lastTransactionDate: stats.lastTransactionAt?.toISOString() ?? null,
     lastTransactionAmount: stats.lastTransactionCents === null ? null : fromCents(stats.lastTransactionCents),
-    activeSubscriptionsAmount: 0,
+    activeSubscriptionsAmount: fromCents(stats.activeSubscriptionsCents),
     contactName: contactName || null,
     firstName: customer.firstName,
     lastName: customer.lastName,

@@ -25,6 +25,9 @@ export interface CustomerStats {
   lastTransactionAt: Date | null;
   lastTransactionCents: number | null;
   paymentMethodsCount: number;
+  /** Active subscriptions (status Active), and what one payment of each comes to in total. */
+  activeSubscriptionsCount: number;
+  activeSubscriptionsCents: number;
 }
 
 export type CustomerFields = Omit<

@@ -2,6 +2,7 @@ import type { Sql } from '../../platform/db/pool.js';
 import { sqlIds } from '../../platform/db/sql-ids.js';
 import { likePattern, type PageRequest } from '../../platform/http/paging.js';
 import { CARD_SALE_TYPES, TransactionStatus } from '../payments/transactions.model.js';
+import { SubscriptionStatus } from '../subscriptions/subscriptions.model.js';
 import type { Customer, CustomerFields, CustomerStats } from './customers.model.js';
 
 interface CustomerRow {
@@ -28,6 +29,8 @@ interface StatsRow {
   last_at: Date | null;
   last_amount: number | null;
   pm_count: number;
+  sub_count: number;
+  sub_amount: number;
 }
 
 const COLUMNS =
@@ -49,7 +52,10 @@ const STATS = `
     SELECT t.created_at AS last_at, t.total_cents AS last_amount
     FROM transactions t WHERE ${COUNTED} ORDER BY t.created_at DESC LIMIT 1) s ON true
   LEFT JOIN LATERAL (
-    SELECT count(*)::int AS pm_count FROM payment_methods pm WHERE pm.customer_id = c.id AND pm.deleted_at IS NULL) p ON true`;
+    SELECT count(*)::int AS pm_count FROM payment_methods pm WHERE pm.customer_id = c.id AND pm.deleted_at IS NULL) p ON true
+  LEFT JOIN LATERAL (
+    SELECT count(*)::int AS sub_count, coalesce(sum(sb.total_cents), 0)::bigint AS sub_amount
+    FROM subscriptions sb WHERE sb.customer_id = c.id AND sb.status_id = ${SubscriptionStatus.Active}) sb ON true`;
 
 function toModel(row: CustomerRow): Customer {
   return {
@@ -78,6 +84,8 @@ function toStats(row: StatsRow): CustomerStats {
     lastTransactionAt: row.last_at,
     lastTransactionCents: row.last_amount,
     paymentMethodsCount: row.pm_count,
+    activeSubscriptionsCount: row.sub_count,
+    activeSubscriptionsCents: Number(row.sub_amount),
   };
 }
 
@@ -137,11 +145,11 @@ export async function findCustomer(
   sql: Sql,
   merchantId: string,
   id: string,
-  options: { forUpdate?: boolean; withStats?: false } = {},
+  options: { forUpdate?: boolean; forShare?: boolean } = {},
 ): Promise<Customer | undefined> {
   const { rows } = await sql.query<CustomerRow>(
     `SELECT ${COLUMNS} FROM customers c WHERE c.id = $1 AND c.merchant_id = $2 AND c.deleted_at IS NULL
-     ${options.forUpdate ? 'FOR UPDATE' : ''}`,
+     ${options.forUpdate ? 'FOR UPDATE' : options.forShare ? 'FOR SHARE' : ''}`,
     [id, merchantId],
   );
   return rows[0] ? toModel(rows[0]) : undefined;
@@ -163,7 +171,7 @@ export async function findCustomerWithStats(
   id: string,
 ): Promise<{ customer: Customer; stats: CustomerStats } | undefined> {
   const { rows } = await sql.query<CustomerRow & StatsRow>(
-    `SELECT ${COLUMNS}, agg.tx_count, agg.tx_volume, s.last_at, s.last_amount, p.pm_count
+    `SELECT ${COLUMNS}, agg.tx_count, agg.tx_volume, s.last_at, s.last_amount, p.pm_count, sb.sub_count, sb.sub_amount
      FROM customers c ${STATS}
      WHERE c.id = $1 AND c.merchant_id = $2 AND c.deleted_at IS NULL`,
     [id, merchantId],
@@ -203,7 +211,7 @@ export async function listCustomers(
   }
   values.push(page.limit, page.offset);
   const { rows } = await sql.query<CustomerRow & StatsRow & { total: number }>(
-    `SELECT ${COLUMNS}, agg.tx_count, agg.tx_volume, s.last_at, s.last_amount, p.pm_count,
+    `SELECT ${COLUMNS}, agg.tx_count, agg.tx_volume, s.last_at, s.last_amount, p.pm_count, sb.sub_count, sb.sub_amount,
             count(*) OVER ()::int AS total
      FROM customers c ${STATS}
      WHERE ${where.join(' AND ')}

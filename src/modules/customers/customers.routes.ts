@@ -120,7 +120,8 @@ export function customersRoutes(app: App, deps: CustomersRouteDeps): void {
         tags,
         summary: 'Delete a customer',
         description:
-          'Its vaulted payment methods are deleted with it; its past transactions stay intact. A repeat gives 404.',
+          'Its vaulted payment methods are deleted with it and its live subscriptions end (Deleted); its past ' +
+          'transactions stay intact. A repeat gives 404.',
         params: CustomerIdParams,
         response: { 200: EMPTY, ...errorResponses(...AUTHENTICATED_ERRORS, 404) },
       },
@@ -225,6 +226,7 @@ export function customersRoutes(app: App, deps: CustomersRouteDeps): void {
       schema: {
         tags,
         summary: 'Delete a payment method',
+        description: 'A method that pays a live subscription cannot be deleted (400 naming the subscription).',
         params: PaymentMethodParams,
         response: { 200: EMPTY, ...errorResponses(...AUTHENTICATED_ERRORS, 404) },
       },

@@ -61,6 +61,17 @@ export function customerFields(input: CustomerInput): CustomerFields {
   };
 }
 
+/**
+ * Records of other modules that hang on a customer or its payment methods (a subscription). Called inside the
+ * customers module's own transaction, with the customer's row locked.
+ */
+export interface CustomerDependents {
+  /** Why a payment method cannot be deleted now (a message naming what uses it), or null. */
+  methodInUse(tx: Sql, merchantId: string, paymentMethodId: string): Promise<string | null>;
+  /** The customer is being deleted: what hangs on it ends in the same transaction. */
+  customerDeleted(tx: Sql, merchantId: string, customerId: string, now: Date): Promise<void>;
+}
+
 export interface CustomerDetails {
   customer: Customer;
   stats: CustomerStats;
@@ -73,6 +84,23 @@ export class CustomersService {
     private readonly clock: Clock,
     private readonly vault: VaultService,
   ) {}
+
+  private readonly dependents: CustomerDependents[] = [];
+
+  /** A module whose records hang on customers (registered once at start-up). */
+  addDependents(dependents: CustomerDependents): void {
+    this.dependents.push(dependents);
+  }
+
+  /**
+   * The customer, share-locked until the caller's transaction ends: it cannot be deleted, nor lose a payment method,
+   * meanwhile (for a record that comes to depend on it).
+   */
+  async lockShared(tx: Sql, merchantId: string, id: string): Promise<Customer> {
+    const customer = await findCustomer(tx, merchantId, id, { forShare: true });
+    if (!customer) throw new NotFoundError('Customer', id);
+    return customer;
+  }
 
   /** Reads outside a transaction (a payment looking up its customer) from concurrent requests become one statement. */
   private readonly lookUp = groupedLookup((ids) => findCustomersById(this.pool, ids));
@@ -120,6 +148,8 @@ export class CustomersService {
   async remove(merchantId: string, id: string): Promise<void> {
     await withTransaction(this.pool, async (tx) => {
       const now = this.clock.now();
+      await this.locked(tx, merchantId, id);
+      for (const dependents of this.dependents) await dependents.customerDeleted(tx, merchantId, id, now);
       if (!(await softDeleteCustomer(tx, merchantId, id, now))) throw new NotFoundError('Customer', id);
       await this.vault.removeCustomerMethods(tx, merchantId, id, now);
     });
@@ -182,6 +212,10 @@ export class CustomersService {
     await withTransaction(this.pool, async (tx) => {
       const customer = await this.locked(tx, merchantId, customerId);
       const pm = await this.methodOf(tx, merchantId, customerId, paymentMethodId);
+      for (const dependents of this.dependents) {
+        const inUse = await dependents.methodInUse(tx, merchantId, paymentMethodId);
+        if (inUse) throw ValidationError.field('paymentMethodId', inUse);
+      }
       await this.vault.remove(merchantId, paymentMethodId, tx);
       // The default moves to the newest remaining method of the same kind (or none).
       const isCard = pm.typeId === PaymentMethodType.Card;

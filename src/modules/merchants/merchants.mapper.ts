@@ -1,3 +1,4 @@
+import { ValidationError } from '../../platform/http/errors.js';
 import { fromCents, fromMillipercent, toCents, toMillipercent } from '../../platform/money.js';
 import { addressView, normalizeAddress } from '../reference/address.js';
 import { pickPhone } from '../reference/phone.js';
@@ -65,6 +66,8 @@ export function adminMerchantView({ merchant: m, processors, contacts }: Merchan
     website: m.website,
     address: hasAddress ? addressView(main.address) : null,
     settings: settingsView(m.settings),
+    timeZone: m.settings.timeZone,
+    subscriptionRetryDays: m.settings.subscriptionRetryDays,
     paymentProcessors: processors.map(processorView),
     createdOn: m.createdAt.toISOString(),
     modifiedOn: m.modifiedAt.toISOString(),
@@ -163,9 +166,28 @@ const STATUS_BY_NAME: Record<string, number> = {
   Closed: MerchantStatus.Closed,
 };
 
-function settingsChanges(input: CreateMerchantBody['settings']): MerchantChanges['settings'] {
-  if (!input) return undefined;
+/** An IANA zone name the runtime knows (its own zone data is what the schedules are computed with). */
+function timeZoneOf(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  try {
+    return new Intl.DateTimeFormat('en-US', { timeZone: value }).resolvedOptions().timeZone;
+  } catch {
+    throw ValidationError.field('timeZone', `'${value}' is not an IANA time zone name (e.g. America/Chicago).`);
+  }
+}
+
+function retryDaysOf(value: number[] | undefined): number[] | undefined {
+  if (value?.some((day, i) => i > 0 && day <= value[i - 1]!)) {
+    throw ValidationError.field('subscriptionRetryDays', 'Retry days must increase (e.g. [1, 3, 5]).');
+  }
+  return value;
+}
+
+function settingsChanges(body: UpdateMerchantBody): MerchantChanges['settings'] {
+  const input = body.settings ?? {};
   return {
+    timeZone: timeZoneOf(body.timeZone),
+    subscriptionRetryDays: retryDaysOf(body.subscriptionRetryDays),
     isTipsEnabled: input.isTipsEnabled,
     defaultTipsOptionsMpct:
       input.defaultTipsOptions === undefined ? undefined : (input.defaultTipsOptions?.map(toMillipercent) ?? null),
@@ -199,7 +221,7 @@ export function merchantChanges(body: UpdateMerchantBody): MerchantChanges {
     website: body.website,
     address:
       body.address === undefined ? undefined : body.address === null ? null : normalizeAddress(body.address, 'address'),
-    settings: settingsChanges(body.settings),
+    settings: settingsChanges(body),
   };
 }
 
@@ -246,6 +268,8 @@ export function merchantDraft(body: CreateMerchantBody): MerchantDraft {
         settings.isCustomerCardSavingByTerminalEnabled,
         DEFAULT_SETTINGS.isCustomerCardSavingByTerminalEnabled,
       ),
+      timeZone: defined(settings.timeZone, DEFAULT_SETTINGS.timeZone),
+      subscriptionRetryDays: defined(settings.subscriptionRetryDays, DEFAULT_SETTINGS.subscriptionRetryDays),
     },
   };
 }

@@ -32,6 +32,10 @@ export interface MerchantSettings {
   maxTransactionAmountCents: number | null;
   avs: { isEnabled: boolean; profileId: number };
   isCustomerCardSavingByTerminalEnabled: boolean;
+  /** The merchant's IANA time zone: subscriptions fall due on its calendar and clock. */
+  timeZone: string;
+  /** Days after an installment's first failed attempt on which it is tried again (dunning). */
+  subscriptionRetryDays: number[];
 }
 
 export const DEFAULT_SETTINGS: MerchantSettings = {
@@ -44,6 +48,8 @@ export const DEFAULT_SETTINGS: MerchantSettings = {
   maxTransactionAmountCents: null,
   avs: { isEnabled: true, profileId: 2 },
   isCustomerCardSavingByTerminalEnabled: false,
+  timeZone: 'America/New_York',
+  subscriptionRetryDays: [1, 3, 5],
 };
 
 export interface Merchant {

@@ -31,6 +31,8 @@ interface MerchantRow {
   avs_enabled: boolean;
   avs_profile_id: number;
   card_saving_by_terminal_enabled: boolean;
+  time_zone: string;
+  subscription_retry_days: number[];
   last_transaction_at: Date | null;
   created_at: Date;
   modified_at: Date;
@@ -48,6 +50,8 @@ type SettingsColumns = Pick<
   | 'avs_enabled'
   | 'avs_profile_id'
   | 'card_saving_by_terminal_enabled'
+  | 'time_zone'
+  | 'subscription_retry_days'
 >;
 
 function settingsOf(row: SettingsColumns): MerchantSettings {
@@ -61,6 +65,8 @@ function settingsOf(row: SettingsColumns): MerchantSettings {
     maxTransactionAmountCents: row.max_transaction_amount_cents,
     avs: { isEnabled: row.avs_enabled, profileId: row.avs_profile_id },
     isCustomerCardSavingByTerminalEnabled: row.card_saving_by_terminal_enabled,
+    timeZone: row.time_zone,
+    subscriptionRetryDays: row.subscription_retry_days,
   };
 }
 
@@ -108,6 +114,8 @@ function merchantValues(m: Merchant): unknown[] {
     s.isCustomerCardSavingByTerminalEnabled,
     m.createdAt,
     m.modifiedAt,
+    s.timeZone,
+    s.subscriptionRetryDays,
   ];
 }
 
@@ -116,8 +124,9 @@ export async function insertMerchant(sql: Sql, merchant: Merchant): Promise<void
     `INSERT INTO merchants (id, partner_id, company_name, legal_name, mcc_code, mcc_code_description, status_id, email,
        phone, website, is_tips_enabled, default_tips_options_mpct, zero_cost_processing_option_id,
        default_surcharge_rate_mpct, default_cash_discount_rate_mpct, default_dual_pricing_rate_mpct,
-       max_transaction_amount_cents, avs_enabled, avs_profile_id, card_saving_by_terminal_enabled, created_at, modified_at)
-     VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20,$21,$22)`,
+       max_transaction_amount_cents, avs_enabled, avs_profile_id, card_saving_by_terminal_enabled, created_at, modified_at,
+       time_zone, subscription_retry_days)
+     VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20,$21,$22,$23,$24)`,
     merchantValues(merchant),
   );
 }
@@ -128,7 +137,8 @@ export async function updateMerchant(sql: Sql, merchant: Merchant): Promise<void
        status_id = $7, email = $8, phone = $9, website = $10, is_tips_enabled = $11, default_tips_options_mpct = $12,
        zero_cost_processing_option_id = $13, default_surcharge_rate_mpct = $14, default_cash_discount_rate_mpct = $15,
        default_dual_pricing_rate_mpct = $16, max_transaction_amount_cents = $17, avs_enabled = $18, avs_profile_id = $19,
-       card_saving_by_terminal_enabled = $20, created_at = $21, modified_at = $22
+       card_saving_by_terminal_enabled = $20, created_at = $21, modified_at = $22, time_zone = $23,
+       subscription_retry_days = $24
      WHERE id = $1`,
     merchantValues(merchant),
   );
@@ -156,7 +166,7 @@ const configurationById = prepared(
   `SELECT m.company_name, m.mcc_code, m.mcc_code_description, m.status_id, m.is_tips_enabled,
      m.default_tips_options_mpct, m.zero_cost_processing_option_id, m.default_surcharge_rate_mpct,
      m.default_cash_discount_rate_mpct, m.default_dual_pricing_rate_mpct, m.max_transaction_amount_cents,
-     m.avs_enabled, m.avs_profile_id, m.card_saving_by_terminal_enabled,
+     m.avs_enabled, m.avs_profile_id, m.card_saving_by_terminal_enabled, m.time_zone, m.subscription_retry_days,
      p.id AS p_id, p.method AS p_method, p.name AS p_name, p.type_id AS p_type_id, p.type_name AS p_type_name,
      p.connector AS p_connector, p.is_default AS p_is_default, p.status_id AS p_status_id,
      p.settlement_time_slots AS p_settlement_time_slots, p.created_at AS p_created_at

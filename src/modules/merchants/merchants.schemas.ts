@@ -280,6 +280,21 @@ const MerchantFields = {
   website: Type.Optional(Nullable(Type.String({ format: 'uri', maxLength: 500 }))),
   address: Type.Optional(Nullable(AddressInput)),
   settings: Type.Optional(SettingsInput),
+  timeZone: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 64,
+      description:
+        "The merchant's IANA time zone (e.g. America/Chicago); default America/New_York. Subscriptions fall due on its calendar.",
+    }),
+  ),
+  subscriptionRetryDays: Type.Optional(
+    Type.Array(Type.Integer({ minimum: 1, maximum: 60 }), {
+      maxItems: 10,
+      description:
+        "Days after a subscription installment's first failed attempt on which it is retried, increasing; default [1, 3, 5]. Empty: no retries.",
+    }),
+  ),
 };
 
 const CREATE_EXAMPLE = {
@@ -335,6 +350,8 @@ export const AdminMerchantView = Type.Object(
     website: Nullable(Type.String()),
     address: Nullable(AddressView),
     settings: MerchantSettingsView,
+    timeZone: Type.String(),
+    subscriptionRetryDays: Type.Array(Type.Integer()),
     paymentProcessors: Type.Array(PaymentProcessorView),
     createdOn: Type.String({ format: 'date-time' }),
     modifiedOn: Type.String({ format: 'date-time' }),
@@ -376,6 +393,8 @@ export const AdminMerchantView = Type.Object(
           avs: { isEnabled: true, profileId: 2, profile: 'Standard' },
           isCustomerCardSavingByTerminalEnabled: false,
         },
+        timeZone: 'America/New_York',
+        subscriptionRetryDays: [1, 3, 5],
         paymentProcessors: EXAMPLE_PROCESSORS,
         createdOn: '2026-11-21T10:00:00.000Z',
         modifiedOn: '2026-11-21T10:00:00.000Z',

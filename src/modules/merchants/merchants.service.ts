@@ -146,8 +146,10 @@ export class MerchantsService {
         modifiedAt: this.clock.now(),
       };
       await updateMerchant(tx, next);
-      // Delivered at commit: every node drops its cached configuration of this merchant.
+      // Delivered at commit: every node drops its cached configuration of this merchant; this one at once, so the
+      // caller's next request reads what it just wrote.
       await tx.query(`SELECT pg_notify('${MERCHANT_CHANNEL}', $1)`, [id]);
+      tx.afterCommit(() => this.configurations.delete(id));
       if (address !== undefined || changes.email !== undefined || changes.phone !== undefined) {
         const main = (await listContacts(tx, id)).find((c) => c.isMain);
         await upsertMainContact(tx, {
@@ -246,6 +248,7 @@ export class MerchantsService {
       const merchantId = await saveProcessorSettings(tx, processorId, method, settings, timeSlots);
       if (!merchantId) return false;
       await tx.query(`SELECT pg_notify('${MERCHANT_CHANNEL}', $1)`, [merchantId]);
+      tx.afterCommit(() => this.configurations.delete(merchantId));
       return true;
     });
   }

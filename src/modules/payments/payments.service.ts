@@ -1,9 +1,10 @@
 import type { CardOutcome } from '../../connectors/card/card-connector.js';
 import type { Address } from '../reference/address.js';
 import type { AchPaymentsService } from './ach/ach.service.js';
-import type { TaxSetting } from './amounts.js';
 import type { CardPaymentsService, OperationResult } from './card-payments.service.js';
 import type { RequestClaim } from './payment-request.js';
+import type { AmountParts } from './pricing.js';
+import type { PaymentSourceListener, PaymentSourceListeners } from './source-listeners.js';
 import { type ContactInfo, type CreateMethod, type Transaction, TransactionStatus } from './transactions.model.js';
 import type { TransactionsService } from './transactions.service.js';
 
@@ -41,17 +42,6 @@ export type BankInstrument =
       accountType?: number | null;
       accountHolderType?: number | null;
     };
-
-/** The parts of an amount; the merchant's programs (surcharge, cash discount, dual pricing) apply on top. */
-export interface AmountParts {
-  baseCents: number;
-  tipCents?: number | null;
-  tipRateMpct?: number | null;
-  percentageOffRateMpct?: number | null;
-  surchargeRateMpct?: number | null;
-  useCardPrice?: boolean | null;
-  tax?: TaxSetting | null;
-}
 
 interface PaymentBasics {
   merchantId: string;
@@ -114,12 +104,20 @@ export interface PaymentResult {
  * sources to come (subscriptions, terminals, invoices, links). Each call creates transactions exactly as the API does
  * (same validation, duplicate check, AVS, amounts, ledger, batches and events) and records who made it (`source`).
  */
+export type { AmountParts };
+
 export class PaymentsService {
   constructor(
     private readonly cards: CardPaymentsService,
     private readonly ach: AchPaymentsService,
     private readonly transactions: TransactionsService,
+    private readonly sources: PaymentSourceListeners,
   ) {}
+
+  /** A payment source hears of its payments' later outcomes (an ACH debit clearing or coming back). */
+  listen(sourceTypeId: PaymentSource['typeId'], listener: PaymentSourceListener): void {
+    this.sources.register(sourceTypeId, listener);
+  }
 
   /** A card payment: sale, authorization or verification. */
   async charge(request: ChargeRequest): Promise<PaymentResult> {

@@ -63,39 +63,47 @@ export class DataKeys {
     return createHmac('sha256', this.fingerprintKey).update(`${kind}:${number}`).digest();
   }
 
-  /** The merchant's current data key, created on first use. */
+  /**
+   * The merchant's current data key, created on first use inside the caller's transaction. A key this transaction
+   * created is not cached: until it commits nobody else may use it, and a rollback takes it back with everything
+   * sealed under it. A concurrent first use waits on the insert (the unique key) and then reads the committed key.
+   */
   async current(merchantId: string, sql: Sql = this.pool): Promise<DataKey> {
     const cached = await this.cache.get(`${merchantId}:${DATA_KEY_VERSION}`, async () => undefined);
     if (cached) return cached;
-    await sql.query(
+    const key = randomBytes(32);
+    const inserted = await sql.query(
       `INSERT INTO data_keys (merchant_id, version, key_sealed, kek_version) VALUES ($1, $2, $3, $4)
        ON CONFLICT DO NOTHING`,
-      [
-        merchantId,
-        DATA_KEY_VERSION,
-        this.kek.seal(randomBytes(32), dataKeyAad(merchantId, DATA_KEY_VERSION)),
-        this.kek.version,
-      ],
+      [merchantId, DATA_KEY_VERSION, this.kek.seal(key, dataKeyAad(merchantId, DATA_KEY_VERSION)), this.kek.version],
     );
+    if (inserted.rowCount === 1) return { merchantId, version: DATA_KEY_VERSION, key };
     return this.get(merchantId, DATA_KEY_VERSION, sql);
   }
 
   async get(merchantId: string, version: number, sql: Sql = this.pool): Promise<DataKey> {
+    // A key this very transaction created (not committed yet) is answered but not cached.
+    let uncommitted: DataKey | undefined;
     const key = await this.cache.get(`${merchantId}:${version}`, async () => {
-      const { rows } = await sql.query<{ key_sealed: Buffer; kek_version: number }>(
-        'SELECT key_sealed, kek_version FROM data_keys WHERE merchant_id = $1 AND version = $2',
+      const { rows } = await sql.query<{ key_sealed: Buffer; kek_version: number; own: boolean }>(
+        `SELECT key_sealed, kek_version, coalesce(xmin = pg_current_xact_id_if_assigned()::xid, false) AS own
+         FROM data_keys WHERE merchant_id = $1 AND version = $2`,
         [merchantId, version],
       );
       const row = rows[0];
       if (!row) return undefined;
-      return {
+      const found = {
         merchantId,
         version,
         key: this.kek.open(row.key_sealed, dataKeyAad(merchantId, version), row.kek_version),
       };
+      if (!row.own) return found;
+      uncommitted = found;
+      return undefined;
     });
-    if (!key) throw new Error(`Data key ${version} of merchant ${merchantId} does not exist`);
-    return key;
+    const answer = key ?? uncommitted;
+    if (!answer) throw new Error(`Data key ${version} of merchant ${merchantId} does not exist`);
+    return answer;
   }
 }
 

@@ -49,7 +49,7 @@ function offsetMs(instant: Date, timeZone: string): number {
   return asUtc - Math.floor(instant.getTime() / 1000) * 1000;
 }
 
-/** The instant a local wall-clock time names (in a DST gap, the first valid instant after it). */
+/** The instant a local wall-clock time names (in a DST gap, moved forward by the gap; in an overlap, the earlier). */
 export function zonedInstant(
   year: number,
   month: number,
@@ -59,9 +59,13 @@ export function zonedInstant(
   timeZone: string,
 ): Date {
   const wall = Date.UTC(year, month - 1, day, hour, minute);
-  let guess = wall - offsetMs(new Date(wall), timeZone);
-  guess = wall - offsetMs(new Date(guess), timeZone);
-  return new Date(guess);
+  const first = wall - offsetMs(new Date(wall), timeZone);
+  const second = wall - offsetMs(new Date(first), timeZone);
+  const local = localParts(new Date(second), timeZone);
+  if (local.hour === hour && local.minute === minute) return new Date(second);
+  // The wall time does not exist (the clocks jumped over it): read with the offset from before the jump, it lands
+  // as far after the jump as it was into the gap (02:30 on a spring-forward night is 03:30).
+  return new Date(Math.max(first, second));
 }
 
 /** The first of the daily slots strictly after `after`. */

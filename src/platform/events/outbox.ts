@@ -12,6 +12,7 @@ export const RESOURCE_TYPES = [
   'transaction',
   'settlement',
   'payment_session',
+  'subscription',
   'merchant',
   'api_key',
   'webhook_endpoint',

@@ -38,7 +38,7 @@ const LEASE = '5 minutes';
 /**
  * Claims due jobs with FOR UPDATE SKIP LOCKED, so any number of worker processes share one queue without ever
  * running the same job at the same time. Due-ness reads the business clock; the claim lease reads real database
- * time. Wakes on NOTIFY (a job was enqueued), on a clock advance, and on a 1-second poll.
+ * time, and a claim whose node has died (node liveness) lapses at once. Wakes on NOTIFY (a job was enqueued), on a clock advance, and on a 1-second poll.
  */
 export class JobRunner {
   private readonly queues = new Map<string, QueueDefinition>();
@@ -49,6 +49,7 @@ export class JobRunner {
   private started = false;
   /** Schedules are checked on the poll and when the clock moves, not on every wake-up (e.g. after each job). */
   private schedulesDue = true;
+  private schedulesKnown = false;
   private poller: NodeJS.Timeout | undefined;
   private idle: Array<() => void> = [];
   /** Waiting for the jobs running now to finish (drain). */
@@ -60,6 +61,8 @@ export class JobRunner {
     private readonly logger: Logger,
     private readonly metrics: Metrics,
     private readonly concurrency: number,
+    /** This process's node liveness id: a job it holds is retaken at once if it dies. */
+    private readonly nodeId?: () => number,
   ) {}
 
   register(queue: QueueDefinition): void {
@@ -73,12 +76,7 @@ export class JobRunner {
   async start(listener: Listener, sharedClock?: SharedClock): Promise<void> {
     if (this.concurrency <= 0 || this.started) return;
     this.started = true;
-    for (const schedule of this.schedules) {
-      await this.pool.query('INSERT INTO schedules (name, next_run_at) VALUES ($1, $2) ON CONFLICT DO NOTHING', [
-        schedule.name,
-        schedule.next(this.clock.now()),
-      ]);
-    }
+    await this.ensureSchedules();
     const checkSchedules = () => {
       this.schedulesDue = true;
       this.wake();
@@ -109,6 +107,7 @@ export class JobRunner {
    */
   async drain(maxJobs = 10_000): Promise<number> {
     let ran = 0;
+    await this.ensureSchedules();
     for (;;) {
       if (this.schedules.length > 0) await this.fireSchedules();
       const jobs = await this.claim(Math.max(this.concurrency, 4));
@@ -121,6 +120,18 @@ export class JobRunner {
       ran += jobs.length;
       if (ran > maxJobs) throw new Error(`drain ran more than ${maxJobs} jobs: does a job keep enqueueing itself?`);
     }
+  }
+
+  /** Each schedule's row, created by the first node that runs it (its first slot: the next one from now). */
+  private async ensureSchedules(): Promise<void> {
+    if (this.schedulesKnown) return;
+    for (const schedule of this.schedules) {
+      await this.pool.query('INSERT INTO schedules (name, next_run_at) VALUES ($1, $2) ON CONFLICT DO NOTHING', [
+        schedule.name,
+        schedule.next(this.clock.now()),
+      ]);
+    }
+    this.schedulesKnown = true;
   }
 
   wake(): void {
@@ -185,17 +196,19 @@ export class JobRunner {
       attempts: number;
       max_attempts: number;
     }>(
-      `UPDATE jobs SET locked_by = $1, locked_until = clock_timestamp() + interval '${LEASE}', attempts = attempts + 1
+      `UPDATE jobs SET locked_by = $1, locked_until = clock_timestamp() + interval '${LEASE}', attempts = attempts + 1,
+         locked_node = $5
        WHERE id IN (
          SELECT id FROM jobs
          WHERE queue = ANY($2) AND run_at <= $3 AND failed_at IS NULL
-           AND (locked_until IS NULL OR locked_until < clock_timestamp())
+           AND (locked_until IS NULL OR locked_until < clock_timestamp()
+             OR (locked_node IS NOT NULL AND NOT tessera_node_alive(locked_node)))
          ORDER BY run_at, id
          LIMIT $4
          FOR UPDATE SKIP LOCKED
        )
        RETURNING id, queue, payload, run_at, attempts, max_attempts`,
-      [this.workerId, names, this.clock.now(), limit],
+      [this.workerId, names, this.clock.now(), limit, this.nodeId?.() ?? null],
     );
     this.running += rows.length;
     return rows.map((row) => ({
@@ -221,7 +234,7 @@ export class JobRunner {
       const delay = (definition.retryDelaySeconds ?? defaultRetryDelay)(job.attempts);
       await this.pool
         .query(
-          `UPDATE jobs SET locked_by = NULL, locked_until = NULL, last_error = $3,
+          `UPDATE jobs SET locked_by = NULL, locked_until = NULL, locked_node = NULL, last_error = $3,
              failed_at = CASE WHEN $4 THEN now() END, run_at = CASE WHEN $4 THEN run_at ELSE $5 END
            WHERE id = $1 AND locked_by = $2`,
           [job.id, this.workerId, message.slice(0, 2000), final, new Date(this.clock.nowMs() + delay * 1000)],

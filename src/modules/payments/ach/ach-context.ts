@@ -10,6 +10,7 @@ import type { Ledger } from '../../ledger/ledger.js';
 import type { MerchantsService } from '../../merchants/merchants.service.js';
 import type { SettlementsService } from '../../settlements/settlements.service.js';
 import type { VaultService } from '../../vault/vault.service.js';
+import type { PaymentSourceListeners } from '../source-listeners.js';
 import { type TransactionEventType, transactionEvents } from '../transaction-events.js';
 import type { Transaction } from '../transactions.model.js';
 import { AchFileStore } from './ach-file-store.js';
@@ -34,6 +35,8 @@ export interface AchDeps {
   ledger: Ledger;
   settlements: SettlementsService;
   connector(name: string): AchConnector;
+  /** The payment sources told when their debits clear or come back. */
+  sources: PaymentSourceListeners;
   /** Records per stored part of a NACHA file (and entries per read while one is written). */
   filePartRecords?: number;
 }

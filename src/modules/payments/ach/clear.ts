@@ -26,6 +26,7 @@ export async function clearFile(ctx: AchContext, fileId: string, sql?: Tx): Prom
         lines: row.is_debit ? lines.capture(t.totalCents) : lines.reverseCapture(t.totalCents),
       });
       ctx.event(tx, 'transaction.ach.cleared', t);
+      await ctx.deps.sources.achCleared(tx, t);
     }
     return rows.length;
   };

@@ -2,11 +2,11 @@ import { newId } from '../../../platform/crypto/ids.js';
 import { withTransaction } from '../../../platform/db/tx.js';
 import { NotFoundError, ValidationError } from '../../../platform/http/errors.js';
 import type { Customer } from '../../customers/customers.model.js';
-import { ZeroCostProcessingOption } from '../../merchants/merchants.model.js';
 import { encryptWith } from '../../vault/data-keys.js';
 import { checkBankAccount, maskAccount } from '../../vault/vault.service.js';
-import { aboveMaximum, calculateAmount, taxInput } from '../amounts.js';
+import { aboveMaximum } from '../amounts.js';
 import type { RequestClaim } from '../payment-request.js';
+import { achAmounts } from '../pricing.js';
 import { activeProcessor } from '../processors.js';
 import { findByIdempotencyId, insertTransaction, isIdempotencyIdTaken } from '../transactions.repo.js';
 import { type AchCommand, type AchResponse, AchType, SEC_CODES, SecCode } from './ach.model.js';
@@ -34,17 +34,16 @@ export async function createAch(ctx: AchContext, cmd: AchCommand): Promise<AchRe
     );
   }
   const settings = configuration.settings;
-  const amounts = calculateAmount({
-    baseCents: cmd.amountCents,
-    percentageOffRateMpct: cmd.percentageOffRateMpct,
-    zeroCostOptionId: cmd.direction === 'debit' ? settings.zeroCostProcessingOptionId : ZeroCostProcessingOption.None,
-    cashDiscountRateMpct: settings.defaultCashDiscountRateMpct,
-    dualPricingRateMpct: settings.defaultDualPricingRateMpct,
-    useCardPrice: false,
-    tender: 'ach',
-    tipCents: cmd.tipCents ?? null,
-    ...taxInput(cmd.tax),
-  });
+  const amounts = achAmounts(
+    settings,
+    {
+      baseCents: cmd.amountCents,
+      percentageOffRateMpct: cmd.percentageOffRateMpct,
+      tipCents: cmd.tipCents,
+      tax: cmd.tax,
+    },
+    cmd.direction,
+  );
   const tooMuch = aboveMaximum(amounts.totalCents, settings.maxTransactionAmountCents);
   if (tooMuch) throw ValidationError.field('amount', tooMuch);
   const contact = cmd.contactInfo;

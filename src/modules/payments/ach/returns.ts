@@ -169,6 +169,7 @@ export async function applyReturn(
     lines: row.is_debit ? lines.reverseCapture(amount) : lines.capture(amount),
   });
   ctx.event(tx, 'transaction.ach.charged_back', t, { returnCode: code, returnReason: reason || null });
+  await ctx.deps.sources.achReturned(tx, t);
   return 'applied';
 }
 

@@ -4,8 +4,9 @@ import type { Customer } from '../../customers/customers.model.js';
 import { type MerchantSettings, ZeroCostProcessingOption } from '../../merchants/merchants.model.js';
 import type { UsableCard } from '../../vault/vault.model.js';
 import { checkCard } from '../../vault/vault.service.js';
-import { type AmountBreakdown, aboveMaximum, calculateAmount, taxInput } from '../amounts.js';
+import { type AmountBreakdown, aboveMaximum, calculateAmount } from '../amounts.js';
 import type { PaymentCommand } from '../payment-request.js';
+import { cardAmounts, zeroCostErrors } from '../pricing.js';
 import type { CardContext } from './card-context.js';
 
 /**
@@ -99,13 +100,9 @@ export function amountsFor(
   }
   if (tipGiven && noExtras) errors.tipAmount = ['A tip does not apply to this operation.'];
   else if (tipGiven && !settings.isTipsEnabled) errors.tipAmount = ['Tips are not enabled for this merchant.'];
-  const option = settings.zeroCostProcessingOptionId;
-  if (cmd.surchargeRateMpct != null && option !== ZeroCostProcessingOption.Surcharge) {
-    errors.surchargeRate = ["'surchargeRate' applies only to merchants on the Surcharge program."];
-  }
-  if (!noExtras && option === ZeroCostProcessingOption.DualPricing && cmd.useCardPrice == null) {
-    errors.useCardPrice = ["'useCardPrice' is required: this merchant uses dual pricing."];
-  }
+  const zeroCost = zeroCostErrors(settings, cmd);
+  if (zeroCost.surchargeRate) errors.surchargeRate = zeroCost.surchargeRate;
+  if (zeroCost.useCardPrice && !noExtras) errors.useCardPrice = zeroCost.useCardPrice;
   if (cmd.kind === 'refund-without-reference' && cmd.amountCents <= 0) {
     errors.amount = ["'amount' must be greater than 0."];
   }
@@ -120,19 +117,19 @@ export function amountsFor(
         zeroCostOptionId: ZeroCostProcessingOption.None,
         tender: 'credit',
       })
-    : calculateAmount({
-        baseCents: cmd.amountCents,
-        percentageOffRateMpct: cmd.percentageOffRateMpct,
-        tipCents: cmd.tipCents,
-        tipRateMpct: cmd.tipRateMpct,
-        zeroCostOptionId: option,
-        surchargeRateMpct: cmd.surchargeRateMpct ?? settings.defaultSurchargeRateMpct,
-        cashDiscountRateMpct: settings.defaultCashDiscountRateMpct,
-        dualPricingRateMpct: settings.defaultDualPricingRateMpct,
-        useCardPrice: cmd.useCardPrice,
-        tender: card.creditDebitTypeId === CreditDebitType.Debit ? 'debit' : 'credit',
-        ...taxInput(cmd.tax),
-      });
+    : cardAmounts(
+        settings,
+        {
+          baseCents: cmd.amountCents,
+          percentageOffRateMpct: cmd.percentageOffRateMpct,
+          tipCents: cmd.tipCents,
+          tipRateMpct: cmd.tipRateMpct,
+          surchargeRateMpct: cmd.surchargeRateMpct,
+          useCardPrice: cmd.useCardPrice,
+          tax: cmd.tax,
+        },
+        card.creditDebitTypeId === CreditDebitType.Debit ? 'debit' : 'credit',
+      );
   const tooMuch = aboveMaximum(amounts.totalCents, settings.maxTransactionAmountCents);
   if (tooMuch) throw ValidationError.field('amount', tooMuch);
   return amounts;

@@ -1,0 +1,165 @@
+import type { Clock } from '../../platform/clock/clock.js';
+import type { Sql } from '../../platform/db/pool.js';
+import { recordEvent } from '../../platform/events/outbox.js';
+import { fromCents } from '../../platform/money.js';
+import type { EventName } from '../webhooks/event-catalog.js';
+import { recordAttemptResult, reopenReturned, settleInstallment } from './installments.repo.js';
+import { type Installment, InstallmentStatus, type Subscription, SubscriptionStatus } from './subscriptions.model.js';
+import { findSubscription, moveStatus, recordPaid, recordUnpaid } from './subscriptions.repo.js';
+
+const DAY_MS = 86_400_000;
+
+/** Declines no retry can fix: lost, stolen, pickup, invalid card, expired, not permitted. */
+export const HARD_DECLINES: ReadonlySet<string> = new Set(['04', '07', '14', '41', '43', '54', '57']);
+
+export interface PaidWith {
+  transactionId: string;
+  cents: number;
+  responseCode: string | null;
+  responseMessage: string | null;
+}
+
+export interface FailedWith {
+  transactionId: string | null;
+  responseCode: string | null;
+  message: string;
+  /** A decline no retry can fix: the installment's dunning ends at once. */
+  hard: boolean;
+}
+
+/**
+ * The installment's attempt paid: Successful (compare-and-set on the attempt), counted on its subscription, which
+ * completes after its last installment or, Delinquent, is Active again.
+ */
+export async function installmentPaid(tx: Sql, clock: Clock, i: Installment, attempt: number, paid: PaidWith) {
+  const now = clock.now();
+  const moved = await settleInstallment(tx, i.id, attempt, {
+    statusId: InstallmentStatus.Successful,
+    nextAttemptAt: null,
+    transactionId: paid.transactionId,
+    now,
+  });
+  if (!moved) return;
+  await recordAttemptResult(tx, i.id, attempt, {
+    transactionId: paid.transactionId,
+    result: 'Approved',
+    responseCode: paid.responseCode,
+    responseMessage: paid.responseMessage,
+  });
+  let after = await recordPaid(tx, i.subscriptionId, paid.cents, now, now);
+  if (after.statusId === SubscriptionStatus.Delinquent) {
+    after = (await moveStatus(tx, after.id, [SubscriptionStatus.Delinquent], SubscriptionStatus.Active, now)) ?? after;
+  }
+  await subscriptionEvent(tx, clock, 'subscription.paid', after, {
+    installmentId: i.id,
+    paymentOrder: i.paymentOrder,
+    transactionId: paid.transactionId,
+    amount: fromCents(paid.cents),
+  });
+}
+
+/**
+ * The installment's attempt failed: Failed, retried `retryDays[n]` days after its first failure (n failures so far),
+ * or, with no retry left (or a hard decline), its subscription goes Delinquent.
+ */
+export async function installmentFailed(
+  tx: Sql,
+  clock: Clock,
+  i: Installment,
+  attempt: number,
+  failed: FailedWith,
+  retryDays: readonly number[],
+) {
+  const now = clock.now();
+  // Retries count from the first failed attempt's start (its claim), whenever its answer came.
+  const firstFailedAt = i.firstFailedAt ?? i.attemptStartedAt ?? now;
+  const retryIn = failed.hard ? undefined : retryDays[i.failedAttempts];
+  const nextAttemptAt = retryIn === undefined ? null : new Date(firstFailedAt.getTime() + retryIn * DAY_MS);
+  const moved = await settleInstallment(tx, i.id, attempt, {
+    statusId: InstallmentStatus.Failed,
+    nextAttemptAt,
+    firstFailedAt,
+    transactionId: failed.transactionId,
+    now,
+  });
+  if (!moved) return;
+  await recordAttemptResult(tx, i.id, attempt, {
+    transactionId: failed.transactionId,
+    result: 'Declined',
+    responseCode: failed.responseCode,
+    responseMessage: failed.message,
+  });
+  await failureEvents(tx, clock, i, failed, attempt, nextAttemptAt);
+}
+
+/**
+ * An ACH installment counted as paid when its debit cleared came back (a return): Failed again, no longer counted,
+ * and dunned from now as a first failure.
+ */
+export async function installmentReturned(
+  tx: Sql,
+  clock: Clock,
+  i: Installment,
+  failed: FailedWith,
+  retryDays: readonly number[],
+  cents: number,
+) {
+  const now = clock.now();
+  const nextAttemptAt = retryDays[0] === undefined ? null : new Date(now.getTime() + retryDays[0] * DAY_MS);
+  if (!(await reopenReturned(tx, i.id, { nextAttemptAt, now }))) return;
+  await recordAttemptResult(tx, i.id, i.attempts, {
+    transactionId: failed.transactionId,
+    result: 'Returned',
+    responseCode: failed.responseCode,
+    responseMessage: failed.message,
+  });
+  await recordUnpaid(tx, i.subscriptionId, cents, now);
+  await failureEvents(tx, clock, i, failed, i.attempts, nextAttemptAt);
+}
+
+async function failureEvents(
+  tx: Sql,
+  clock: Clock,
+  i: Installment,
+  failed: FailedWith,
+  attempt: number,
+  nextAttemptAt: Date | null,
+) {
+  const current = (await findSubscription(tx, i.merchantId, i.subscriptionId))!;
+  await subscriptionEvent(tx, clock, 'subscription.payment_failed', current, {
+    installmentId: i.id,
+    paymentOrder: i.paymentOrder,
+    transactionId: failed.transactionId,
+    attemptNumber: attempt,
+    responseCode: failed.responseCode,
+    responseMessage: failed.message,
+    nextRetryAt: nextAttemptAt?.toISOString() ?? null,
+  });
+  if (nextAttemptAt) return;
+  // Dunning exhausted (or a decline no retry can fix): Delinquent until a new payment method or a resume.
+  const now = clock.now();
+  const delinquent = await moveStatus(
+    tx,
+    i.subscriptionId,
+    [SubscriptionStatus.Active],
+    SubscriptionStatus.Delinquent,
+    now,
+  );
+  if (delinquent) await subscriptionEvent(tx, clock, 'subscription.delinquent', delinquent, { installmentId: i.id });
+}
+
+export async function subscriptionEvent(
+  tx: Sql,
+  clock: Clock,
+  type: Extract<EventName, `subscription.${string}`>,
+  s: Subscription,
+  data: Record<string, unknown> = {},
+): Promise<void> {
+  await recordEvent(tx, clock, {
+    type,
+    merchantId: s.merchantId,
+    resourceType: 'subscription',
+    resourceId: s.id,
+    data: { subscriptionId: s.id, customerId: s.customerId, statusId: s.statusId, ...data },
+  });
+}

@@ -19,6 +19,7 @@ import {
   installmentFailed,
   installmentPaid,
   installmentReturned,
+  installmentsPaid,
 } from './installment-outcomes.js';
 import {
   awaitOutcome,
@@ -27,6 +28,8 @@ import {
   findByTransaction,
   findPending,
   insertAttempt,
+  insertAttempts,
+  type PaidInstallment,
   recordAttemptResult,
   skipLapsedInstallments,
   skipOpenInstallments,
@@ -67,13 +70,45 @@ export function attemptClaimId(installmentId: string, attemptNumber: number): st
 /**
  * Charges the installments due now, `CONCURRENCY` at a time, until none is due; answers how many it claimed. Any
  * number of jobs on any number of nodes may run this at once: each installment is claimed by exactly one of them.
+ * A batch's attempts are written in one statement and its approvals recorded in one transaction.
  */
 export async function chargeDue(deps: BillingDeps, batch = 128): Promise<number> {
   let charged = 0;
   for (;;) {
     const claimed = await claimDue(deps.pool, deps.clock.now(), deps.nodeId(), batch, CLAIM_RECHECK_MS);
     if (claimed.length === 0) return charged;
-    await runAll(deps, claimed, ({ subscription, installment }) => chargeAttempt(deps, subscription, installment));
+    await insertAttempts(
+      deps.pool,
+      claimed.map(({ installment: i }) => ({
+        installmentId: i.id,
+        attemptNumber: i.attempts,
+        executedAt: i.attemptStartedAt!,
+        paymentClaimId: attemptClaimId(i.id, i.attempts),
+      })),
+    );
+    const approved: PaidInstallment[] = [];
+    await runAll(deps, claimed, async ({ subscription: s, installment: i }) => {
+      // A fresh claim: no earlier payment to look for first (the payments core's unique idempotency id still
+      // refuses a second one, should there be one).
+      const result = await payOrRefusal(deps, s, i, false);
+      const t = 'transaction' in result && result.outcome === 'approved' ? result.transaction : undefined;
+      if (t && s.transactionTypeId !== TransactionType.AchDebit) {
+        approved.push({
+          installmentId: i.id,
+          attempt: i.attempts,
+          transactionId: t.id,
+          cents: t.totalCents,
+          responseCode: t.responseCode,
+          responseMessage: t.responseMessage,
+        });
+      } else {
+        await recordOutcome(deps, s, i, i.attempts, result);
+      }
+    });
+    // Left Pending if this fails: resolvePending finds each payment again by its idempotency id.
+    await withTransaction(deps.pool, (tx) => installmentsPaid(tx, deps.clock, approved)).catch((error: unknown) =>
+      deps.logger.error({ err: error }, 'subscription installments: recording approvals failed; the sweep retries'),
+    );
     charged += claimed.length;
   }
 }
@@ -107,30 +142,39 @@ export async function skipLapsedOf(sql: Sql, subscriptionId: string, now: Date, 
   await skipOpenInstallments(sql, subscriptionId, now, new Date(now.getTime() - window));
 }
 
-/** One attempt of one installment: the payment (idempotent by the attempt's id), then its outcome recorded. */
+/** One attempt of one installment again: the payment (found by the attempt's id if made), then its outcome. */
 async function chargeAttempt(deps: BillingDeps, s: Subscription, i: Installment): Promise<void> {
-  const attempt = i.attempts;
-  const claimId = attemptClaimId(i.id, attempt);
   await insertAttempt(deps.pool, {
     installmentId: i.id,
-    attemptNumber: attempt,
+    attemptNumber: i.attempts,
     executedAt: i.attemptStartedAt ?? deps.clock.now(),
-    paymentClaimId: claimId,
+    paymentClaimId: attemptClaimId(i.id, i.attempts),
   });
-  let result: PaymentResult;
-  try {
-    result = await pay(deps, s, i, claimId);
-  } catch (error) {
-    // Refused before any payment was made (the method was deleted, the processor deactivated): a failed attempt.
-    const message = error instanceof Error ? error.message : String(error);
-    deps.logger.warn({ err: error, subscriptionId: s.id, installmentId: i.id }, 'installment could not be charged');
-    await failed(deps, s, i, attempt, { transactionId: null, responseCode: null, message, hard: false });
-    return;
-  }
-  await recordOutcome(deps, s, i, attempt, result);
+  await recordOutcome(deps, s, i, i.attempts, await payOrRefusal(deps, s, i, true));
 }
 
-function pay(deps: BillingDeps, s: Subscription, i: Installment, claimId: string): Promise<PaymentResult> {
+/** The attempt's payment, or why it was refused before any payment was made (a deleted method, a closed processor). */
+async function payOrRefusal(
+  deps: BillingDeps,
+  s: Subscription,
+  i: Installment,
+  recovering: boolean,
+): Promise<PaymentResult | { refused: string }> {
+  try {
+    return await pay(deps, s, i, attemptClaimId(i.id, i.attempts), recovering);
+  } catch (error) {
+    deps.logger.warn({ err: error, subscriptionId: s.id, installmentId: i.id }, 'installment could not be charged');
+    return { refused: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+function pay(
+  deps: BillingDeps,
+  s: Subscription,
+  i: Installment,
+  claimId: string,
+  recovering: boolean,
+): Promise<PaymentResult> {
   const common = {
     merchantId: s.merchantId,
     source: { typeId: CreateMethod.Subscription, id: s.id },
@@ -143,7 +187,7 @@ function pay(deps: BillingDeps, s: Subscription, i: Installment, claimId: string
     },
     // Unique per installment: the duplicate check must never take one installment for another.
     referenceId: `sub-${s.id}-${i.paymentOrder}`,
-    idempotency: { id: claimId, recovering: true },
+    idempotency: { id: claimId, recovering },
   };
   const instrument = { kind: 'vaulted' as const, customerId: s.customerId, paymentMethodId: s.paymentMethodId };
   if (s.transactionTypeId === TransactionType.AchDebit) {
@@ -171,8 +215,17 @@ async function recordOutcome(
   s: Subscription,
   i: Installment,
   attempt: number,
-  result: PaymentResult,
+  result: PaymentResult | { refused: string },
 ): Promise<void> {
+  if ('refused' in result) {
+    await failed(deps, s, i, attempt, {
+      transactionId: null,
+      responseCode: null,
+      message: result.refused,
+      hard: false,
+    });
+    return;
+  }
   const t = result.transaction;
   const ach = s.transactionTypeId === TransactionType.AchDebit;
   if (result.outcome === 'pending' || (ach && result.outcome === 'approved')) {

@@ -1,11 +1,17 @@
 import type { Clock } from '../../platform/clock/clock.js';
 import type { Sql } from '../../platform/db/pool.js';
-import { recordEvent } from '../../platform/events/outbox.js';
+import { eventsInsert, recordEvent } from '../../platform/events/outbox.js';
 import { fromCents } from '../../platform/money.js';
 import type { EventName } from '../webhooks/event-catalog.js';
-import { recordAttemptResult, reopenReturned, settleInstallment } from './installments.repo.js';
+import {
+  type PaidInstallment,
+  recordAttemptResult,
+  recordPaidInstallments,
+  reopenReturned,
+  settleInstallment,
+} from './installments.repo.js';
 import { type Installment, InstallmentStatus, type Subscription, SubscriptionStatus } from './subscriptions.model.js';
-import { findSubscription, moveStatus, recordPaid, recordUnpaid } from './subscriptions.repo.js';
+import { findSubscription, moveStatus, recordUnpaid } from './subscriptions.repo.js';
 
 const DAY_MS = 86_400_000;
 
@@ -28,34 +34,48 @@ export interface FailedWith {
 }
 
 /**
- * The installment's attempt paid: Successful (compare-and-set on the attempt), counted on its subscription, which
- * completes after its last installment or, Delinquent, is Active again.
+ * Installments whose attempts paid: each Successful (compare-and-set on its attempt), counted on its subscription,
+ * which completes after its last installment or, Delinquent, is Active again; one `subscription.paid` each. One
+ * statement for the lot (a charging run records its approvals together), then their events.
  */
+export async function installmentsPaid(tx: Sql, clock: Clock, paid: readonly PaidInstallment[]): Promise<number> {
+  const moved = await recordPaidInstallments(tx, paid, clock.now());
+  if (moved.length === 0) return 0;
+  await tx.query(
+    eventsInsert(
+      clock,
+      moved.map((m) => ({
+        type: 'subscription.paid',
+        merchantId: m.merchantId,
+        resourceType: 'subscription' as const,
+        resourceId: m.subscriptionId,
+        data: {
+          subscriptionId: m.subscriptionId,
+          customerId: m.customerId,
+          statusId: m.statusId,
+          installmentId: m.installmentId,
+          paymentOrder: m.paymentOrder,
+          transactionId: m.transactionId,
+          amount: fromCents(m.cents),
+        },
+      })),
+    ).query,
+  );
+  return moved.length;
+}
+
+/** One installment's attempt paid (installmentsPaid for one). */
 export async function installmentPaid(tx: Sql, clock: Clock, i: Installment, attempt: number, paid: PaidWith) {
-  const now = clock.now();
-  const moved = await settleInstallment(tx, i.id, attempt, {
-    statusId: InstallmentStatus.Successful,
-    nextAttemptAt: null,
-    transactionId: paid.transactionId,
-    now,
-  });
-  if (!moved) return;
-  await recordAttemptResult(tx, i.id, attempt, {
-    transactionId: paid.transactionId,
-    result: 'Approved',
-    responseCode: paid.responseCode,
-    responseMessage: paid.responseMessage,
-  });
-  let after = await recordPaid(tx, i.subscriptionId, paid.cents, now, now);
-  if (after.statusId === SubscriptionStatus.Delinquent) {
-    after = (await moveStatus(tx, after.id, [SubscriptionStatus.Delinquent], SubscriptionStatus.Active, now)) ?? after;
-  }
-  await subscriptionEvent(tx, clock, 'subscription.paid', after, {
-    installmentId: i.id,
-    paymentOrder: i.paymentOrder,
-    transactionId: paid.transactionId,
-    amount: fromCents(paid.cents),
-  });
+  await installmentsPaid(tx, clock, [
+    {
+      installmentId: i.id,
+      attempt,
+      transactionId: paid.transactionId,
+      cents: paid.cents,
+      responseCode: paid.responseCode,
+      responseMessage: paid.responseMessage,
+    },
+  ]);
 }
 
 /**

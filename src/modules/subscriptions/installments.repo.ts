@@ -175,6 +175,110 @@ export async function insertAttempt(
   );
 }
 
+/** The attempts of a claimed batch, as claimed, in one statement (what insertAttempt does for one). */
+export async function insertAttempts(
+  sql: Sql,
+  attempts: ReadonlyArray<{ installmentId: string; attemptNumber: number; executedAt: Date; paymentClaimId: string }>,
+): Promise<void> {
+  if (attempts.length === 0) return;
+  await sql.query(
+    `INSERT INTO subscription_attempts (installment_id, attempt_number, executed_at, payment_claim_id)
+     SELECT * FROM unnest($1::uuid[], $2::int[], $3::timestamptz[], $4::uuid[])
+     ON CONFLICT DO NOTHING`,
+    [
+      attempts.map((a) => a.installmentId),
+      attempts.map((a) => a.attemptNumber),
+      attempts.map((a) => a.executedAt),
+      attempts.map((a) => a.paymentClaimId),
+    ],
+  );
+}
+
+export interface PaidInstallment {
+  installmentId: string;
+  attempt: number;
+  transactionId: string;
+  cents: number;
+  responseCode: string | null;
+  responseMessage: string | null;
+}
+
+/**
+ * Installments whose attempts paid, in one statement: each Successful (compare-and-set on Pending and its attempt;
+ * one that moved on meanwhile is left out), its attempt Approved, and its subscription's counters and status moved
+ * (Completed after its last installment, Active again if it was Delinquent). Answers what moved, with the
+ * subscription as it now is, for the events.
+ */
+export async function recordPaidInstallments(
+  sql: Sql,
+  paid: readonly PaidInstallment[],
+  now: Date,
+): Promise<
+  Array<{
+    installmentId: string;
+    paymentOrder: number;
+    transactionId: string;
+    cents: number;
+    subscriptionId: string;
+    merchantId: string;
+    customerId: string;
+    statusId: number;
+  }>
+> {
+  if (paid.length === 0) return [];
+  const live = sqlIds(SubscriptionStatus.Active, SubscriptionStatus.Suspended, SubscriptionStatus.Delinquent);
+  const { rows } = await sql.query(
+    `WITH paid AS (
+       SELECT * FROM unnest($1::uuid[], $2::int[], $3::uuid[], $4::bigint[], $5::text[], $6::text[])
+         AS p(id, attempt, transaction_id, cents, code, message)
+     ), moved AS (
+       UPDATE subscription_installments i SET status_id = ${InstallmentStatus.Successful}, next_attempt_at = NULL,
+         transaction_id = p.transaction_id, modified_at = $7, attempt_node = NULL, recheck_at = NULL
+       FROM paid p WHERE i.id = p.id AND i.attempts = p.attempt AND i.status_id = ${InstallmentStatus.Pending}
+       RETURNING i.id, i.subscription_id, i.attempts, i.payment_order, p.transaction_id, p.cents, p.code, p.message
+     ), approved AS (
+       UPDATE subscription_attempts a SET transaction_id = m.transaction_id, result = 'Approved',
+         response_code = m.code, response_message = m.message
+       FROM moved m WHERE a.installment_id = m.id AND a.attempt_number = m.attempts
+     ), counted AS (
+       UPDATE subscriptions s SET successful_count = s.successful_count + c.n, paid_cents = s.paid_cents + c.cents,
+         last_payment_at = greatest(s.last_payment_at, $7), modified_at = $7,
+         status_id = CASE
+           WHEN s.number_of_payments IS NOT NULL AND s.successful_count + c.n >= s.number_of_payments
+             AND s.status_id IN (${live}) THEN ${SubscriptionStatus.Completed}
+           WHEN s.status_id = ${SubscriptionStatus.Delinquent} THEN ${SubscriptionStatus.Active}
+           ELSE s.status_id END,
+         next_due_at = CASE WHEN s.number_of_payments IS NOT NULL AND s.successful_count + c.n >= s.number_of_payments
+                            THEN NULL ELSE s.next_due_at END
+       FROM (SELECT subscription_id, count(*)::int AS n, sum(cents)::bigint AS cents FROM moved GROUP BY subscription_id) c
+       WHERE s.id = c.subscription_id
+       RETURNING s.id, s.merchant_id, s.customer_id, s.status_id
+     )
+     SELECT m.id, m.payment_order, m.transaction_id, m.cents, c.id AS subscription_id, c.merchant_id, c.customer_id,
+       c.status_id
+     FROM moved m JOIN counted c ON c.id = m.subscription_id`,
+    [
+      paid.map((p) => p.installmentId),
+      paid.map((p) => p.attempt),
+      paid.map((p) => p.transactionId),
+      paid.map((p) => p.cents),
+      paid.map((p) => p.responseCode),
+      paid.map((p) => p.responseMessage),
+      now,
+    ],
+  );
+  return rows.map((row) => ({
+    installmentId: row.id,
+    paymentOrder: row.payment_order,
+    transactionId: row.transaction_id,
+    cents: Number(row.cents),
+    subscriptionId: row.subscription_id,
+    merchantId: row.merchant_id,
+    customerId: row.customer_id,
+    statusId: row.status_id,
+  }));
+}
+
 export async function recordAttemptResult(
   sql: Sql,
   installmentId: string,

@@ -296,18 +296,3 @@ export async function recordUnpaid(sql: Sql, id: string, cents: number, now: Dat
   );
   return toSubscription(rows[0]!);
 }
-
-/** A subscription paid: its counters, and Completed after its last installment (compare-and-set from Active). */
-export async function recordPaid(sql: Sql, id: string, cents: number, at: Date, now: Date): Promise<Subscription> {
-  const { rows } = await sql.query(
-    `UPDATE subscriptions SET successful_count = successful_count + 1, paid_cents = paid_cents + $2,
-       last_payment_at = greatest(last_payment_at, $3), modified_at = $4,
-       status_id = CASE WHEN number_of_payments IS NOT NULL AND successful_count + 1 >= number_of_payments
-                         AND status_id IN (${LIVE}) THEN ${SubscriptionStatus.Completed} ELSE status_id END,
-       next_due_at = CASE WHEN number_of_payments IS NOT NULL AND successful_count + 1 >= number_of_payments
-                          THEN NULL ELSE next_due_at END
-     WHERE id = $1 RETURNING *`,
-    [id, cents, at, now],
-  );
-  return toSubscription(rows[0]!);
-}

@@ -194,6 +194,28 @@ describe('subscription dunning', () => {
     assert.equal((await get(s.id)).status, 'Delinquent');
   });
 
+  it('completes with its last installment even when one before it was skipped', async () => {
+    const c = await customer('Skip');
+    const start = new Date((await now()).getTime() + 3600_000);
+    const s = await subscribe(c, await card(c, GOOD), start, { numberOfPayments: 3 });
+    await advanceTo(start);
+    await t.expectOk(t.request('PUT', `/sub-api/v1/subscriptions/${s.id}/suspend`, { token: m.token }));
+    const second = Date.parse((await history(s.id))[1]!.nextAttemptDateTime!);
+    await advanceTo(new Date(second + 6 * DAY));
+    assert.equal((await history(s.id))[1]!.status, 'Skipped');
+    await t.expectOk(t.request('PUT', `/sub-api/v1/subscriptions/${s.id}/resume`, { token: m.token }));
+    const third = Date.parse((await history(s.id))[2]!.nextAttemptDateTime!);
+    await advanceTo(new Date(third));
+    assert.deepEqual(
+      (await history(s.id)).map((i) => i.status),
+      ['Successful', 'Skipped', 'Successful'],
+    );
+    const done = await get(s.id);
+    assert.equal(done.status, 'Completed');
+    assert.equal(done.successfulPaymentsCount, 2);
+    assert.equal(done.nextPaymentDate, null);
+  });
+
   it('pays an ACH installment when its debit clears, and fails it again when the debit comes back', async () => {
     const c = await customer('Bank');
     const good = await bank(c, '100000099');

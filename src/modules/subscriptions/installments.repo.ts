@@ -194,6 +194,18 @@ export async function insertAttempts(
   );
 }
 
+/**
+ * A subscription with an end is complete when every installment is paid, or when its last one is paid and nothing
+ * before it is still open (a Skipped installment stays skipped, a Failed one with no retry left stays failed).
+ * Inside recordPaidInstallments: `s` the subscription row, `c` this statement's paid installments of it (the
+ * statement's own installment updates are not visible to its subqueries, hence `c.ids`).
+ */
+const COMPLETES = `(s.number_of_payments IS NOT NULL AND (s.successful_count + c.n >= s.number_of_payments
+  OR (c.last_order >= s.number_of_payments AND NOT EXISTS (
+    SELECT 1 FROM subscription_installments o WHERE o.subscription_id = s.id AND o.id <> ALL (c.ids)
+      AND (o.status_id IN (${InstallmentStatus.Scheduled}, ${InstallmentStatus.Pending})
+        OR (o.status_id = ${InstallmentStatus.Failed} AND o.next_attempt_at IS NOT NULL))))))`;
+
 export interface PaidInstallment {
   installmentId: string;
   attempt: number;
@@ -244,13 +256,13 @@ export async function recordPaidInstallments(
        UPDATE subscriptions s SET successful_count = s.successful_count + c.n, paid_cents = s.paid_cents + c.cents,
          last_payment_at = greatest(s.last_payment_at, $7), modified_at = $7,
          status_id = CASE
-           WHEN s.number_of_payments IS NOT NULL AND s.successful_count + c.n >= s.number_of_payments
-             AND s.status_id IN (${live}) THEN ${SubscriptionStatus.Completed}
+           WHEN s.status_id IN (${live}) AND ${COMPLETES} THEN ${SubscriptionStatus.Completed}
            WHEN s.status_id = ${SubscriptionStatus.Delinquent} THEN ${SubscriptionStatus.Active}
            ELSE s.status_id END,
-         next_due_at = CASE WHEN s.number_of_payments IS NOT NULL AND s.successful_count + c.n >= s.number_of_payments
-                            THEN NULL ELSE s.next_due_at END
-       FROM (SELECT subscription_id, count(*)::int AS n, sum(cents)::bigint AS cents FROM moved GROUP BY subscription_id) c
+         next_due_at = CASE WHEN ${COMPLETES} THEN NULL ELSE s.next_due_at END
+       FROM (SELECT subscription_id, count(*)::int AS n, sum(cents)::bigint AS cents,
+               max(payment_order) AS last_order, array_agg(id) AS ids
+             FROM moved GROUP BY subscription_id) c
        WHERE s.id = c.subscription_id
        RETURNING s.id, s.merchant_id, s.customer_id, s.status_id
      )

@@ -4,6 +4,7 @@ import type { AppContext } from './context.js';
 import { apiKeysRoutes } from './modules/api-keys/api-keys.routes.js';
 import { checkoutRoutes } from './modules/checkout/checkout.routes.js';
 import { customersRoutes } from './modules/customers/customers.routes.js';
+import { devicesRoutes } from './modules/devices/devices.routes.js';
 import { merchantsRoutes } from './modules/merchants/merchants.routes.js';
 import { oauthRoutes } from './modules/oauth/oauth.routes.js';
 import { operatorRoutes } from './modules/operator/operator.routes.js';
@@ -13,6 +14,7 @@ import { sessionsRoutes } from './modules/sessions/sessions.routes.js';
 import { settlementsRoutes } from './modules/settlements/settlements.routes.js';
 import { subscriptionsRoutes } from './modules/subscriptions/subscriptions.routes.js';
 import { systemRoutes } from './modules/system/system.routes.js';
+import { terminalsRoutes } from './modules/terminals/terminals.routes.js';
 import { webhooksRoutes } from './modules/webhooks/webhooks.routes.js';
 import { type AuthPolicy, MERCHANT_ONLY } from './platform/http/principal.js';
 import { type App, createHttpServer, type HttpDeps } from './platform/http/server.js';
@@ -86,12 +88,19 @@ export async function buildApp(ctx: AppContext, http: HttpDeps, options: BuildAp
       merchants: s.merchants,
       transactions: s.transactions,
       ach: s.ach,
+      devices: s.devices,
     });
     achRoutes(scoped, { ach: s.ach });
     settlementsRoutes(scoped, { settlements: s.settlements });
     webhooksRoutes(scoped, { webhooks: s.webhooks });
     sessionsRoutes(scoped, { sessions: s.sessions, config });
     subscriptionsRoutes(scoped, { subscriptions: s.subscriptions });
+    terminalsRoutes(scoped, {
+      terminals: s.terminals,
+      busy: async () => false,
+      sandbox: config.env === 'sandbox',
+    });
+    devicesRoutes(scoped, { devices: s.devices, apiKeys: s.apiKeys });
     checkoutRoutes(scoped, {
       sessionPayments: s.sessionPayments,
       transactions: s.transactions,

@@ -1,6 +1,7 @@
 import type { Config } from './config.js';
 import type { ApiKeysService } from './modules/api-keys/api-keys.service.js';
 import type { CustomersService } from './modules/customers/customers.service.js';
+import type { DevicesService } from './modules/devices/devices.service.js';
 import type { MerchantsService } from './modules/merchants/merchants.service.js';
 import type { OAuthService } from './modules/oauth/oauth.service.js';
 import type { OperatorService } from './modules/operator/operator.service.js';
@@ -13,6 +14,7 @@ import type { SessionPayments } from './modules/sessions/session-payments.js';
 import type { PaymentSessionsService } from './modules/sessions/sessions.service.js';
 import type { SettlementsService } from './modules/settlements/settlements.service.js';
 import type { SubscriptionsService } from './modules/subscriptions/subscriptions.service.js';
+import type { TerminalsService } from './modules/terminals/terminals.service.js';
 import type { VaultService } from './modules/vault/vault.service.js';
 import type { WebhooksService } from './modules/webhooks/webhooks.service.js';
 import type { Clock, SharedClock } from './platform/clock/clock.js';
@@ -40,6 +42,8 @@ export interface Services {
   sessions: PaymentSessionsService;
   sessionPayments: SessionPayments;
   subscriptions: SubscriptionsService;
+  terminals: TerminalsService;
+  devices: DevicesService;
 }
 
 /** Everything a running node holds. Built once by the runtime (or the test harness) and passed down explicitly. */

@@ -6,6 +6,8 @@ import { Connectors } from './connectors/registry.js';
 import type { AppContext } from './context.js';
 import { ApiKeysService } from './modules/api-keys/api-keys.service.js';
 import { CustomersService } from './modules/customers/customers.service.js';
+import { sandboxDeviceQueues, sandboxDeviceSchedules } from './modules/devices/devices.jobs.js';
+import { DevicesService } from './modules/devices/devices.service.js';
 import { Ledger } from './modules/ledger/ledger.js';
 import { ConfigurationCache } from './modules/merchants/configuration-cache.js';
 import { MerchantsService } from './modules/merchants/merchants.service.js';
@@ -29,6 +31,7 @@ import { SettlementsService } from './modules/settlements/settlements.service.js
 import { subscriptionQueues, subscriptionSchedules } from './modules/subscriptions/subscriptions.jobs.js';
 import { SubscriptionsService } from './modules/subscriptions/subscriptions.service.js';
 import { maintenanceHandler, maintenanceQueue } from './modules/system/maintenance.js';
+import { TerminalsService } from './modules/terminals/terminals.service.js';
 import { DataKeys } from './modules/vault/data-keys.js';
 import { VaultService } from './modules/vault/vault.service.js';
 import { WebhookDispatcher } from './modules/webhooks/dispatcher.js';
@@ -185,6 +188,9 @@ export async function createNode(config: Config, options: NodeOptions): Promise<
       transactions,
       nodeId,
     });
+    const sandbox = config.env === 'sandbox';
+    const terminals = new TerminalsService({ pool, clock, merchants, sandbox });
+    const devices = new DevicesService({ pool, clock, keyring, issuer: oauth.issuer });
     const webhookSender = new WebhookSender(
       { allowLoopback: config.webhookAllowPrivateTargets },
       config.webhookTimeoutMs,
@@ -214,6 +220,10 @@ export async function createNode(config: Config, options: NodeOptions): Promise<
     for (const schedule of sessionSchedules) jobs.schedule(schedule);
     for (const queue of subscriptionQueues(subscriptions.billing)) jobs.register(queue);
     for (const schedule of subscriptionSchedules) jobs.schedule(schedule);
+    if (sandbox) {
+      for (const queue of sandboxDeviceQueues(devices)) jobs.register(queue);
+      for (const schedule of sandboxDeviceSchedules) jobs.schedule(schedule);
+    }
 
     const ctx: AppContext = {
       config,
@@ -242,6 +252,8 @@ export async function createNode(config: Config, options: NodeOptions): Promise<
         sessions,
         sessionPayments,
         subscriptions,
+        terminals,
+        devices,
       },
     };
     const app = await buildApp(

@@ -553,6 +553,60 @@ CROSS_TENANT.push(
   },
 );
 
+async function terminal(t: TestNode, owner: Owner): Promise<Record<string, string>> {
+  const created = await t.expectOk(
+    t.admin('POST', `/admin/v1/merchants/${owner.merchantId}/terminals`, {
+      serialNumber: `TEN-${Math.random().toString(36).slice(2, 12)}`,
+      terminalManufacturer: 'Sunmi',
+      terminalModel: 'SunmiP2',
+      terminalModeId: 2,
+    }),
+  );
+  return { terminalId: created.id };
+}
+
+async function device(t: TestNode, owner: Owner): Promise<Record<string, string>> {
+  const deviceId = `dev-${Math.random().toString(36).slice(2, 12)}`;
+  await t.expectOk(
+    t.request('POST', '/pay-api/v1/devices', { token: owner.token, body: { deviceId, deviceName: 'D' } }),
+  );
+  return { deviceId };
+}
+
+async function approvedDevice(t: TestNode, owner: Owner): Promise<Record<string, string>> {
+  const { deviceId } = await device(t, owner);
+  await t.expectOk(t.request('POST', `/pay-api/v1/devices/${deviceId}/tap-to-pay/activate`, { token: owner.token }));
+  await t.expectOk(t.admin('POST', `/admin/v1/merchants/${owner.merchantId}/devices/${deviceId}/tap-to-pay/approve`));
+  return { deviceId: deviceId! };
+}
+
+CROSS_TENANT.push(
+  {
+    route: 'GET /pos-api/v1/terminals/{terminalId}/status',
+    caller: 'merchant',
+    setup: terminal,
+    request: (ids) => ({ method: 'GET', url: `/pos-api/v1/terminals/${ids.terminalId}/status` }),
+  },
+  {
+    route: 'GET /pay-api/v1/devices/{deviceId}',
+    caller: 'merchant',
+    setup: device,
+    request: (ids) => ({ method: 'GET', url: `/pay-api/v1/devices/${ids.deviceId}` }),
+  },
+  {
+    route: 'POST /pay-api/v1/devices/{deviceId}/tap-to-pay/activate',
+    caller: 'merchant',
+    setup: device,
+    request: (ids) => ({ method: 'POST', url: `/pay-api/v1/devices/${ids.deviceId}/tap-to-pay/activate` }),
+  },
+  {
+    route: 'POST /pay-api/v1/devices/tap-to-pay/jwt {deviceId}',
+    caller: 'merchant',
+    setup: approvedDevice,
+    request: (ids) => ({ method: 'POST', url: '/pay-api/v1/devices/tap-to-pay/jwt', body: { deviceId: ids.deviceId } }),
+  },
+);
+
 /** Which token kinds each bearer route accepts; the other kind must get 403. */
 export const TOKEN_KINDS: Record<string, Kind[]> = {
   'GET /pay-api/v1/merchants': ['partner'],
@@ -624,6 +678,13 @@ export const TOKEN_KINDS: Record<string, Kind[]> = {
   'PUT /sub-api/v1/subscriptions/{subscriptionId}/suspend': ['merchant'],
   'PUT /sub-api/v1/subscriptions/{subscriptionId}/resume': ['merchant'],
   'PUT /sub-api/v1/subscriptions/{subscriptionId}/payment-method': ['merchant'],
+  'GET /pos-api/v1/terminals': ['merchant'],
+  'GET /pos-api/v1/terminals/{terminalId}/status': ['merchant'],
+  'GET /pay-api/v1/devices': ['merchant'],
+  'POST /pay-api/v1/devices': ['merchant'],
+  'GET /pay-api/v1/devices/{deviceId}': ['merchant'],
+  'POST /pay-api/v1/devices/{deviceId}/tap-to-pay/activate': ['merchant'],
+  'POST /pay-api/v1/devices/tap-to-pay/jwt': ['merchant'],
 };
 
 describe('tenancy', () => {

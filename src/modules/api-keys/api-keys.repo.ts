@@ -57,6 +57,12 @@ export async function softDeleteApiKey(
   return rows[0];
 }
 
+/** A key's name (its label in the merchant's lists), or null for an unknown key. */
+export async function findKeyName(sql: Sql, clientId: string): Promise<string | null> {
+  const { rows } = await sql.query<{ name: string }>('SELECT name FROM api_keys WHERE client_id = $1', [clientId]);
+  return rows[0]?.name ?? null;
+}
+
 /** Active keys of merchants: one merchant, or every merchant of a partner. */
 export async function listMerchantKeys(
   sql: Sql,

@@ -12,6 +12,7 @@ import {
   type ApiKeyRow,
   type CredentialRow,
   findCredential,
+  findKeyName,
   insertApiKey,
   type KeyOwner,
   listMerchantKeys,
@@ -112,6 +113,11 @@ export class ApiKeysService {
       });
       return this.remove(tx, clientId, { merchantId: merchant.id });
     });
+  }
+
+  /** The name of the key a caller authenticated with (what a device records as its `apiKeyName`). */
+  keyName(clientId: string): Promise<string | null> {
+    return findKeyName(this.pool, clientId);
   }
 
   async getCredential(clientId: string): Promise<CredentialRow | undefined> {

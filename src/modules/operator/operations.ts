@@ -1,9 +1,11 @@
 import type { Static, TSchema } from 'typebox';
 import type { AppContext } from '../../context.js';
 import { NotFoundError, ValidationError } from '../../platform/http/errors.js';
+import { DEVICE_OPERATIONS } from '../devices/devices.operations.js';
 import { adminMerchantView, merchantChanges, merchantDraft } from '../merchants/merchants.mapper.js';
 import { AdminMerchantView, CreateMerchantBody, UpdateMerchantBody } from '../merchants/merchants.schemas.js';
 import type { Partner } from '../partners/partners.service.js';
+import { TERMINAL_OPERATIONS } from '../terminals/terminals.operations.js';
 import {
   AdvanceClockBody,
   ApiKeyCreatedView,
@@ -167,4 +169,6 @@ export const OPERATIONS: OperatorOperation[] = [
       return { now: now.toISOString() };
     },
   },
+  ...TERMINAL_OPERATIONS,
+  ...DEVICE_OPERATIONS,
 ];

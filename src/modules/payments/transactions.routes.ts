@@ -1,4 +1,4 @@
-import type { Static } from 'typebox';
+import Type, { type Static } from 'typebox';
 import { AUTHENTICATED_ERRORS, errorResponses } from '../../platform/http/error-schemas.js';
 import { NotFoundError } from '../../platform/http/errors.js';
 import { dateRange, pageRequest } from '../../platform/http/paging.js';
@@ -20,7 +20,7 @@ import {
   transactionResponse,
   transactionView,
 } from './transactions.mapper.js';
-import { CreateMethod } from './transactions.model.js';
+import { CardDataSource, CreateMethod } from './transactions.model.js';
 import {
   AuthBody,
   AuthorizationResponse,
@@ -82,7 +82,22 @@ export interface TransactionsRouteDeps {
   merchants: MerchantsService;
   transactions: TransactionsService;
   ach: AchPaymentsService;
+  /** Tap to Pay payments are vouched for by a device token. */
+  devices: { deviceOfToken(merchantId: string, token: string | undefined): Promise<unknown> };
 }
+
+const DeviceTokenHeaders = Type.Object({
+  'x-device-token': Type.Optional(
+    Type.String({
+      maxLength: 4096,
+      description:
+        'Tap to Pay (cardDataSource 3 NFC): the token of the device that read the card (POST ' +
+        '/pay-api/v1/devices/tap-to-pay/jwt). Required then; the payment is recorded with source 9 TapToPay.',
+    }),
+  ),
+});
+
+const headerValue = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
 
 export function transactionsRoutes(app: App, deps: TransactionsRouteDeps): void {
   const { cardPayments, merchants, transactions } = deps;
@@ -102,14 +117,24 @@ export function transactionsRoutes(app: App, deps: TransactionsRouteDeps): void 
       path,
       {
         config: { idempotent: true },
-        schema: { tags, summary, description, body, response: { 200: AuthorizationResponse, ...AUTH_ERRORS } },
+        schema: {
+          tags,
+          summary,
+          description,
+          body,
+          ...(kind === 'sale' || kind === 'authorize' ? { headers: DeviceTokenHeaders } : {}),
+          response: { 200: AuthorizationResponse, ...AUTH_ERRORS },
+        },
       },
       async (request) => {
         const merchantId = merchantOf(request).merchantId;
-        const result = await cardPayments.pay({
-          ...command(kind, merchantId, request.body as Partial<PaymentBody>),
-          idempotency: request.idempotency,
-        });
+        const cmd = command(kind, merchantId, request.body as Partial<PaymentBody>);
+        if (cmd.cardDataSourceId === CardDataSource.NFC && (kind === 'sale' || kind === 'authorize')) {
+          // Tap to Pay: the card was read by an enabled device of this merchant, which vouches with its token.
+          await deps.devices.deviceOfToken(merchantId, headerValue(request.headers['x-device-token']));
+          cmd.createMethodId = CreateMethod.TapToPay;
+        }
+        const result = await cardPayments.pay({ ...cmd, idempotency: request.idempotency });
         return authorizationResponse(result, await nameOf(merchantId));
       },
     );

@@ -13,6 +13,7 @@ export const RESOURCE_TYPES = [
   'settlement',
   'payment_session',
   'subscription',
+  'terminal',
   'merchant',
   'api_key',
   'webhook_endpoint',

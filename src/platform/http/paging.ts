@@ -147,3 +147,16 @@ export function idList(field: string, raw: string | undefined): string[] | undef
   if (bad !== undefined) throw ValidationError.field(field, `'${bad}' is not a valid id.`);
   return ids;
 }
+
+/** A comma-separated list of ids from a closed set (`1,3`), each checked against `allowed`. */
+export function enumIdList(field: string, raw: string | undefined, allowed: readonly number[]): number[] | undefined {
+  if (raw === undefined) return undefined;
+  const values = raw
+    .split(',')
+    .map((value) => value.trim())
+    .filter(Boolean);
+  const ids = values.map(Number);
+  const bad = values.find((value, n) => !/^\d+$/.test(value) || !allowed.includes(ids[n]!));
+  if (bad !== undefined) throw ValidationError.field(field, `'${bad}' is not one of ${allowed.join(', ')}.`);
+  return ids;
+}

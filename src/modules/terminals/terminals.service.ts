@@ -1,0 +1,150 @@
+import type { Clock } from '../../platform/clock/clock.js';
+import { isNodeAlive } from '../../platform/cluster/node-liveness.js';
+import { newId } from '../../platform/crypto/ids.js';
+import { hashSecret, randomSecret } from '../../platform/crypto/secrets.js';
+import type { Pool, Sql } from '../../platform/db/pool.js';
+import { withTransaction } from '../../platform/db/tx.js';
+import { recordEvent } from '../../platform/events/outbox.js';
+import { NotFoundError, ValidationError } from '../../platform/http/errors.js';
+import type { PageRequest } from '../../platform/http/paging.js';
+import type { MerchantsService } from '../merchants/merchants.service.js';
+import type { EventName } from '../webhooks/event-catalog.js';
+import { readSandboxTerminal } from './sandbox-terminal.repo.js';
+import { DeliveryStatus, MANUFACTURER_OF_MODEL, type Terminal, type TerminalReport } from './terminals.model.js';
+import {
+  findTerminal,
+  insertTerminal,
+  listTerminals,
+  type TerminalFilter,
+  type TerminalListRow,
+  updateTerminal,
+} from './terminals.repo.js';
+
+export interface TerminalsDeps {
+  pool: Pool;
+  clock: Clock;
+  merchants: MerchantsService;
+  /** Sandbox: a terminal on no socket is the virtual one the operator's controls drive. */
+  sandbox: boolean;
+}
+
+export interface TerminalDraft {
+  serialNumber: string;
+  manufacturerId: number;
+  modelId: number;
+  modeId: number;
+  deliveryStatusId?: number;
+}
+
+/** Where a terminal is right now: on a live socket, the sandbox's virtual terminal, or unreachable. */
+export interface Presence {
+  online: boolean;
+  /** What it reported (null when offline: what it cannot know now). */
+  report: TerminalReport | null;
+  lastSeenAt: Date | null;
+  /** True when the sandbox's in-process terminal stands in for a device. */
+  virtual: boolean;
+}
+
+export class TerminalsService {
+  constructor(private readonly deps: TerminalsDeps) {}
+
+  /** Registers a terminal for a merchant; the secret (its channel login) is answered once and stored hashed. */
+  async register(merchantId: string, draft: TerminalDraft): Promise<{ terminal: Terminal; secret: string }> {
+    await this.deps.merchants.getMerchant(merchantId);
+    if (MANUFACTURER_OF_MODEL[draft.modelId] !== draft.manufacturerId) {
+      throw ValidationError.field('terminalModel', "'terminalModel' is not a model of 'terminalManufacturer'.");
+    }
+    const secret = randomSecret();
+    const id = newId();
+    return withTransaction(this.deps.pool, async (tx) => {
+      const inserted = await insertTerminal(tx, {
+        id,
+        merchantId,
+        serialNumber: draft.serialNumber,
+        manufacturerId: draft.manufacturerId,
+        modelId: draft.modelId,
+        modeId: draft.modeId,
+        deliveryStatusId: draft.deliveryStatusId ?? DeliveryStatus.PendingShipment,
+        secretHash: hashSecret(secret),
+        at: this.deps.clock.now(),
+      });
+      if (!inserted) throw ValidationError.field('serialNumber', "A terminal with this 'serialNumber' is registered.");
+      await this.event(tx, 'terminal.added', merchantId, id);
+      return { terminal: (await findTerminal(tx, id))!, secret };
+    });
+  }
+
+  /** The operator's changes: mode and delivery status. A deactivated terminal stays so. */
+  async update(id: string, changes: { modeId?: number; deliveryStatusId?: number }): Promise<Terminal> {
+    return withTransaction(this.deps.pool, async (tx) => {
+      const current = await findTerminal(tx, id, undefined, true);
+      if (!current) throw new NotFoundError('Terminal', id);
+      if (current.deactivatedAt && changes.deliveryStatusId !== undefined) {
+        throw ValidationError.field('deliveryStatusId', 'The terminal is deactivated.');
+      }
+      return (await updateTerminal(tx, id, changes, this.deps.clock.now()))!;
+    });
+  }
+
+  /** Deactivated: it takes no transactions and its channel login is refused (Inactive). Repeating changes nothing. */
+  async deactivate(id: string): Promise<Terminal> {
+    return withTransaction(this.deps.pool, async (tx) => {
+      const current = await findTerminal(tx, id, undefined, true);
+      if (!current) throw new NotFoundError('Terminal', id);
+      if (current.deactivatedAt) return current;
+      const now = this.deps.clock.now();
+      const updated = await updateTerminal(
+        tx,
+        id,
+        { deliveryStatusId: DeliveryStatus.Inactive, deactivatedAt: now },
+        now,
+      );
+      await this.event(tx, 'terminal.deactivated', current.merchantId, id);
+      // The node holding its socket closes it.
+      await tx.query("SELECT pg_notify('terminal_command', $1)", [JSON.stringify({ terminalId: id, kind: 'close' })]);
+      return updated!;
+    });
+  }
+
+  async get(merchantId: string | undefined, id: string): Promise<Terminal> {
+    const terminal = await findTerminal(this.deps.pool, id, merchantId);
+    if (!terminal) throw new NotFoundError('Terminal', id);
+    return terminal;
+  }
+
+  list(filter: TerminalFilter, page: PageRequest): Promise<{ items: TerminalListRow[]; total: number }> {
+    return listTerminals(this.deps.pool, filter, page);
+  }
+
+  /** Online when a live node holds its socket, or (sandbox, no socket) when its virtual terminal is switched on. */
+  async presence(terminal: Terminal, sql: Sql = this.deps.pool): Promise<Presence> {
+    if (terminal.socketNode !== null && (await isNodeAlive(sql, terminal.socketNode))) {
+      return { online: true, report: terminal.report, lastSeenAt: terminal.lastSeenAt, virtual: false };
+    }
+    if (this.deps.sandbox && !terminal.deactivatedAt) {
+      const state = await readSandboxTerminal(sql, terminal.id);
+      if (state.online) {
+        return {
+          online: true,
+          virtual: true,
+          lastSeenAt: this.deps.clock.now(),
+          report: {
+            batteryLevel: state.batteryLevel,
+            printerStatus: state.paperOut ? 'NotNormal' : 'Normal',
+            paperOut: state.paperOut,
+            connectionType: 'WiFi',
+            wifiConnectionStrength: 100,
+            mobileConnectionStrength: null,
+            softwareVersion: 'sandbox',
+          },
+        };
+      }
+    }
+    return { online: false, report: null, lastSeenAt: terminal.lastSeenAt, virtual: false };
+  }
+
+  private async event(tx: Sql, type: Extract<EventName, `terminal.${string}`>, merchantId: string, id: string) {
+    await recordEvent(tx, this.deps.clock, { type, merchantId, resourceType: 'terminal', resourceId: id });
+  }
+}

@@ -1,5 +1,6 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
+import websocket from '@fastify/websocket';
 import type { AppContext } from './context.js';
 import { apiKeysRoutes } from './modules/api-keys/api-keys.routes.js';
 import { checkoutRoutes } from './modules/checkout/checkout.routes.js';
@@ -10,6 +11,7 @@ import { oauthRoutes } from './modules/oauth/oauth.routes.js';
 import { operatorRoutes } from './modules/operator/operator.routes.js';
 import { achRoutes } from './modules/payments/ach/ach.routes.js';
 import { transactionsRoutes } from './modules/payments/transactions.routes.js';
+import { posRoutes } from './modules/pos/pos.routes.js';
 import { sessionsRoutes } from './modules/sessions/sessions.routes.js';
 import { settlementsRoutes } from './modules/settlements/settlements.routes.js';
 import { subscriptionsRoutes } from './modules/subscriptions/subscriptions.routes.js';
@@ -72,6 +74,8 @@ export async function buildApp(ctx: AppContext, http: HttpDeps, options: BuildAp
     if (route.url.startsWith('/docs')) route.config = { ...(route.config ?? {}), auth: 'public' };
   });
   await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list', deepLinking: true } });
+  // The terminal channel (docs/terminals.md); frames are small JSON messages.
+  await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
 
   // Routes are registered inside one plugin so the documentation plugins above see every one of them.
   await app.register(async (api) => {
@@ -97,9 +101,11 @@ export async function buildApp(ctx: AppContext, http: HttpDeps, options: BuildAp
     subscriptionsRoutes(scoped, { subscriptions: s.subscriptions });
     terminalsRoutes(scoped, {
       terminals: s.terminals,
-      busy: async () => false,
+      busy: (terminalId) => s.pos.busy(terminalId),
       sandbox: config.env === 'sandbox',
     });
+    s.terminalChannel.register(scoped);
+    posRoutes(scoped, { pos: s.pos, merchants: s.merchants, transactions: s.transactions });
     devicesRoutes(scoped, { devices: s.devices, apiKeys: s.apiKeys });
     checkoutRoutes(scoped, {
       sessionPayments: s.sessionPayments,

@@ -10,10 +10,12 @@ import type { AchPaymentsService } from './modules/payments/ach/ach.service.js';
 import type { CardPaymentsService } from './modules/payments/card-payments.service.js';
 import type { PaymentsService } from './modules/payments/payments.service.js';
 import type { TransactionsService } from './modules/payments/transactions.service.js';
+import type { PosService } from './modules/pos/pos.service.js';
 import type { SessionPayments } from './modules/sessions/session-payments.js';
 import type { PaymentSessionsService } from './modules/sessions/sessions.service.js';
 import type { SettlementsService } from './modules/settlements/settlements.service.js';
 import type { SubscriptionsService } from './modules/subscriptions/subscriptions.service.js';
+import type { TerminalChannel } from './modules/terminals/channel/terminal-channel.js';
 import type { TerminalsService } from './modules/terminals/terminals.service.js';
 import type { VaultService } from './modules/vault/vault.service.js';
 import type { WebhooksService } from './modules/webhooks/webhooks.service.js';
@@ -43,6 +45,9 @@ export interface Services {
   sessionPayments: SessionPayments;
   subscriptions: SubscriptionsService;
   terminals: TerminalsService;
+  /** The terminal channel: this node's terminal sockets, and commands to terminals on any node. */
+  terminalChannel: TerminalChannel;
+  pos: PosService;
   devices: DevicesService;
 }
 

@@ -6,6 +6,7 @@ import { type Config, ConfigError, loadConfig } from './config.js';
 import { verifyLedger } from './modules/ledger/verify.js';
 import { OPERATIONS, type OperatorOperation } from './modules/operator/operations.js';
 import { bootstrapSandbox, credentialsFile } from './modules/sandbox/bootstrap.js';
+import { TerminalSimulator } from './modules/terminals/simulator/terminal-simulator.js';
 import { rotateKeys } from './modules/vault/key-rotation.js';
 import { createNode, type Node } from './node.js';
 import { loadKeyEncryptionKey } from './platform/crypto/kek.js';
@@ -86,6 +87,30 @@ program
       await pool.end();
       await db.stop();
     }
+  });
+
+program
+  .command('terminal-sim')
+  .description(
+    'Sandbox: a terminal simulator, a real client of the terminal channel that follows the operator controls',
+  )
+  .requiredOption('--serial <serialNumber>', "the terminal's serial number")
+  .requiredOption('--secret <secret>', "the terminal's secret (shown when the operator registered it)")
+  .option('--base-url <url>', 'the server', `http://127.0.0.1:${process.env.PORT ?? '8080'}`)
+  .action((options: { serial: string; secret: string; baseUrl: string }) => {
+    const simulator = new TerminalSimulator({
+      baseUrl: options.baseUrl,
+      serialNumber: options.serial,
+      secret: options.secret,
+      log: (line) => process.stdout.write(`terminal-sim ${line}\n`),
+    });
+    simulator.start();
+    const stop = () => {
+      simulator.stop();
+      process.exit(0);
+    };
+    process.once('SIGTERM', stop);
+    process.once('SIGINT', stop);
   });
 
 const admin = program

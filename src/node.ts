@@ -24,6 +24,10 @@ import { closeBatchHandler } from './modules/payments/settle-batch.js';
 import { PaymentSourceListeners } from './modules/payments/source-listeners.js';
 import { cardQueues, cardSchedules } from './modules/payments/transactions.jobs.js';
 import { TransactionsService } from './modules/payments/transactions.service.js';
+import { posQueues, posSchedules } from './modules/pos/pos.jobs.js';
+import { PosService } from './modules/pos/pos.service.js';
+import { PosTerminalSide } from './modules/pos/pos-terminal-side.js';
+import { PosWaiters } from './modules/pos/pos-waiters.js';
 import { SessionPayments } from './modules/sessions/session-payments.js';
 import { sessionQueues, sessionSchedules } from './modules/sessions/sessions.jobs.js';
 import { PaymentSessionsService } from './modules/sessions/sessions.service.js';
@@ -31,6 +35,7 @@ import { SettlementsService } from './modules/settlements/settlements.service.js
 import { subscriptionQueues, subscriptionSchedules } from './modules/subscriptions/subscriptions.jobs.js';
 import { SubscriptionsService } from './modules/subscriptions/subscriptions.service.js';
 import { maintenanceHandler, maintenanceQueue } from './modules/system/maintenance.js';
+import { TerminalChannel } from './modules/terminals/channel/terminal-channel.js';
 import { TerminalsService } from './modules/terminals/terminals.service.js';
 import { DataKeys } from './modules/vault/data-keys.js';
 import { VaultService } from './modules/vault/vault.service.js';
@@ -191,6 +196,24 @@ export async function createNode(config: Config, options: NodeOptions): Promise<
     const sandbox = config.env === 'sandbox';
     const terminals = new TerminalsService({ pool, clock, merchants, sandbox });
     const devices = new DevicesService({ pool, clock, keyring, issuer: oauth.issuer });
+    const terminalChannel = new TerminalChannel({ pool, logger, listener, terminals, nodeId });
+    const posDeps = {
+      pool,
+      clock,
+      logger,
+      kek,
+      merchants,
+      customers,
+      payments,
+      transactions,
+      terminals,
+      channel: terminalChannel,
+      waiters: new PosWaiters(listener),
+      nodeId,
+    };
+    const posSide = new PosTerminalSide(posDeps);
+    terminalChannel.handle(posSide);
+    const pos = new PosService(posDeps, posSide, config.posLongPollMs);
     const webhookSender = new WebhookSender(
       { allowLoopback: config.webhookAllowPrivateTargets },
       config.webhookTimeoutMs,
@@ -220,6 +243,8 @@ export async function createNode(config: Config, options: NodeOptions): Promise<
     for (const schedule of sessionSchedules) jobs.schedule(schedule);
     for (const queue of subscriptionQueues(subscriptions.billing)) jobs.register(queue);
     for (const schedule of subscriptionSchedules) jobs.schedule(schedule);
+    for (const queue of posQueues(posDeps, posSide)) jobs.register(queue);
+    for (const schedule of posSchedules) jobs.schedule(schedule);
     if (sandbox) {
       for (const queue of sandboxDeviceQueues(devices)) jobs.register(queue);
       for (const schedule of sandboxDeviceSchedules) jobs.schedule(schedule);
@@ -253,6 +278,8 @@ export async function createNode(config: Config, options: NodeOptions): Promise<
         sessionPayments,
         subscriptions,
         terminals,
+        terminalChannel,
+        pos,
         devices,
       },
     };

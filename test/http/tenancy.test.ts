@@ -607,6 +607,73 @@ CROSS_TENANT.push(
   },
 );
 
+/** A POS transaction on a terminal of the owner: completed (with `complete`) or waiting for its card. */
+async function posTransaction(t: TestNode, owner: Owner, complete = false): Promise<Record<string, string>> {
+  const { terminalId } = await terminal(t, owner);
+  if (complete) {
+    await t.expectOk(
+      t.admin('POST', `/admin/v1/sandbox/terminals/${terminalId}/actions`, {
+        action: 'present-card',
+        pan: '4111111111111111',
+        expirationMonth: 12,
+        expirationYear: 2031,
+      }),
+    );
+  }
+  const created = await t.expectOk(
+    t.request('POST', '/pos-api/v1/pos-transactions', {
+      token: owner.token,
+      body: { terminalId: terminalId!, amount: 2 },
+    }),
+  );
+  if (complete) {
+    await t.expectOk(
+      t.request('GET', `/pos-api/v1/pos-transactions/${created.posTransactionId}?waitForTransactionProcessing=true`, {
+        token: owner.token,
+      }),
+    );
+  }
+  return { terminalId: terminalId!, posTransactionId: created.posTransactionId };
+}
+
+const POS = '/pos-api/v1/pos-transactions';
+CROSS_TENANT.push(
+  {
+    route: `GET ${POS}/{posTransactionId}`,
+    caller: 'merchant',
+    setup: (t, owner) => posTransaction(t, owner),
+    request: (ids) => ({ method: 'GET', url: `${POS}/${ids.posTransactionId}` }),
+  },
+  {
+    route: `POST ${POS}/{posTransactionId}/cancel`,
+    caller: 'merchant',
+    setup: (t, owner) => posTransaction(t, owner),
+    request: (ids) => ({ method: 'POST', url: `${POS}/${ids.posTransactionId}/cancel` }),
+  },
+  {
+    route: `POST ${POS}/{posTransactionId}/print`,
+    caller: 'merchant',
+    setup: (t, owner) => posTransaction(t, owner, true),
+    request: (ids) => ({ method: 'POST', url: `${POS}/${ids.posTransactionId}/print` }),
+  },
+  {
+    route: 'POST /v2/pos/transactions/{posTransactionId}/print-receipt',
+    caller: 'merchant',
+    setup: (t, owner) => posTransaction(t, owner, true),
+    request: (ids) => ({
+      method: 'POST',
+      url: `/v2/pos/transactions/${ids.posTransactionId}/print-receipt`,
+      body: { terminalId: ids.terminalId },
+    }),
+  },
+  {
+    route: `POST ${POS} {terminalId}`,
+    caller: 'merchant',
+    setup: terminal,
+    request: (ids) => ({ method: 'POST', url: POS, body: { terminalId: ids.terminalId, amount: 1 } }),
+  },
+);
+
 /** Which token kinds each bearer route accepts; the other kind must get 403. */
 export const TOKEN_KINDS: Record<string, Kind[]> = {
   'GET /pay-api/v1/merchants': ['partner'],
@@ -685,6 +752,12 @@ export const TOKEN_KINDS: Record<string, Kind[]> = {
   'GET /pay-api/v1/devices/{deviceId}': ['merchant'],
   'POST /pay-api/v1/devices/{deviceId}/tap-to-pay/activate': ['merchant'],
   'POST /pay-api/v1/devices/tap-to-pay/jwt': ['merchant'],
+  'POST /pos-api/v1/pos-transactions': ['merchant'],
+  'GET /pos-api/v1/pos-transactions': ['merchant'],
+  'GET /pos-api/v1/pos-transactions/{posTransactionId}': ['merchant'],
+  'POST /pos-api/v1/pos-transactions/{posTransactionId}/cancel': ['merchant'],
+  'POST /pos-api/v1/pos-transactions/{posTransactionId}/print': ['merchant'],
+  'POST /v2/pos/transactions/{posTransactionId}/print-receipt': ['merchant'],
 };
 
 describe('tenancy', () => {

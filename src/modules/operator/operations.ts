@@ -5,6 +5,7 @@ import { DEVICE_OPERATIONS } from '../devices/devices.operations.js';
 import { adminMerchantView, merchantChanges, merchantDraft } from '../merchants/merchants.mapper.js';
 import { AdminMerchantView, CreateMerchantBody, UpdateMerchantBody } from '../merchants/merchants.schemas.js';
 import type { Partner } from '../partners/partners.service.js';
+import { POS_OPERATIONS } from '../pos/pos.operations.js';
 import { TERMINAL_OPERATIONS } from '../terminals/terminals.operations.js';
 import {
   AdvanceClockBody,
@@ -171,4 +172,5 @@ export const OPERATIONS: OperatorOperation[] = [
   },
   ...TERMINAL_OPERATIONS,
   ...DEVICE_OPERATIONS,
+  ...POS_OPERATIONS,
 ];

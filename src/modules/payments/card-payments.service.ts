@@ -2,11 +2,12 @@ import { capture } from './card/capture.js';
 import { CardContext, type CardPaymentsDeps, type OperationResult } from './card/card-context.js';
 import { expireAuthorization } from './card/expire-authorization.js';
 import { pay } from './card/pay.js';
-import { reconcile } from './card/reconcile.js';
+import { reconcile, resume } from './card/reconcile.js';
 import { refund } from './card/refund.js';
 import { tipAdjust } from './card/tip-adjust.js';
 import { voidPayment } from './card/void.js';
 import type { PaymentCommand, RequestClaim } from './payment-request.js';
+import { findByIdempotencyId } from './transactions.repo.js';
 
 export type { CardPaymentsDeps, OperationResult } from './card/card-context.js';
 export { expireAuthorizationQueue, reconcileQueue } from './card/card-context.js';
@@ -28,6 +29,15 @@ export class CardPaymentsService {
   /** Sale, authorization, verification or refund without reference. */
   pay(cmd: PaymentCommand): Promise<OperationResult> {
     return pay(this.ctx, cmd);
+  }
+
+  /**
+   * The payment a request made under `claimId`, settled first if its answer was lost (as a retry would); undefined
+   * when that request never got as far as recording one.
+   */
+  async madeUnder(merchantId: string, claimId: string): Promise<OperationResult | undefined> {
+    const earlier = await findByIdempotencyId(this.ctx.deps.pool, merchantId, claimId);
+    return earlier ? resume(this.ctx, earlier) : undefined;
   }
 
   capture(merchantId: string, id: string, amountCents: number | undefined, claim?: RequestClaim) {

@@ -181,6 +181,25 @@ export class PaymentsService {
     return cardResult(result);
   }
 
+  /** Captures an authorization (all of it by default). */
+  async capture(merchantId: string, transactionId: string, amountCents?: number, idempotency?: RequestClaim) {
+    return cardResult(await this.cards.capture(merchantId, transactionId, amountCents, idempotency));
+  }
+
+  /** Voids a card payment before it settles. */
+  async void(merchantId: string, transactionId: string, idempotency?: RequestClaim): Promise<PaymentResult> {
+    return cardResult(await this.cards.void(merchantId, transactionId, idempotency));
+  }
+
+  /**
+   * The card payment a source started under idempotency id `claimId` and lost track of (its node died): settled with
+   * the processor first if its answer was lost; undefined when none was recorded (nothing was charged).
+   */
+  async cardPaymentMadeUnder(merchantId: string, claimId: string): Promise<PaymentResult | undefined> {
+    const result = await this.cards.madeUnder(merchantId, claimId);
+    return result ? cardResult(result) : undefined;
+  }
+
   /**
    * Asks the processor what became of a card operation whose answer was lost (true once known). Sources that wait
    * on a payment (a session's sweep) call it; the reconciler job does the same on its own.

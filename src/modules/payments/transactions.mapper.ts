@@ -65,7 +65,8 @@ function details(t: Transaction, result: OperationResult | null) {
   };
 }
 
-function receipt(t: Transaction, merchantName: string) {
+/** What a terminal prints (and the `transactionReceipt` of responses). */
+export function receipt(t: Transaction, merchantName: string) {
   return {
     transactionId: t.id,
     transactionDateTime: t.createdAt.toISOString(),

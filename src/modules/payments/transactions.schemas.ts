@@ -161,7 +161,7 @@ const Details = Type.Object({
   processorResponseCode: Nullable(Type.String()),
 });
 
-const Receipt = Type.Object({
+export const Receipt = Type.Object({
   transactionId: Uuid(),
   transactionDateTime: Type.String({ format: 'date-time' }),
   amount: AmountView,

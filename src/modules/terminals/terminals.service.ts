@@ -1,7 +1,7 @@
 import type { Clock } from '../../platform/clock/clock.js';
 import { isNodeAlive } from '../../platform/cluster/node-liveness.js';
 import { newId } from '../../platform/crypto/ids.js';
-import { hashSecret, randomSecret } from '../../platform/crypto/secrets.js';
+import { hashSecret, randomSecret, secretMatches } from '../../platform/crypto/secrets.js';
 import type { Pool, Sql } from '../../platform/db/pool.js';
 import { withTransaction } from '../../platform/db/tx.js';
 import { recordEvent } from '../../platform/events/outbox.js';
@@ -9,12 +9,16 @@ import { NotFoundError, ValidationError } from '../../platform/http/errors.js';
 import type { PageRequest } from '../../platform/http/paging.js';
 import type { MerchantsService } from '../merchants/merchants.service.js';
 import type { EventName } from '../webhooks/event-catalog.js';
-import { readSandboxTerminal } from './sandbox-terminal.repo.js';
+import { changeSandboxTerminal, readSandboxTerminal, type SandboxTerminalState } from './sandbox-terminal.repo.js';
 import { DeliveryStatus, MANUFACTURER_OF_MODEL, type Terminal, type TerminalReport } from './terminals.model.js';
 import {
+  findBySerial,
   findTerminal,
   insertTerminal,
   listTerminals,
+  recordConnected,
+  recordDisconnected,
+  recordReport,
   type TerminalFilter,
   type TerminalListRow,
   updateTerminal,
@@ -142,6 +146,61 @@ export class TerminalsService {
       }
     }
     return { online: false, report: null, lastSeenAt: terminal.lastSeenAt, virtual: false };
+  }
+
+  /**
+   * A terminal's channel login: its serial number and secret. Null for an unknown terminal, a wrong secret or a
+   * deactivated terminal (the caller cannot tell which).
+   */
+  async login(serialNumber: string, secret: string): Promise<Terminal | null> {
+    const found = await findBySerial(this.deps.pool, serialNumber);
+    if (!found || !secretMatches(secret, found.secretHash) || found.terminal.deactivatedAt) return null;
+    return found.terminal;
+  }
+
+  /** Sandbox: whether the operator switched the terminal's connection off (its simulator may not log in then). */
+  async switchedOff(terminalId: string): Promise<boolean> {
+    return this.deps.sandbox && !(await readSandboxTerminal(this.deps.pool, terminalId)).online;
+  }
+
+  connected(terminalId: string, node: number): Promise<void> {
+    return recordConnected(this.deps.pool, terminalId, node, this.deps.clock.now());
+  }
+
+  disconnected(terminalId: string, node: number): Promise<void> {
+    return recordDisconnected(this.deps.pool, terminalId, node);
+  }
+
+  /** A heartbeat; the paper running out records `terminal.out_of_paper` (once per roll). */
+  async report(terminal: Terminal, report: TerminalReport): Promise<void> {
+    await withTransaction(this.deps.pool, async (tx) => {
+      if (await recordReport(tx, terminal.id, report, this.deps.clock.now())) {
+        await this.event(tx, 'terminal.out_of_paper', terminal.merchantId, terminal.id);
+      }
+    });
+  }
+
+  /** A print failed for want of paper: the merchant hears of it again (`terminal.out_of_paper`). */
+  async outOfPaper(terminal: Terminal): Promise<void> {
+    await withTransaction(this.deps.pool, (tx) =>
+      this.event(tx, 'terminal.out_of_paper', terminal.merchantId, terminal.id),
+    );
+  }
+
+  /** Sandbox: the operator's control of the virtual terminal; paper running out records `terminal.out_of_paper`. */
+  async changeSandbox(
+    terminal: Terminal,
+    change: Partial<SandboxTerminalState>,
+    /** False when a simulator process plays the terminal: its own report announces the paper running out. */
+    announce = true,
+  ): Promise<SandboxTerminalState> {
+    return withTransaction(this.deps.pool, async (tx) => {
+      const { before, after } = await changeSandboxTerminal(tx, terminal.id, change, this.deps.clock.now());
+      if (announce && after.paperOut && !before.paperOut) {
+        await this.event(tx, 'terminal.out_of_paper', terminal.merchantId, terminal.id);
+      }
+      return after;
+    });
   }
 
   private async event(tx: Sql, type: Extract<EventName, `terminal.${string}`>, merchantId: string, id: string) {

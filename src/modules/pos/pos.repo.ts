@@ -1,0 +1,210 @@
+import type { Sql } from '../../platform/db/pool.js';
+import { sqlIds } from '../../platform/db/sql-ids.js';
+import type { PageRequest } from '../../platform/http/paging.js';
+import { IN_PROGRESS, PosStatus, type PosTransaction } from './pos.model.js';
+
+/** Every status change is announced on this channel (payload: the id): long-polls and the terminal side wake on it. */
+export const POS_CHANNEL = 'pos_transaction';
+const IN_PROGRESS_SQL = sqlIds(...IN_PROGRESS);
+
+function toPos(r: Record<string, unknown>): PosTransaction {
+  const num = (v: unknown) => (v === null || v === undefined ? null : Number(v));
+  return {
+    id: r.id as string,
+    merchantId: r.merchant_id as string,
+    terminalId: r.terminal_id as string,
+    statusId: r.status_id as number,
+    typeId: r.type_id as number,
+    amountCents: num(r.amount_cents),
+    tipCents: num(r.tip_cents),
+    tipRateMpct: num(r.tip_rate_mpct),
+    currencyId: r.currency_id as number,
+    posDeviceId: (r.pos_device_id as string | null) ?? null,
+    referenceId: (r.reference_id as string | null) ?? null,
+    processorId: (r.payment_processor_id as string | null) ?? null,
+    customerId: (r.customer_id as string | null) ?? null,
+    targetTransactionId: (r.target_transaction_id as string | null) ?? null,
+    readingMethodId: r.reading_method_id as number,
+    requestStorageConsent: r.request_storage_consent as boolean,
+    transactionId: (r.transaction_id as string | null) ?? null,
+    cardDataSourceId: num(r.card_data_source_id),
+    errorMessage: (r.error_message as string | null) ?? null,
+    processingNode: num(r.processing_node),
+    createdAt: r.created_at as Date,
+    modifiedAt: r.modified_at as Date,
+    acceptedAt: (r.accepted_at as Date | null) ?? null,
+    completedAt: (r.completed_at as Date | null) ?? null,
+  };
+}
+
+export type NewPos = Omit<
+  PosTransaction,
+  | 'statusId'
+  | 'transactionId'
+  | 'cardDataSourceId'
+  | 'errorMessage'
+  | 'processingNode'
+  | 'modifiedAt'
+  | 'acceptedAt'
+  | 'completedAt'
+>;
+
+/** Answers false when the terminal already has one in progress (the partial unique index decides, under any race). */
+export async function insertPos(sql: Sql, p: NewPos): Promise<boolean> {
+  const { rowCount } = await sql.query(
+    `INSERT INTO pos_transactions (id, merchant_id, terminal_id, status_id, type_id, amount_cents, tip_cents,
+       tip_rate_mpct, currency_id, pos_device_id, reference_id, payment_processor_id, customer_id,
+       target_transaction_id, reading_method_id, request_storage_consent, created_at, modified_at)
+     VALUES ($1, $2, $3, ${PosStatus.TerminalConnecting}, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $16)
+     ON CONFLICT (terminal_id) WHERE status_id IN (${IN_PROGRESS_SQL}) DO NOTHING`,
+    [
+      p.id,
+      p.merchantId,
+      p.terminalId,
+      p.typeId,
+      p.amountCents,
+      p.tipCents,
+      p.tipRateMpct,
+      p.currencyId,
+      p.posDeviceId,
+      p.referenceId,
+      p.processorId,
+      p.customerId,
+      p.targetTransactionId,
+      p.readingMethodId,
+      p.requestStorageConsent,
+      p.createdAt,
+    ],
+  );
+  if (rowCount === 1) await sql.query('SELECT pg_notify($1, $2)', [POS_CHANNEL, p.id]);
+  return rowCount === 1;
+}
+
+export async function findPos(sql: Sql, id: string, merchantId?: string): Promise<PosTransaction | null> {
+  const { rows } = await sql.query(
+    'SELECT * FROM pos_transactions WHERE id = $1 AND ($2::uuid IS NULL OR merchant_id = $2)',
+    [id, merchantId ?? null],
+  );
+  return rows[0] ? toPos(rows[0]) : null;
+}
+
+export async function findInProgressOn(sql: Sql, terminalId: string): Promise<PosTransaction | null> {
+  const { rows } = await sql.query(
+    `SELECT * FROM pos_transactions WHERE terminal_id = $1 AND status_id IN (${IN_PROGRESS_SQL})`,
+    [terminalId],
+  );
+  return rows[0] ? toPos(rows[0]) : null;
+}
+
+export interface PosMove {
+  transactionId?: string | null;
+  cardDataSourceId?: number | null;
+  errorMessage?: string | null;
+  processingNode?: number | null;
+  accepted?: boolean;
+}
+
+/**
+ * One status move as a compare-and-set from `from` (announced on POS_CHANNEL when it happens); answers the row as
+ * moved, or null when it was no longer in one of those statuses (someone else moved it first).
+ */
+export async function movePos(
+  sql: Sql,
+  id: string,
+  from: readonly number[],
+  to: number,
+  at: Date,
+  move: PosMove = {},
+): Promise<PosTransaction | null> {
+  const final = !(IN_PROGRESS as readonly number[]).includes(to);
+  const { rows } = await sql.query(
+    `WITH moved AS (
+       UPDATE pos_transactions SET status_id = $3::smallint, modified_at = $4,
+         transaction_id = coalesce($5, transaction_id),
+         card_data_source_id = coalesce($6, card_data_source_id),
+         error_message = coalesce($7, error_message),
+         processing_node = $8,
+         accepted_at = CASE WHEN $9 THEN $4 ELSE accepted_at END,
+         completed_at = CASE WHEN $10 THEN $4 ELSE completed_at END
+       WHERE id = $1 AND status_id = ANY($2::smallint[]) RETURNING *
+     )
+     SELECT moved.*, pg_notify('${POS_CHANNEL}', moved.id::text) FROM moved`,
+    [
+      id,
+      from,
+      to,
+      at,
+      move.transactionId ?? null,
+      move.cardDataSourceId ?? null,
+      move.errorMessage ?? null,
+      move.processingNode ?? null,
+      move.accepted ?? false,
+      final,
+    ],
+  );
+  return rows[0] ? toPos(rows[0]) : null;
+}
+
+export async function listPos(
+  sql: Sql,
+  filter: { merchantId: string; terminalId?: string },
+  page: PageRequest,
+): Promise<{ items: PosTransaction[]; total: number }> {
+  const params: unknown[] = [filter.merchantId, filter.terminalId ?? null, page.limit, page.offset];
+  const where = 'p.merchant_id = $1 AND ($2::uuid IS NULL OR p.terminal_id = $2)';
+  const { rows } = await sql.query(
+    `SELECT p.*, count(*) OVER ()::int AS total FROM pos_transactions p WHERE ${where}
+     ${page.orderSql} LIMIT $3 OFFSET $4`,
+    params,
+  );
+  let total = rows[0]?.total as number | undefined;
+  if (total === undefined) {
+    total =
+      page.offset === 0
+        ? 0
+        : (
+            await sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM pos_transactions p WHERE ${where}`, [
+              filter.merchantId,
+              filter.terminalId ?? null,
+            ])
+          ).rows[0]!.n;
+  }
+  return { items: rows.map(toPos), total };
+}
+
+export const POS_LIST = {
+  orderBy: { createdOn: 'p.created_at', amount: 'p.amount_cents', status: 'p.status_id' },
+  defaultOrderBy: 'createdOn',
+  tieBreaker: 'p.id',
+};
+
+/**
+ * Waiting too long: sent and never accepted since `acceptBefore`, or accepted and no card since `cardBefore`. The
+ * sweep ends them.
+ */
+export async function findOverdue(
+  sql: Sql,
+  acceptBefore: Date,
+  cardBefore: Date,
+  limit: number,
+): Promise<PosTransaction[]> {
+  const { rows } = await sql.query(
+    `SELECT * FROM pos_transactions
+     WHERE (status_id = ${PosStatus.TerminalConnecting} AND created_at <= $1)
+        OR (status_id = ${PosStatus.TransactionProcessing} AND accepted_at <= $2)
+     ORDER BY created_at LIMIT $3`,
+    [acceptBefore, cardBefore, limit],
+  );
+  return rows.map(toPos);
+}
+
+/** Being paid by a node that is gone, or for longer than `before` allows: the sweep settles them. */
+export async function findStuckPayments(sql: Sql, before: Date, limit: number): Promise<PosTransaction[]> {
+  const { rows } = await sql.query(
+    `SELECT * FROM pos_transactions WHERE status_id = ${PosStatus.TransactionSentToProcessor}
+       AND (modified_at <= $1 OR (processing_node IS NOT NULL AND NOT tessera_node_alive(processing_node)))
+     ORDER BY modified_at LIMIT $2`,
+    [before, limit],
+  );
+  return rows.map(toPos);
+}

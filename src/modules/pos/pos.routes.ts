@@ -1,0 +1,159 @@
+import Type from 'typebox';
+import { AUTHENTICATED_ERRORS, errorResponses } from '../../platform/http/error-schemas.js';
+import { pageRequest } from '../../platform/http/paging.js';
+import { merchantOf } from '../../platform/http/principal.js';
+import type { App } from '../../platform/http/server.js';
+import type { MerchantsService } from '../merchants/merchants.service.js';
+import type { TransactionsService } from '../payments/transactions.service.js';
+import { posCreatedView, posDraft, posListItem, posView } from './pos.mapper.js';
+import { POS_LIST } from './pos.repo.js';
+import {
+  CreatePosBody,
+  PosCreatedView,
+  PosGetQuery,
+  PosIdParams,
+  PosListQuery,
+  PosListResponse,
+  PosView,
+  PrintBody,
+} from './pos.schemas.js';
+import type { PosService } from './pos.service.js';
+
+const EMPTY = Type.Unknown({ description: 'Empty body (200 with no content).', examples: [''] });
+
+/** What these routes use. */
+export interface PosRouteDeps {
+  pos: PosService;
+  merchants: MerchantsService;
+  transactions: TransactionsService;
+}
+
+export function posRoutes(app: App, deps: PosRouteDeps): void {
+  const { pos } = deps;
+  const tags = ['POS transactions'];
+  const base = '/pos-api/v1/pos-transactions';
+  const ERRORS = errorResponses(...AUTHENTICATED_ERRORS, 404);
+
+  app.post(
+    base,
+    {
+      config: { idempotent: true },
+      schema: {
+        tags,
+        summary: 'Create a POS transaction on a terminal',
+        description:
+          'Sends a sale, authorization, capture, void or refund to a SemiIntegrated, online terminal of the ' +
+          'merchant (Standalone, offline or deactivated: 400). One transaction at a time per terminal: a second ' +
+          'one, even sent at the same instant, is a 400 "already in progress". The terminal reads the card (capture ' +
+          'and void need none) and the payment is card present (cardDataSource from the read, source 3 Terminal). ' +
+          'With `waitForAcceptanceByTerminal` the answer waits until the terminal accepts or declines (at most ' +
+          '30 s). Honours `idempotency-key`.',
+        body: CreatePosBody,
+        response: { 200: PosCreatedView, ...ERRORS },
+      },
+    },
+    async (request) => {
+      const draft = posDraft(merchantOf(request).merchantId, request.body);
+      return posCreatedView(await pos.create(draft, request.body.waitForAcceptanceByTerminal ?? false));
+    },
+  );
+
+  app.get(
+    base,
+    {
+      schema: {
+        tags,
+        summary: 'List POS transactions',
+        querystring: PosListQuery,
+        response: { 200: PosListResponse, ...errorResponses(...AUTHENTICATED_ERRORS) },
+      },
+    },
+    async (request) => {
+      const q = request.query;
+      const result = await pos.list(
+        { merchantId: merchantOf(request).merchantId, terminalId: q.terminalId },
+        pageRequest(q, POS_LIST),
+      );
+      return { items: result.items.map(posListItem), total: result.total };
+    },
+  );
+
+  app.get(
+    `${base}/:posTransactionId`,
+    {
+      schema: {
+        tags,
+        summary: 'Get a POS transaction',
+        description:
+          'With `waitForTransactionProcessing=true` (or `waitForCompletion=true`) the request is held until the ' +
+          'transaction is final (`isCompleted`) or the bound passes (POS_LONG_POLL_MS, default 30 s), then ' +
+          'answered as it stands. Waiting polls nothing and holds no database connection; a move made on any node ' +
+          'releases it.',
+        params: PosIdParams,
+        querystring: PosGetQuery,
+        response: { 200: PosView, ...ERRORS },
+      },
+    },
+    async (request) => {
+      const merchantId = merchantOf(request).merchantId;
+      const id = request.params.posTransactionId;
+      const wait = request.query.waitForTransactionProcessing || request.query.waitForCompletion;
+      const found = wait ? await pos.waitForCompletion(merchantId, id, pos.longPollMs) : await pos.get(merchantId, id);
+      return posView(found, deps);
+    },
+  );
+
+  app.post(
+    `${base}/:posTransactionId/cancel`,
+    {
+      schema: {
+        tags,
+        summary: 'Cancel a POS transaction',
+        description:
+          'Only before the card is read (status 1 or 2) → 4 CancelByPos; a cancel racing a card read: exactly one ' +
+          'wins. Once the card is read, or when final: 400.',
+        params: PosIdParams,
+        response: { 200: PosCreatedView, ...ERRORS },
+      },
+    },
+    async (request) =>
+      posCreatedView(await pos.cancel(merchantOf(request).merchantId, request.params.posTransactionId)),
+  );
+
+  const print = async (merchantId: string, id: string, terminalId?: string) => pos.print(merchantId, id, terminalId);
+  app.post(
+    `${base}/:posTransactionId/print`,
+    {
+      schema: {
+        tags,
+        summary: 'Print the receipt again',
+        description:
+          "A Completed transaction's receipt, printed again on its terminal. Offline: 400. Out of paper: 400, and " +
+          '`terminal.out_of_paper` is recorded. Answers 200 with an empty body.',
+        params: PosIdParams,
+        response: { 200: EMPTY, ...ERRORS },
+      },
+    },
+    async (request, reply) => {
+      await print(merchantOf(request).merchantId, request.params.posTransactionId);
+      return reply.send();
+    },
+  );
+  app.post(
+    '/v2/pos/transactions/:posTransactionId/print-receipt',
+    {
+      schema: {
+        tags,
+        summary: 'Print the receipt again (version 2)',
+        description: 'As `POST /pos-api/v1/pos-transactions/{id}/print`, with the terminal named in the body.',
+        params: PosIdParams,
+        body: PrintBody,
+        response: { 200: EMPTY, ...ERRORS },
+      },
+    },
+    async (request, reply) => {
+      await print(merchantOf(request).merchantId, request.params.posTransactionId, request.body.terminalId);
+      return reply.send();
+    },
+  );
+}

@@ -1,0 +1,195 @@
+import { newId } from '../../platform/crypto/ids.js';
+import { NotFoundError, ValidationError } from '../../platform/http/errors.js';
+import type { PageRequest } from '../../platform/http/paging.js';
+import { CARD_NOT_PRESENT_SOURCES, CreateMethod, type Transaction } from '../payments/transactions.model.js';
+import { TerminalMode } from '../terminals/terminals.model.js';
+import { FOLLOW_UPS, isFinal, PosStatus, type PosTransaction, PosType } from './pos.model.js';
+import { findInProgressOn, findPos, insertPos, listPos, movePos } from './pos.repo.js';
+import type { PosDeps } from './pos-context.js';
+import type { PosTerminalSide } from './pos-terminal-side.js';
+import { runSandboxAction, type SandboxAction } from './sandbox-actions.js';
+
+export interface PosDraft {
+  merchantId: string;
+  terminalId: string;
+  typeId: number;
+  amountCents: number | null;
+  tipCents: number | null;
+  tipRateMpct: number | null;
+  currencyId: number;
+  posDeviceId: string | null;
+  referenceId: string | null;
+  processorId: string | null;
+  customerId: string | null;
+  targetTransactionId: string | null;
+  readingMethodId: number;
+  requestStorageConsent: boolean;
+}
+
+/** How long a create waits for the terminal's answer when asked to, and a read waits for completion by default. */
+export const ACCEPTANCE_WAIT_MS = 30_000;
+
+export class PosService {
+  constructor(
+    private readonly deps: PosDeps,
+    private readonly side: PosTerminalSide,
+    /** How long `GET ...?waitForTransactionProcessing=true` holds a request at most. */
+    readonly longPollMs: number,
+  ) {}
+
+  /**
+   * A POS transaction on a SemiIntegrated, online terminal of the merchant; one at a time per terminal (a second,
+   * even at the same instant, is refused). Sent to the terminal; with `waitForAcceptance`, answered once the terminal
+   * accepts or declines (or after ACCEPTANCE_WAIT_MS).
+   */
+  async create(draft: PosDraft, waitForAcceptance: boolean): Promise<PosTransaction> {
+    const terminal = await this.deps.terminals.get(draft.merchantId, draft.terminalId);
+    if (terminal.deactivatedAt) throw ValidationError.field('terminalId', 'The terminal is deactivated.');
+    if (terminal.modeId !== TerminalMode.SemiIntegrated) {
+      throw ValidationError.field(
+        'terminalId',
+        'The terminal is Standalone: only a SemiIntegrated terminal takes POS transactions.',
+      );
+    }
+    await this.check(draft);
+    const presence = await this.deps.terminals.presence(terminal);
+    if (!presence.online) throw ValidationError.field('terminalId', 'The terminal is offline.');
+    const id = newId();
+    const inserted = await insertPos(this.deps.pool, { id, ...draft, createdAt: this.deps.clock.now() });
+    if (!inserted) {
+      throw ValidationError.field('terminalId', 'A POS transaction is already in progress on this terminal.');
+    }
+    const pos = (await findPos(this.deps.pool, id))!;
+    await this.side.start(pos, terminal, presence.virtual);
+    if (waitForAcceptance) {
+      await this.deps.waiters.until(
+        id,
+        async () => (await findPos(this.deps.pool, id))!.statusId !== PosStatus.TerminalConnecting,
+        ACCEPTANCE_WAIT_MS,
+      );
+    }
+    return (await findPos(this.deps.pool, id))!;
+  }
+
+  async get(merchantId: string, id: string): Promise<PosTransaction> {
+    const pos = await findPos(this.deps.pool, id, merchantId);
+    if (!pos) throw new NotFoundError('POS transaction', id);
+    return pos;
+  }
+
+  /** The transaction once it is final, or as it stands after `timeoutMs` (no polling; any node's move wakes it). */
+  async waitForCompletion(merchantId: string, id: string, timeoutMs: number): Promise<PosTransaction> {
+    await this.get(merchantId, id);
+    await this.deps.waiters.until(id, async () => isFinal((await findPos(this.deps.pool, id))!.statusId), timeoutMs);
+    return this.get(merchantId, id);
+  }
+
+  list(filter: { merchantId: string; terminalId?: string }, page: PageRequest) {
+    return listPos(this.deps.pool, filter, page);
+  }
+
+  /** Only before the card is read (exactly one of a cancel and a read wins); final or being paid → 400. */
+  async cancel(merchantId: string, id: string): Promise<PosTransaction> {
+    const pos = await this.get(merchantId, id);
+    const moved = await movePos(
+      this.deps.pool,
+      id,
+      [PosStatus.TerminalConnecting, PosStatus.TransactionProcessing],
+      PosStatus.CancelByPos,
+      this.deps.clock.now(),
+    );
+    if (!moved) {
+      const now = (await findPos(this.deps.pool, id))!;
+      throw ValidationError.field(
+        'posTransactionId',
+        isFinal(now.statusId)
+          ? 'The POS transaction is final.'
+          : 'The card has been read: the payment is being processed and can no longer be cancelled.',
+      );
+    }
+    await this.deps.channel.send(pos.terminalId, { type: 'transaction.cancel', posTransactionId: id });
+    return moved;
+  }
+
+  /** A completed transaction's receipt, printed again on its terminal. Out of paper: 400 and terminal.out_of_paper. */
+  async print(merchantId: string, id: string, terminalId?: string): Promise<void> {
+    const pos = await this.get(merchantId, id);
+    if (terminalId !== undefined && terminalId !== pos.terminalId) {
+      throw ValidationError.field('terminalId', 'The POS transaction was made on another terminal.');
+    }
+    if (pos.statusId !== PosStatus.Completed || !pos.transactionId) {
+      throw ValidationError.field('posTransactionId', 'Only a Completed POS transaction has a receipt to print.');
+    }
+    const terminal = await this.deps.terminals.get(merchantId, pos.terminalId);
+    const presence = await this.deps.terminals.presence(terminal);
+    if (!presence.online) throw ValidationError.field('terminalId', 'The terminal is offline.');
+    if (presence.report?.paperOut) {
+      await this.deps.terminals.outOfPaper(terminal);
+      throw ValidationError.field('terminalId', 'The terminal is out of paper.');
+    }
+    const transaction = await this.deps.transactions.get(merchantId, pos.transactionId);
+    const message = await this.side.resultMessage(pos, transaction);
+    if (message.type === 'transaction.result' && message.receipt) {
+      await this.deps.channel.send(pos.terminalId, {
+        type: 'receipt.print',
+        posTransactionId: id,
+        receipt: message.receipt,
+      });
+    }
+  }
+
+  /** Whether a POS transaction is in progress on the terminal (its status reads Busy). */
+  async busy(terminalId: string): Promise<boolean> {
+    return (await findInProgressOn(this.deps.pool, terminalId)) !== null;
+  }
+
+  /** The sandbox operator's control of a terminal (sandbox-actions.ts). */
+  sandboxAction(terminalId: string, action: SandboxAction): Promise<void> {
+    return runSandboxAction(this.deps, this.side, terminalId, action);
+  }
+
+  private async check(draft: PosDraft): Promise<void> {
+    if (FOLLOW_UPS.has(draft.typeId)) {
+      if (!draft.targetTransactionId) {
+        throw ValidationError.field(
+          'targetTransactionId',
+          "'targetTransactionId' is required for Capture, Void and Refund.",
+        );
+      }
+      const target = await this.deps.transactions.get(draft.merchantId, draft.targetTransactionId);
+      if (!target || !cardPresent(target)) {
+        throw ValidationError.field(
+          'targetTransactionId',
+          "'targetTransactionId' is not a card-present transaction of this merchant.",
+        );
+      }
+    } else if (draft.amountCents === null || draft.amountCents <= 0) {
+      throw ValidationError.field('amount', "'amount' is required and must be greater than 0.");
+    }
+    if (draft.typeId === PosType.Void && draft.amountCents !== null) {
+      throw ValidationError.field('amount', 'A void takes no amount: it voids the whole transaction.');
+    }
+    if (
+      (draft.tipCents || draft.tipRateMpct) &&
+      !(await this.deps.merchants.getConfiguration(draft.merchantId)).settings.isTipsEnabled
+    ) {
+      throw ValidationError.field('tipAmount', 'Tips are not enabled for this merchant.');
+    }
+    if (draft.requestStorageConsent && !draft.customerId) {
+      throw ValidationError.field(
+        'customerId',
+        "'customerId' is required to save the card ('requestPaymentMethodStorageConsent').",
+      );
+    }
+    if (draft.customerId) await this.deps.customers.get(draft.merchantId, draft.customerId);
+  }
+}
+
+/** A transaction made on a terminal (or with a card read in person). */
+function cardPresent(t: Transaction): boolean {
+  return (
+    t.method === 'card' &&
+    (t.createMethodId === CreateMethod.Terminal ||
+      (t.cardDataSourceId !== null && !CARD_NOT_PRESENT_SOURCES.has(t.cardDataSourceId)))
+  );
+}

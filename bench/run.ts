@@ -12,6 +12,7 @@ import { freePort } from '../src/platform/net.js';
 import { projectRoot } from '../src/platform/paths.js';
 import { billingBenchmark } from './billing.js';
 import { nachaBenchmark } from './nacha.js';
+import { posBenchmark } from './pos.js';
 import { sessionsBenchmark } from './sessions.js';
 import { prepareWal, walSegmentsCreated } from './wal.js';
 
@@ -40,11 +41,12 @@ interface Server {
 }
 
 /** The server runs in its own process so the load generator does not share its event loop. */
-async function startServer(env: Record<string, string> = {}): Promise<Server> {
+async function startServer(env: Record<string, string> = {}, nodeFlags: string[] = []): Promise<Server> {
   const apiPort = await freePort();
   const baselinePort = await freePort();
   const child = fork(path.join(root, 'bench/server.ts'), {
     execArgv: [
+      ...nodeFlags,
       '--import',
       'tsx',
       ...(process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : []),
@@ -460,6 +462,60 @@ if (!ONLY || ONLY.some((part) => 'subscriptions'.includes(part))) {
   billing = { ...run, apiSale, throughputRatio: Math.round((run.perSecond / apiSale.requestsPerSecond) * 100) / 100 };
 }
 
+// Run 8: POS transactions: 2,000 long-polls held by one node, then POS sales end to end through simulated terminals
+// on the terminal channel, against the API's raw-card sale measured here on the same server.
+let pos: (Awaited<ReturnType<typeof posBenchmark>> & { apiSale: Figure; salesRatio: number }) | undefined;
+if (!ONLY || ONLY.some((part) => 'pos'.includes(part))) {
+  const posServer = await startServer({ POS_LONG_POLL_MS: '120000', SANDBOX_CARD_LATENCY_MS: '0' }, ['--expose-gc']);
+  const seller = await credentials(posServer);
+  let seq = 0;
+  const apiSale = (await measure(
+    'POST .../sale (raw card), the POS reference',
+    {
+      url: posServer.api,
+      requests: [
+        {
+          method: 'POST',
+          path: '/pay-api/v1/transactions/sale',
+          headers: { authorization: `Bearer ${seller.token}`, 'content-type': 'application/json' },
+          setupRequest: (request) => ({
+            ...request,
+            body: JSON.stringify({
+              amount: 4.2,
+              accountNumber: '4111111111111111',
+              expirationMonth: 12,
+              expirationYear: 2035,
+              referenceId: `pos-ref-${++seq}`,
+            }),
+          }),
+        },
+      ],
+    },
+    true,
+  ))!;
+  const memory = () =>
+    new Promise<{ heapUsed: number; rss: number; waiting: number }>((resolve) => {
+      posServer.process.once('message', (message: { memory: NodeJS.MemoryUsage; waiting: number }) =>
+        resolve({ heapUsed: message.memory.heapUsed, rss: message.memory.rss, waiting: message.waiting }),
+      );
+      posServer.process.send('memory');
+    });
+  const run = await posBenchmark({
+    api: posServer.api,
+    databaseUrl: db.url,
+    adminToken: ADMIN_TOKEN,
+    memory,
+    measure: async (name, options) => (await measure(name, options as unknown as autocannon.Options, true))!,
+    durationSeconds: DURATION,
+  });
+  await stopServer(posServer);
+  pos = {
+    ...run,
+    apiSale,
+    salesRatio: Math.round((run.sales.salesPerSecond / apiSale.requestsPerSecond) * 100) / 100,
+  };
+}
+
 const summary = {
   date: new Date().toISOString(),
   node: process.version,
@@ -481,6 +537,7 @@ const summary = {
   sessions,
   nacha,
   billing,
+  pos,
 };
 console.log(`
   authenticated GET / baseline throughput            ${summary.authenticatedGet?.throughputRatio}  (target >= 0.5)
@@ -500,6 +557,8 @@ console.log(`
   checkout page first byte p50 / p99                 ${sessions?.checkoutPage.ttfbP50Ms} / ${sessions?.checkoutPage.ttfbP99Ms} ms  (target < 20 ms)
   checkout page total transfer                       ${sessions?.checkoutPage.totalBytes} bytes  (target < 51,200)
   NACHA 100,000 entries: @ach/ach time / ours        ${nacha?.timeRatioLibraryOverOurs}  (target > 1, memory flat: cutoff live heap ${nacha?.cutoff.liveHeapGrowthMiB.at10k} → ${nacha?.cutoff.liveHeapGrowthMiB.at100k} MiB)
+  POS long-polls: heap per waiter, release p99       ${pos?.longPoll.heapPerWaiterKiB} KiB, ${pos?.longPoll.releaseP99Ms} ms (p99 over the plain GET's ${pos?.longPoll.p99Ratio}; target < 50 KB, < 50 ms)
+  POS sales through simulators / API raw-card sale   ${pos?.salesRatio}  (${pos?.sales.salesPerSecond} vs ${pos?.apiSale.requestsPerSecond} per s; p99 ${pos?.sales.p99Ms} ms)
   billing run installments/s / API vaulted sale      ${billing?.throughputRatio}  (${billing?.perSecond} vs ${billing?.apiSale.requestsPerSecond} req/s; target >= 0.5, memory flat: live heap ${billing?.liveHeapGrowthMiB.at10k} → ${billing?.liveHeapGrowthMiB.at100k} MiB, ledger clean)
 `);
 if (!ONLY) {
@@ -524,6 +583,10 @@ if (
   console.error(
     'the billing run misses its target (>= 0.5 of the API sale, memory flat in the number of installments)',
   );
+  process.exitCode = 1;
+}
+if (pos && (pos.longPoll.heapPerWaiterKiB >= 50 || pos.longPoll.releaseP99Ms >= 50)) {
+  console.error('the POS long-polls miss their target (< 50 KB per waiter, < 50 ms from completion to response)');
   process.exitCode = 1;
 }
 if (webhookDelivery && (webhookDelivery.deliveriesPerSecond < 500 || webhookDelivery.idleP50Ms > 100)) {

@@ -39,6 +39,13 @@ bare.post('/two-inserts', async (request) => {
 });
 await bare.listen({ host: '127.0.0.1', port: Number(process.env.BENCH_BASELINE_PORT) });
 process.send?.({ ready: true });
+// The POS benchmark asks for this process's memory (after a full collection when --expose-gc is on) and how many
+// long-polls it holds.
+process.on('message', (message) => {
+  if (message !== 'memory') return;
+  (globalThis as { gc?: () => void }).gc?.();
+  process.send?.({ memory: process.memoryUsage(), waiting: node.ctx.services.pos.waiting });
+});
 
 process.on('SIGTERM', async () => {
   await bare.close();

@@ -250,6 +250,45 @@ describe('POS transactions', () => {
     assert.equal(events.length, 2, 'when it ran out, and when a print failed for it');
   });
 
+  it('the sweep settles a payment whose node died: the one it made, or none (nothing charged)', async () => {
+    const DEAD_NODE = 2_000_000_000;
+    const stuck = async (pay: boolean) => {
+      const terminalId = await terminal();
+      const pos = await t.expectOk(create({ terminalId, amount: 6, waitForAcceptanceByTerminal: true }));
+      if (pay) {
+        // What the dead node got as far as: the payment, made under the POS transaction's id.
+        await t.ctx.services.payments.charge({
+          merchantId: m.id,
+          source: { typeId: 3, id: pos.posTransactionId },
+          amount: { baseCents: 600 },
+          instrument: { kind: 'card', accountNumber: CARD.pan, expirationMonth: 12, expirationYear: 2031 },
+          initiator: 'customer',
+          cardDataSource: 4,
+          skipAddressVerification: true,
+          idempotency: { id: pos.posTransactionId, recovering: false },
+        });
+      }
+      await t.query('UPDATE pos_transactions SET status_id = 10, processing_node = $2 WHERE id = $1', [
+        pos.posTransactionId,
+        DEAD_NODE,
+      ]);
+      return pos.posTransactionId as string;
+    };
+    const paid = await stuck(true);
+    const lost = await stuck(false);
+    await t.drain();
+    await t.advanceClock(16, m);
+    await t.drain();
+    const settled = await get(paid);
+    assert.equal(settled.posTransactionStatus, 'Completed');
+    const [made] = await t.query<{ id: string }>('SELECT id FROM transactions WHERE source_id = $1', [paid]);
+    assert.equal(settled.transactionId, made!.id, 'the payment the dead node made, not a second one');
+    const ended = await get(lost);
+    assert.equal(ended.posTransactionStatus, 'Error');
+    assert.match(ended.errorMessage, /nothing was charged/);
+    assert.equal((await t.query('SELECT 1 FROM transactions WHERE source_id = $1', [lost])).length, 0);
+  });
+
   it('lists by terminal with paging; the sweep ends what a terminal never took up', async () => {
     const terminalId = await terminal();
     const waiting = await t.expectOk(create({ terminalId, amount: 1, waitForAcceptanceByTerminal: true }));

@@ -1,5 +1,6 @@
 import type { Listener } from '../../platform/db/listener.js';
-import { POS_CHANNEL } from './pos.repo.js';
+import type { PosTransaction } from './pos.model.js';
+import { announcement, POS_CHANNEL } from './pos.repo.js';
 
 /**
  * Requests waiting for a POS transaction to change (long-polls, a create that waits for the terminal). A waiter holds
@@ -8,14 +9,17 @@ import { POS_CHANNEL } from './pos.repo.js';
  * missed).
  */
 export class PosWaiters {
-  private readonly waiting = new Map<string, Set<() => void>>();
+  private readonly waiting = new Map<string, Set<(row: PosTransaction | null) => void>>();
 
   constructor(listener: Listener) {
     listener.on(
       POS_CHANNEL,
-      (id) => this.wake(id),
+      (payload) => {
+        const { id, row } = announcement(payload);
+        this.wake(id, row);
+      },
       () => {
-        for (const id of this.waiting.keys()) this.wake(id);
+        for (const id of this.waiting.keys()) this.wake(id, null);
       },
     );
   }
@@ -28,38 +32,54 @@ export class PosWaiters {
   }
 
   /**
-   * Resolves once `done()` answers true (checked now and after each move of `id`), or after `timeoutMs`; answers
-   * whether it was done.
+   * Answers the transaction once `done(row)` holds: for the row as it is now, then for each move of `id` (the move's
+   * own row, announced on POS_CHANNEL, so no read is needed), or as it stands after `timeoutMs`.
    */
-  async until(id: string, done: () => Promise<boolean>, timeoutMs: number): Promise<boolean> {
+  async until(
+    id: string,
+    load: () => Promise<PosTransaction>,
+    done: (row: PosTransaction) => boolean,
+    timeoutMs: number,
+  ): Promise<PosTransaction> {
     const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      // Registered before looking, so a move between the look and the wait is not missed.
-      let wake!: () => void;
-      const woken = new Promise<void>((resolve) => {
-        wake = resolve;
-      });
-      this.add(id, wake);
-      try {
-        if (await done()) return true;
-        const left = deadline - Date.now();
-        if (left <= 0) return false;
-        let timer: NodeJS.Timeout | undefined;
-        const timedOut = await Promise.race([
-          woken.then(() => false),
-          new Promise<boolean>((resolve) => {
+    let announced: PosTransaction | null = null;
+    let signalled = false;
+    let woken: (() => void) | undefined;
+    const wake = (row: PosTransaction | null) => {
+      if (row) announced = row;
+      signalled = true;
+      woken?.();
+    };
+    // Registered before the first look, so a move between the look and the wait is not missed.
+    this.add(id, wake);
+    try {
+      let row = await load();
+      for (;;) {
+        if (done(row)) return row;
+        if (!signalled) {
+          const left = deadline - Date.now();
+          if (left <= 0) return row;
+          let timer: NodeJS.Timeout | undefined;
+          const timedOut = await new Promise<boolean>((resolve) => {
+            woken = () => resolve(false);
             timer = setTimeout(() => resolve(true), left);
-          }),
-        ]);
-        clearTimeout(timer);
-        if (timedOut) return done();
-      } finally {
-        this.remove(id, wake);
+          });
+          clearTimeout(timer);
+          woken = undefined;
+          if (timedOut) return load();
+        }
+        signalled = false;
+        const latest: PosTransaction | null = announced;
+        announced = null;
+        // Only an id (a reconnect, a new row): read it.
+        row = latest ?? (await load());
       }
+    } finally {
+      this.remove(id, wake);
     }
   }
 
-  private add(id: string, wake: () => void): void {
+  private add(id: string, wake: (row: PosTransaction | null) => void): void {
     let set = this.waiting.get(id);
     if (!set) {
       set = new Set();
@@ -68,14 +88,14 @@ export class PosWaiters {
     set.add(wake);
   }
 
-  private remove(id: string, wake: () => void): void {
+  private remove(id: string, wake: (row: PosTransaction | null) => void): void {
     const set = this.waiting.get(id);
     if (!set) return;
     set.delete(wake);
     if (set.size === 0) this.waiting.delete(id);
   }
 
-  private wake(id: string): void {
-    for (const wake of this.waiting.get(id) ?? []) wake();
+  private wake(id: string, row: PosTransaction | null): void {
+    for (const wake of this.waiting.get(id) ?? []) wake(row);
   }
 }

@@ -7,6 +7,19 @@ import { IN_PROGRESS, PosStatus, type PosTransaction } from './pos.model.js';
 export const POS_CHANNEL = 'pos_transaction';
 const IN_PROGRESS_SQL = sqlIds(...IN_PROGRESS);
 
+/**
+ * What POS_CHANNEL carries: the moved row (as to_jsonb gives it), or only the id of a new one. Answers the id and,
+ * when the payload has it, the row.
+ */
+export function announcement(payload: string): { id: string; row: PosTransaction | null } {
+  if (!payload.startsWith('{')) return { id: payload, row: null };
+  const json = JSON.parse(payload) as Record<string, unknown>;
+  for (const key of ['created_at', 'modified_at', 'accepted_at', 'completed_at']) {
+    if (typeof json[key] === 'string') json[key] = new Date(json[key] as string);
+  }
+  return { id: json.id as string, row: toPos(json) };
+}
+
 function toPos(r: Record<string, unknown>): PosTransaction {
   const num = (v: unknown) => (v === null || v === undefined ? null : Number(v));
   return {
@@ -97,6 +110,8 @@ export async function findInProgressOn(sql: Sql, terminalId: string): Promise<Po
 }
 
 export interface PosMove {
+  /** Only this merchant's (a move asked for through the API). */
+  merchantId?: string;
   transactionId?: string | null;
   cardDataSourceId?: number | null;
   errorMessage?: string | null;
@@ -126,9 +141,10 @@ export async function movePos(
          processing_node = $8,
          accepted_at = CASE WHEN $9 THEN $4 ELSE accepted_at END,
          completed_at = CASE WHEN $10 THEN $4 ELSE completed_at END
-       WHERE id = $1 AND status_id = ANY($2::smallint[]) RETURNING *
+       WHERE id = $1 AND status_id = ANY($2::smallint[]) AND ($11::uuid IS NULL OR merchant_id = $11) RETURNING *
      )
-     SELECT moved.*, pg_notify('${POS_CHANNEL}', moved.id::text) FROM moved`,
+     -- The row itself is the announcement: a waiter answers from it without reading it again.
+     SELECT moved.*, pg_notify('${POS_CHANNEL}', to_jsonb(moved)::text) FROM moved`,
     [
       id,
       from,
@@ -140,6 +156,7 @@ export async function movePos(
       move.processingNode ?? null,
       move.accepted ?? false,
       final,
+      move.merchantId ?? null,
     ],
   );
   return rows[0] ? toPos(rows[0]) : null;

@@ -61,14 +61,13 @@ export class PosService {
     }
     const pos = (await findPos(this.deps.pool, id))!;
     await this.side.start(pos, terminal, presence.virtual);
-    if (waitForAcceptance) {
-      await this.deps.waiters.until(
-        id,
-        async () => (await findPos(this.deps.pool, id))!.statusId !== PosStatus.TerminalConnecting,
-        ACCEPTANCE_WAIT_MS,
-      );
-    }
-    return (await findPos(this.deps.pool, id))!;
+    if (!waitForAcceptance) return pos;
+    return this.deps.waiters.until(
+      id,
+      async () => (await findPos(this.deps.pool, id))!,
+      (row) => row.statusId !== PosStatus.TerminalConnecting,
+      ACCEPTANCE_WAIT_MS,
+    );
   }
 
   async get(merchantId: string, id: string): Promise<PosTransaction> {
@@ -79,9 +78,12 @@ export class PosService {
 
   /** The transaction once it is final, or as it stands after `timeoutMs` (no polling; any node's move wakes it). */
   async waitForCompletion(merchantId: string, id: string, timeoutMs: number): Promise<PosTransaction> {
-    await this.get(merchantId, id);
-    await this.deps.waiters.until(id, async () => isFinal((await findPos(this.deps.pool, id))!.statusId), timeoutMs);
-    return this.get(merchantId, id);
+    return this.deps.waiters.until(
+      id,
+      () => this.get(merchantId, id),
+      (row) => isFinal(row.statusId),
+      timeoutMs,
+    );
   }
 
   list(filter: { merchantId: string; terminalId?: string }, page: PageRequest) {
@@ -90,16 +92,16 @@ export class PosService {
 
   /** Only before the card is read (exactly one of a cancel and a read wins); final or being paid → 400. */
   async cancel(merchantId: string, id: string): Promise<PosTransaction> {
-    const pos = await this.get(merchantId, id);
     const moved = await movePos(
       this.deps.pool,
       id,
       [PosStatus.TerminalConnecting, PosStatus.TransactionProcessing],
       PosStatus.CancelByPos,
       this.deps.clock.now(),
+      { merchantId },
     );
     if (!moved) {
-      const now = (await findPos(this.deps.pool, id))!;
+      const now = await this.get(merchantId, id);
       throw ValidationError.field(
         'posTransactionId',
         isFinal(now.statusId)
@@ -107,7 +109,7 @@ export class PosService {
           : 'The card has been read: the payment is being processed and can no longer be cancelled.',
       );
     }
-    await this.deps.channel.send(pos.terminalId, { type: 'transaction.cancel', posTransactionId: id });
+    await this.deps.channel.send(moved.terminalId, { type: 'transaction.cancel', posTransactionId: id });
     return moved;
   }
 
@@ -136,6 +138,11 @@ export class PosService {
         receipt: message.receipt,
       });
     }
+  }
+
+  /** How many requests this node holds waiting for a POS transaction (long-polls and accepting creates). */
+  get waiting(): number {
+    return this.deps.waiters.size;
   }
 
   /** Whether a POS transaction is in progress on the terminal (its status reads Busy). */

@@ -2,7 +2,6 @@ import type { Sql } from '../../platform/db/pool.js';
 import { sqlIds } from '../../platform/db/sql-ids.js';
 import { likePattern, type PageRequest } from '../../platform/http/paging.js';
 import {
-  type Installment,
   InstallmentStatus,
   LIVE_STATUSES,
   type Subscription,

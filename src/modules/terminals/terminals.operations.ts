@@ -71,7 +71,10 @@ export const TERMINAL_OPERATIONS: OperatorOperation[] = [
     params: TerminalIdParams,
     response: TerminalView,
     async run(ctx, { params }) {
-      return operatorView(ctx.services, await ctx.services.terminals.deactivate(params.terminalId));
+      const terminal = await ctx.services.terminals.deactivate(params.terminalId);
+      // Whichever node holds its socket closes it (the login is refused from now on anyway).
+      await ctx.services.terminalChannel.disconnect(terminal.id);
+      return operatorView(ctx.services, terminal);
     },
   },
 ];

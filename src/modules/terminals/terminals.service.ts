@@ -91,7 +91,10 @@ export class TerminalsService {
     });
   }
 
-  /** Deactivated: it takes no transactions and its channel login is refused (Inactive). Repeating changes nothing. */
+  /**
+   * Deactivated: it takes no transactions and its channel login is refused (Inactive). Repeating changes nothing.
+   * The caller closes its socket (TerminalChannel.disconnect).
+   */
   async deactivate(id: string): Promise<Terminal> {
     return withTransaction(this.deps.pool, async (tx) => {
       const current = await findTerminal(tx, id, undefined, true);
@@ -105,8 +108,6 @@ export class TerminalsService {
         now,
       );
       await this.event(tx, 'terminal.deactivated', current.merchantId, id);
-      // The node holding its socket closes it.
-      await tx.query("SELECT pg_notify('terminal_command', $1)", [JSON.stringify({ terminalId: id, kind: 'close' })]);
       return updated!;
     });
   }

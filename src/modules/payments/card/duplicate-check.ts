@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { ValidationError } from '../../../platform/http/errors.js';
 import type { UsableCard } from '../../vault/vault.model.js';
 import type { PaymentCommand } from '../payment-request.js';
-import { type Transaction, TransactionStatus } from '../transactions.model.js';
+import { CreateMethod, type Transaction, TransactionStatus } from '../transactions.model.js';
 import {
   findByIdempotencyId,
   findDuplicateKeyHolder,
@@ -55,7 +55,13 @@ export async function recordAttempt(ctx: CardContext, txn: Transaction): Promise
   }
 }
 
-/** Sales and authorizations of a card, while the check is on (DUPLICATE_CHECK_MINUTES > 0). */
+const IN_PERSON_SOURCES: ReadonlySet<number> = new Set([CreateMethod.Terminal, CreateMethod.TapToPay]);
+
+/**
+ * Sales and authorizations of a card, while the check is on (DUPLICATE_CHECK_MINUTES > 0). Not those a card read in
+ * person made (a terminal, Tap to Pay): each read is the cardholder's own act, and two coffees bought one after the
+ * other are two sales; their retries are caught by the source's idempotency id instead.
+ */
 export function duplicateKey(
   ctx: CardContext,
   cmd: PaymentCommand,
@@ -63,6 +69,7 @@ export function duplicateKey(
   totalCents: number,
 ): Buffer | null {
   if (cmd.kind !== 'sale' && cmd.kind !== 'authorize') return null;
+  if (IN_PERSON_SOURCES.has(cmd.createMethodId)) return null;
   if (ctx.deps.config.duplicateWindowMinutes === 0 || !card.fingerprint) return null;
   return (
     createHash('sha256')

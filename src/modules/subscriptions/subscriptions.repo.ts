@@ -1,12 +1,7 @@
 import type { Sql } from '../../platform/db/pool.js';
 import { sqlIds } from '../../platform/db/sql-ids.js';
 import { likePattern, type PageRequest } from '../../platform/http/paging.js';
-import {
-  InstallmentStatus,
-  LIVE_STATUSES,
-  type Subscription,
-  SubscriptionStatus,
-} from './subscriptions.model.js';
+import { InstallmentStatus, LIVE_STATUSES, type Subscription, SubscriptionStatus } from './subscriptions.model.js';
 
 const LIVE = sqlIds(...LIVE_STATUSES);
 

@@ -1,8 +1,9 @@
 // Terminals over the real terminal channel: two `tessera serve` processes on one database and a `tessera
 // terminal-sim` process connected to one of them, driven by the sandbox operator's controls. A sale, a decline on the
-// card network and one on the terminal, a cancel before and after the read, paper running out, a disconnect right
-// after the card read (one payment at most, never two), the terminal's node restarting (the simulator reconnects), and
-// a long-poll on the other node released by what happens on this one.
+// card network and one on the terminal, authorization then capture, a void, a refund, a cancel before and after the
+// read, two creates at once on two nodes, paper running out, a disconnect right after the card read (one payment, never
+// two), the terminal's node restarting (the simulator reconnects), and long-polls on the other node released by what
+// happens on this one.
 import assert from 'node:assert/strict';
 import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
@@ -124,6 +125,46 @@ describe('terminals over the terminal channel', () => {
       token,
     });
     await waitForLog(sim, `terminal-sim cancelled ${cancelled.posTransactionId}`, 10_000);
+
+    // Authorization then capture; a void; a refund that reads the card; a cancel after the read is refused.
+    const auth = await create({ amount: 20, transactionTypeId: 1, waitForAcceptanceByTerminal: true });
+    await act({ action: 'present-card', ...CARD, readingMethod: 'chip' });
+    const authorized = await get(auth.posTransactionId, baseB, true);
+    assert.equal(authorized.posTransactionStatus, 'Completed');
+    const capture = await create({ transactionTypeId: 3, targetTransactionId: authorized.transactionId, amount: 18 });
+    const captured = await get(capture.posTransactionId, baseB, true);
+    assert.equal(captured.posTransactionStatus, 'Completed');
+    assert.equal(captured.transaction.transactionStatus ?? captured.transaction.status, 'Captured');
+    const voiding = await create({ transactionTypeId: 4, targetTransactionId: sold.transactionId });
+    assert.equal((await get(voiding.posTransactionId, baseB, true)).posTransactionStatus, 'Completed');
+    const refund = await create({ transactionTypeId: 5, targetTransactionId: captured.transactionId, amount: 5 });
+    await act({ action: 'present-card', ...CARD, readingMethod: 'tap' });
+    const refunded = await get(refund.posTransactionId, baseB, true);
+    assert.equal(refunded.posTransactionStatus, 'Completed');
+    assert.equal(refunded.transaction.transactionType, 'Refund');
+    const late = await create({ amount: 4, waitForAcceptanceByTerminal: true });
+    await act({ action: 'present-card', ...CARD });
+    await waitForLog(sim, `terminal-sim card ${late.posTransactionId}`, 10_000);
+    const lateCancel = await fetch(`${baseB}/pos-api/v1/pos-transactions/${late.posTransactionId}/cancel`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}` },
+    });
+    assert.equal(lateCancel.status, 400, 'the card was read: too late to cancel');
+    assert.equal((await get(late.posTransactionId, baseB, true)).posTransactionStatus, 'Completed');
+
+    // Two creates at once, one on each node: exactly one is taken.
+    const both = await Promise.all(
+      [baseA, baseB].map((base) =>
+        fetch(`${base}/pos-api/v1/pos-transactions`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ terminalId: terminal.id, amount: 1 }),
+        }),
+      ),
+    );
+    assert.deepEqual(both.map((r) => r.status).sort(), [200, 400]);
+    const taken = (await both.find((r) => r.status === 200)!.json()) as { posTransactionId: string };
+    await callOk(`${baseA}/pos-api/v1/pos-transactions/${taken.posTransactionId}/cancel`, { method: 'POST', token });
 
     // Paper: the simulator reports it; a print then fails and the merchant hears of it.
     await act({ action: 'paper', paperOut: true });

@@ -135,10 +135,13 @@ export class PosTerminalSide implements TerminalEvents {
       result = await payPos(this.deps, pos, card, recovering);
       if (!result) failure = 'The card read was lost with its node before the payment was made; nothing was charged.';
     } catch (error) {
-      failure = error instanceof AppError ? firstMessage(error) : 'The payment could not be made.';
       if (!(error instanceof AppError)) {
+        // Not a refusal: whether a payment was made is not known here. Left being paid, the sweep asks the payments
+        // core for the payment made under this id (and ends it Inconsistency if that never comes clear).
         this.deps.logger.error({ err: error, posTransactionId: pos.id }, 'POS transaction: payment failed');
+        return;
       }
+      failure = firstMessage(error);
     }
     if (result?.outcome === 'pending') return; // the sweep settles it with the card network
     await this.finish(terminal, pos, result, failure);

@@ -26,7 +26,7 @@ export interface PosDraft {
   requestStorageConsent: boolean;
 }
 
-/** How long a create waits for the terminal's answer when asked to, and a read waits for completion by default. */
+/** How long a create with `waitForAcceptanceByTerminal` waits for the terminal to accept or decline. */
 export const ACCEPTANCE_WAIT_MS = 30_000;
 
 export class PosService {

@@ -6,6 +6,8 @@ import { apiKeysRoutes } from './modules/api-keys/api-keys.routes.js';
 import { checkoutRoutes } from './modules/checkout/checkout.routes.js';
 import { customersRoutes } from './modules/customers/customers.routes.js';
 import { devicesRoutes } from './modules/devices/devices.routes.js';
+import { catalogRoutes } from './modules/invoices/catalog.routes.js';
+import { invoiceSettingsRoutes } from './modules/invoices/invoice-settings.routes.js';
 import { merchantsRoutes } from './modules/merchants/merchants.routes.js';
 import { oauthRoutes } from './modules/oauth/oauth.routes.js';
 import { operatorRoutes } from './modules/operator/operator.routes.js';
@@ -107,6 +109,8 @@ export async function buildApp(ctx: AppContext, http: HttpDeps, options: BuildAp
     s.terminalChannel.register(scoped);
     posRoutes(scoped, { pos: s.pos, merchants: s.merchants, transactions: s.transactions });
     devicesRoutes(scoped, { devices: s.devices, apiKeys: s.apiKeys });
+    catalogRoutes(scoped, { catalog: s.catalog });
+    invoiceSettingsRoutes(scoped, { settings: s.invoiceSettings, merchants: s.merchants });
     checkoutRoutes(scoped, {
       sessionPayments: s.sessionPayments,
       transactions: s.transactions,

@@ -2,6 +2,8 @@ import type { Config } from './config.js';
 import type { ApiKeysService } from './modules/api-keys/api-keys.service.js';
 import type { CustomersService } from './modules/customers/customers.service.js';
 import type { DevicesService } from './modules/devices/devices.service.js';
+import type { CatalogService } from './modules/invoices/catalog.service.js';
+import type { InvoiceSettingsService } from './modules/invoices/invoice-settings.js';
 import type { MerchantsService } from './modules/merchants/merchants.service.js';
 import type { OAuthService } from './modules/oauth/oauth.service.js';
 import type { OperatorService } from './modules/operator/operator.service.js';
@@ -49,6 +51,8 @@ export interface Services {
   terminalChannel: TerminalChannel;
   pos: PosService;
   devices: DevicesService;
+  catalog: CatalogService;
+  invoiceSettings: InvoiceSettingsService;
 }
 
 /** Everything a running node holds. Built once by the runtime (or the test harness) and passed down explicitly. */

@@ -8,6 +8,8 @@ import { ApiKeysService } from './modules/api-keys/api-keys.service.js';
 import { CustomersService } from './modules/customers/customers.service.js';
 import { sandboxDeviceQueues, sandboxDeviceSchedules } from './modules/devices/devices.jobs.js';
 import { DevicesService } from './modules/devices/devices.service.js';
+import { CatalogService } from './modules/invoices/catalog.service.js';
+import { InvoiceSettingsService } from './modules/invoices/invoice-settings.js';
 import { Ledger } from './modules/ledger/ledger.js';
 import { ConfigurationCache } from './modules/merchants/configuration-cache.js';
 import { MerchantsService } from './modules/merchants/merchants.service.js';
@@ -214,6 +216,8 @@ export async function createNode(config: Config, options: NodeOptions): Promise<
     const posSide = new PosTerminalSide(posDeps);
     terminalChannel.handle(posSide);
     const pos = new PosService(posDeps, posSide, config.posLongPollMs);
+    const catalog = new CatalogService(pool, clock);
+    const invoiceSettings = new InvoiceSettingsService(pool, clock, merchants);
     const webhookSender = new WebhookSender(
       { allowLoopback: config.webhookAllowPrivateTargets },
       config.webhookTimeoutMs,
@@ -281,6 +285,8 @@ export async function createNode(config: Config, options: NodeOptions): Promise<
         terminalChannel,
         pos,
         devices,
+        catalog,
+        invoiceSettings,
       },
     };
     const app = await buildApp(

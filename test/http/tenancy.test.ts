@@ -674,6 +674,103 @@ CROSS_TENANT.push(
   },
 );
 
+async function catalogEntries(t: TestNode, owner: Owner): Promise<Record<string, string>> {
+  const category = await t.expectOk(
+    t.request('POST', '/pay-int-api/categories', { token: owner.token, body: { name: `C-${Math.random()}` } }),
+  );
+  const item = await t.expectOk(
+    t.request('POST', '/pay-int-api/line-items', { token: owner.token, body: { productName: 'I', unitPrice: 1 } }),
+  );
+  return { categoryId: category.id, lineItemId: item.id };
+}
+
+const SETTINGS_BODY = {
+  dueDateAfterDays: 30,
+  taxPercentage: null,
+  isDiscountEnabled: false,
+  discountPercentage: null,
+  isShippingFeeEnabled: false,
+  shippingFeeAmount: null,
+  isFeesEnabled: false,
+  feesPercentage: null,
+  notes: null,
+  paymentMethodTypeId: 1,
+  cardPaymentProcessorId: null,
+  achPaymentProcessorId: null,
+  allowStaffToSetDiscountAndLineItemDiscount: true,
+  allowManuallyEnterLineItems: false,
+  isSmsNotificationAfterPaymentEnabled: false,
+  isSmsNotificationAfterPaymentFailedEnabled: false,
+  canOverWriteInvoiceLineItemPrice: true,
+  newZcpFeatureEnabled: false,
+};
+
+CROSS_TENANT.push(
+  {
+    route: 'PUT /pay-int-api/categories/{categoryId}',
+    caller: 'merchant',
+    setup: catalogEntries,
+    request: (ids) => ({
+      method: 'PUT',
+      url: `/pay-int-api/categories/${ids.categoryId}`,
+      body: { name: `R-${ids.categoryId}` },
+    }),
+  },
+  {
+    route: 'DELETE /pay-int-api/categories/{categoryId}',
+    caller: 'merchant',
+    setup: catalogEntries,
+    request: (ids) => ({ method: 'DELETE', url: `/pay-int-api/categories/${ids.categoryId}` }),
+  },
+  {
+    route: 'PUT /pay-int-api/line-items/{lineItemId}',
+    caller: 'merchant',
+    setup: catalogEntries,
+    request: (ids) => ({
+      method: 'PUT',
+      url: `/pay-int-api/line-items/${ids.lineItemId}`,
+      body: { productName: 'J', unitPrice: 2 },
+    }),
+  },
+  {
+    route: 'DELETE /pay-int-api/line-items/{lineItemId}',
+    caller: 'merchant',
+    setup: catalogEntries,
+    request: (ids) => ({ method: 'DELETE', url: `/pay-int-api/line-items/${ids.lineItemId}` }),
+  },
+  {
+    route: 'POST /pay-int-api/line-items {categoryId}',
+    caller: 'merchant',
+    setup: catalogEntries,
+    request: (ids) => ({
+      method: 'POST',
+      url: '/pay-int-api/line-items',
+      body: { productName: 'K', unitPrice: 1, categoryId: ids.categoryId },
+    }),
+  },
+  ...(['merchant', 'partner'] as const).flatMap((caller) => [
+    {
+      route: 'GET /pay-int-api/merchants/{merchantId}/invoices/settings',
+      caller,
+      setup: async (_t: TestNode, owner: Owner) => ({ merchantId: owner.merchantId }),
+      request: (ids: Record<string, string>) => ({
+        method: 'GET',
+        url: `/pay-int-api/merchants/${ids.merchantId}/invoices/settings`,
+      }),
+    },
+    {
+      route: 'PUT /pay-int-api/merchants/{merchantId}/invoices/settings',
+      caller,
+      setup: async (_t: TestNode, owner: Owner) => ({ merchantId: owner.merchantId }),
+      request: (ids: Record<string, string>) => ({
+        method: 'PUT',
+        url: `/pay-int-api/merchants/${ids.merchantId}/invoices/settings`,
+        body: SETTINGS_BODY,
+      }),
+    },
+  ]),
+);
+
 /** Which token kinds each bearer route accepts; the other kind must get 403. */
 export const TOKEN_KINDS: Record<string, Kind[]> = {
   'GET /pay-api/v1/merchants': ['partner'],
@@ -758,6 +855,17 @@ export const TOKEN_KINDS: Record<string, Kind[]> = {
   'POST /pos-api/v1/pos-transactions/{posTransactionId}/cancel': ['merchant'],
   'POST /pos-api/v1/pos-transactions/{posTransactionId}/print': ['merchant'],
   'POST /v2/pos/transactions/{posTransactionId}/print-receipt': ['merchant'],
+  'GET /pay-int-api/line-items/unit-types': ['merchant'],
+  'GET /pay-int-api/categories': ['merchant'],
+  'POST /pay-int-api/categories': ['merchant'],
+  'PUT /pay-int-api/categories/{categoryId}': ['merchant'],
+  'DELETE /pay-int-api/categories/{categoryId}': ['merchant'],
+  'GET /pay-int-api/line-items': ['merchant'],
+  'POST /pay-int-api/line-items': ['merchant'],
+  'PUT /pay-int-api/line-items/{lineItemId}': ['merchant'],
+  'DELETE /pay-int-api/line-items/{lineItemId}': ['merchant'],
+  'GET /pay-int-api/merchants/{merchantId}/invoices/settings': ['merchant', 'partner'],
+  'PUT /pay-int-api/merchants/{merchantId}/invoices/settings': ['merchant', 'partner'],
 };
 
 describe('tenancy', () => {

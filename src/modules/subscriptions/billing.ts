@@ -1,5 +1,5 @@
-import { createHash } from 'node:crypto';
 import type { Clock } from '../../platform/clock/clock.js';
+import { nameBasedId } from '../../platform/crypto/ids.js';
 import type { Pool, Sql } from '../../platform/db/pool.js';
 import { withTransaction } from '../../platform/db/tx.js';
 import type { Logger } from '../../platform/observability/logger.js';
@@ -62,9 +62,7 @@ const DAY_MS = 86_400_000;
  * and after any crash, finds the payment it made instead of making a second one.
  */
 export function attemptClaimId(installmentId: string, attemptNumber: number): string {
-  const h = createHash('sha256').update(`subscription-attempt:${installmentId}:${attemptNumber}`).digest('hex');
-  const variant = ((Number.parseInt(h[16]!, 16) & 3) | 8).toString(16);
-  return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-${variant}${h.slice(17, 20)}-${h.slice(20, 32)}`;
+  return nameBasedId(`subscription-attempt:${installmentId}:${attemptNumber}`);
 }
 
 /**

@@ -1,4 +1,4 @@
-import { randomFillSync } from 'node:crypto';
+import { createHash, randomFillSync } from 'node:crypto';
 
 // Random bytes are drawn from the CSPRNG 4 KiB at a time: one call per 256 ids instead of one per id (ids are made
 // several times per payment, and a randomBytes call per id showed up in a sale's profile; docs/performance.md).
@@ -32,4 +32,14 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export function isUuid(value: string): boolean {
   return UUID.test(value);
+}
+
+/**
+ * A uuid derived from `name` (version 5 layout over SHA-256): the same name always gives the same id, on any node.
+ * For ids that must be found again rather than stored (an installment attempt's payment, a unit type).
+ */
+export function nameBasedId(name: string): string {
+  const h = createHash('sha256').update(name).digest('hex');
+  const variant = ((Number.parseInt(h[16]!, 16) & 3) | 8).toString(16);
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-${variant}${h.slice(17, 20)}-${h.slice(20, 32)}`;
 }

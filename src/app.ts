@@ -8,6 +8,7 @@ import { customersRoutes } from './modules/customers/customers.routes.js';
 import { devicesRoutes } from './modules/devices/devices.routes.js';
 import { catalogRoutes } from './modules/invoices/catalog.routes.js';
 import { invoiceSettingsRoutes } from './modules/invoices/invoice-settings.routes.js';
+import { invoicesRoutes } from './modules/invoices/invoices.routes.js';
 import { merchantsRoutes } from './modules/merchants/merchants.routes.js';
 import { oauthRoutes } from './modules/oauth/oauth.routes.js';
 import { operatorRoutes } from './modules/operator/operator.routes.js';
@@ -111,6 +112,7 @@ export async function buildApp(ctx: AppContext, http: HttpDeps, options: BuildAp
     devicesRoutes(scoped, { devices: s.devices, apiKeys: s.apiKeys });
     catalogRoutes(scoped, { catalog: s.catalog });
     invoiceSettingsRoutes(scoped, { settings: s.invoiceSettings, merchants: s.merchants });
+    invoicesRoutes(scoped, { invoices: s.invoices, merchants: s.merchants });
     checkoutRoutes(scoped, {
       sessionPayments: s.sessionPayments,
       transactions: s.transactions,

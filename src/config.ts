@@ -36,6 +36,8 @@ export interface Config {
   readonly sandboxCardLatencyMs: number;
   /** How long a POS transaction read with waitForTransactionProcessing holds the request at most. */
   readonly posLongPollMs: number;
+  /** Days after its due date a Published, unpaid invoice expires. */
+  readonly invoiceExpiryDays: number;
   /** NACHA files are written and stored in parts of this many records (memory per cutoff is about one part). */
   readonly achFilePartRecords: number;
   /** The same card, amount and referenceId within this window is refused as a duplicate. */
@@ -142,6 +144,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     configCacheTtlMs: read.integer('CONFIG_CACHE_TTL_MS', 1000, { min: 0, max: 60_000 }),
     sandboxCardLatencyMs: read.integer('SANDBOX_CARD_LATENCY_MS', 0, { min: 0, max: 60_000 }),
     posLongPollMs: read.integer('POS_LONG_POLL_MS', 30_000, { min: 100, max: 300_000 }),
+    invoiceExpiryDays: read.integer('INVOICE_EXPIRY_DAYS', 30, { min: 0, max: 3650 }),
     achFilePartRecords: read.integer('ACH_FILE_PART_RECORDS', 5000, { min: 1, max: 100_000 }),
     duplicateWindowMinutes: read.integer('DUPLICATE_CHECK_MINUTES', 10, { min: 0, max: 24 * 60 }),
     authorizationExpiryDays: read.integer('AUTHORIZATION_EXPIRY_DAYS', 7, { min: 1, max: 30 }),

@@ -4,6 +4,7 @@ import type { CustomersService } from './modules/customers/customers.service.js'
 import type { DevicesService } from './modules/devices/devices.service.js';
 import type { CatalogService } from './modules/invoices/catalog.service.js';
 import type { InvoiceSettingsService } from './modules/invoices/invoice-settings.js';
+import type { InvoicesService } from './modules/invoices/invoices.service.js';
 import type { MerchantsService } from './modules/merchants/merchants.service.js';
 import type { OAuthService } from './modules/oauth/oauth.service.js';
 import type { OperatorService } from './modules/operator/operator.service.js';
@@ -53,6 +54,7 @@ export interface Services {
   devices: DevicesService;
   catalog: CatalogService;
   invoiceSettings: InvoiceSettingsService;
+  invoices: InvoicesService;
 }
 
 /** Everything a running node holds. Built once by the runtime (or the test harness) and passed down explicitly. */

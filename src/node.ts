@@ -10,6 +10,8 @@ import { sandboxDeviceQueues, sandboxDeviceSchedules } from './modules/devices/d
 import { DevicesService } from './modules/devices/devices.service.js';
 import { CatalogService } from './modules/invoices/catalog.service.js';
 import { InvoiceSettingsService } from './modules/invoices/invoice-settings.js';
+import { invoiceQueues, invoiceSchedules } from './modules/invoices/invoices.jobs.js';
+import { InvoicesService } from './modules/invoices/invoices.service.js';
 import { Ledger } from './modules/ledger/ledger.js';
 import { ConfigurationCache } from './modules/merchants/configuration-cache.js';
 import { MerchantsService } from './modules/merchants/merchants.service.js';
@@ -218,6 +220,14 @@ export async function createNode(config: Config, options: NodeOptions): Promise<
     const pos = new PosService(posDeps, posSide, config.posLongPollMs);
     const catalog = new CatalogService(pool, clock);
     const invoiceSettings = new InvoiceSettingsService(pool, clock, merchants);
+    const invoices = new InvoicesService({
+      pool,
+      clock,
+      catalog,
+      customers,
+      settings: invoiceSettings,
+      expiryDays: config.invoiceExpiryDays,
+    });
     const webhookSender = new WebhookSender(
       { allowLoopback: config.webhookAllowPrivateTargets },
       config.webhookTimeoutMs,
@@ -248,6 +258,8 @@ export async function createNode(config: Config, options: NodeOptions): Promise<
     for (const queue of subscriptionQueues(subscriptions.billing)) jobs.register(queue);
     for (const schedule of subscriptionSchedules) jobs.schedule(schedule);
     for (const queue of posQueues(posDeps, posSide)) jobs.register(queue);
+    for (const queue of invoiceQueues(invoices)) jobs.register(queue);
+    for (const schedule of invoiceSchedules) jobs.schedule(schedule);
     for (const schedule of posSchedules) jobs.schedule(schedule);
     if (sandbox) {
       for (const queue of sandboxDeviceQueues(devices)) jobs.register(queue);
@@ -287,6 +299,7 @@ export async function createNode(config: Config, options: NodeOptions): Promise<
         devices,
         catalog,
         invoiceSettings,
+        invoices,
       },
     };
     const app = await buildApp(

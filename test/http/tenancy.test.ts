@@ -771,6 +771,98 @@ CROSS_TENANT.push(
   ]),
 );
 
+/** A Draft invoice of the owner (published with `publish`), a customer and a catalog item of it. */
+async function invoice(t: TestNode, owner: Owner, publish = false): Promise<Record<string, string>> {
+  const { lineItemId } = await catalogEntries(t, owner);
+  const customer = await t.expectOk(
+    t.request('POST', '/pay-api/v1/customers', { token: owner.token, body: { firstName: 'I' } }),
+  );
+  const created = await t.expectOk(
+    t.request('POST', '/pay-int-api/invoices', {
+      token: owner.token,
+      body: { customerId: customer.id, lineItems: [{ lineItemId, quantity: 1 }] },
+    }),
+  );
+  if (publish) {
+    await t.expectOk(
+      t.request('POST', '/pay-int-api/invoices/publish', { token: owner.token, body: { invoiceId: created.id } }),
+    );
+  }
+  return { invoiceId: created.id, customerId: customer.id, lineItemId: lineItemId! };
+}
+
+const INVOICES = '/pay-int-api/invoices';
+const draftInvoice = (t: TestNode, owner: Owner) => invoice(t, owner);
+const publishedInvoice = (t: TestNode, owner: Owner) => invoice(t, owner, true);
+CROSS_TENANT.push(
+  {
+    route: `GET ${INVOICES}/{invoiceId}`,
+    caller: 'merchant',
+    setup: draftInvoice,
+    request: (ids) => ({ method: 'GET', url: `${INVOICES}/${ids.invoiceId}` }),
+  },
+  {
+    route: `PUT ${INVOICES}/{invoiceId}`,
+    caller: 'merchant',
+    setup: draftInvoice,
+    request: (ids) => ({
+      method: 'PUT',
+      url: `${INVOICES}/${ids.invoiceId}`,
+      body: { customer: { firstName: 'X' }, lineItems: [{ productName: 'X', quantity: 1, unitPrice: 1 }] },
+    }),
+  },
+  {
+    route: `DELETE ${INVOICES}/{invoiceId}`,
+    caller: 'merchant',
+    setup: draftInvoice,
+    request: (ids) => ({ method: 'DELETE', url: `${INVOICES}/${ids.invoiceId}` }),
+  },
+  {
+    route: `GET ${INVOICES}/{invoiceId}/calculations`,
+    caller: 'merchant',
+    setup: draftInvoice,
+    request: (ids) => ({ method: 'GET', url: `${INVOICES}/${ids.invoiceId}/calculations` }),
+  },
+  {
+    route: `POST ${INVOICES}/publish {invoiceId}`,
+    caller: 'merchant',
+    setup: draftInvoice,
+    request: (ids) => ({ method: 'POST', url: `${INVOICES}/publish`, body: { invoiceId: ids.invoiceId } }),
+  },
+  {
+    route: `PUT ${INVOICES}/{invoiceId}/cancel`,
+    caller: 'merchant',
+    setup: publishedInvoice,
+    request: (ids) => ({ method: 'PUT', url: `${INVOICES}/${ids.invoiceId}/cancel` }),
+  },
+  {
+    route: `PUT ${INVOICES}/{invoiceId}/mark-as-paid`,
+    caller: 'merchant',
+    setup: publishedInvoice,
+    request: (ids) => ({ method: 'PUT', url: `${INVOICES}/${ids.invoiceId}/mark-as-paid`, body: {} }),
+  },
+  {
+    route: `POST ${INVOICES} {customerId}`,
+    caller: 'merchant',
+    setup: draftInvoice,
+    request: (ids) => ({
+      method: 'POST',
+      url: INVOICES,
+      body: { customerId: ids.customerId, lineItems: [{ productName: 'X', quantity: 1, unitPrice: 1 }] },
+    }),
+  },
+  {
+    route: `POST ${INVOICES} {lineItemId}`,
+    caller: 'merchant',
+    setup: draftInvoice,
+    request: (ids) => ({
+      method: 'POST',
+      url: INVOICES,
+      body: { customer: { firstName: 'X' }, lineItems: [{ lineItemId: ids.lineItemId, quantity: 1 }] },
+    }),
+  },
+);
+
 /** Which token kinds each bearer route accepts; the other kind must get 403. */
 export const TOKEN_KINDS: Record<string, Kind[]> = {
   'GET /pay-api/v1/merchants': ['partner'],
@@ -866,6 +958,15 @@ export const TOKEN_KINDS: Record<string, Kind[]> = {
   'DELETE /pay-int-api/line-items/{lineItemId}': ['merchant'],
   'GET /pay-int-api/merchants/{merchantId}/invoices/settings': ['merchant', 'partner'],
   'PUT /pay-int-api/merchants/{merchantId}/invoices/settings': ['merchant', 'partner'],
+  'POST /pay-int-api/invoices': ['merchant'],
+  'GET /pay-int-api/invoices': ['merchant'],
+  'GET /pay-int-api/invoices/{invoiceId}': ['merchant'],
+  'PUT /pay-int-api/invoices/{invoiceId}': ['merchant'],
+  'DELETE /pay-int-api/invoices/{invoiceId}': ['merchant'],
+  'POST /pay-int-api/invoices/publish': ['merchant'],
+  'PUT /pay-int-api/invoices/{invoiceId}/cancel': ['merchant'],
+  'PUT /pay-int-api/invoices/{invoiceId}/mark-as-paid': ['merchant'],
+  'GET /pay-int-api/invoices/{invoiceId}/calculations': ['merchant'],
 };
 
 describe('tenancy', () => {

@@ -14,6 +14,7 @@ export const RESOURCE_TYPES = [
   'payment_session',
   'subscription',
   'terminal',
+  'invoice',
   'merchant',
   'api_key',
   'webhook_endpoint',

@@ -93,12 +93,15 @@ export interface DateRange {
   to: Date | undefined;
 }
 
+const YEAR_MONTH = /^\d{4}-\d{2}$/;
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?$/i;
 
 /** Query schema for an ISO 8601 date or date-time filter. */
 export function DateFilter(description: string) {
-  return Type.Optional(Type.String({ description: `${description} ISO 8601 UTC date or date-time.`, maxLength: 40 }));
+  return Type.Optional(
+    Type.String({ description: `${description} ISO 8601 UTC: year-month, date or date-time.`, maxLength: 40 }),
+  );
 }
 
 /**
@@ -124,7 +127,13 @@ export function dateRange(
 function parseInstant(field: string, value: string, edge: 'start' | 'end'): Date {
   const text = value.trim();
   let date: Date | undefined;
-  if (DATE_ONLY.test(text)) {
+  if (YEAR_MONTH.test(text)) {
+    // A month: its first instant for `from`, its last for `to`.
+    const [year, month] = text.split('-').map(Number) as [number, number];
+    if (month >= 1 && month <= 12) {
+      date = new Date(Date.UTC(year, month - 1 + (edge === 'end' ? 1 : 0), 1) - (edge === 'end' ? 1 : 0));
+    }
+  } else if (DATE_ONLY.test(text)) {
     date = new Date(`${text}T00:00:00.000Z`);
     if (edge === 'end' && !Number.isNaN(date.getTime())) date = new Date(date.getTime() + 86_400_000 - 1);
   } else if (DATE_TIME.test(text)) {

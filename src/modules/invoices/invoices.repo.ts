@@ -1,0 +1,245 @@
+import type { Sql } from '../../platform/db/pool.js';
+import { sqlIds } from '../../platform/db/sql-ids.js';
+import { type DateRange, likePattern, type PageRequest } from '../../platform/http/paging.js';
+import { type Invoice, type InvoiceContent, type InvoiceLine, InvoiceStatus } from './invoices.model.js';
+
+const SELECT = `SELECT v.*, coalesce(
+    nullif(concat_ws(' ', c.first_name, c.last_name), ''), c.company_name,
+    nullif(concat_ws(' ', v.customer->>'firstName', v.customer->>'lastName'), ''), v.customer->>'companyName'
+  ) AS customer_name
+  FROM invoices v LEFT JOIN customers c ON c.id = v.customer_id`;
+
+function toInvoice(r: Record<string, unknown>): Invoice {
+  const num = (v: unknown) => (v === null || v === undefined ? null : Number(v));
+  return {
+    id: r.id as string,
+    merchantId: r.merchant_id as string,
+    number: r.number as string,
+    statusId: r.status_id as number,
+    customerId: (r.customer_id as string | null) ?? null,
+    customer: (r.customer as Invoice['customer']) ?? null,
+    issueDate: r.issue_date as Date,
+    dueDate: r.due_date as Date,
+    lines: r.lines as InvoiceLine[],
+    discountMpct: num(r.discount_mpct),
+    taxMpct: num(r.tax_mpct),
+    shippingFeeCents: num(r.shipping_fee_cents),
+    feesMpct: num(r.fees_mpct),
+    notes: (r.notes as string | null) ?? null,
+    paymentMethodTypeId: r.payment_method_type_id as number,
+    referenceId: (r.reference_id as string | null) ?? null,
+    totalCents: Number(r.total_cents),
+    paidCents: Number(r.paid_cents),
+    paymentDate: (r.payment_date as Date | null) ?? null,
+    paidNote: (r.paid_note as string | null) ?? null,
+    transactionIds: (r.transaction_ids as string[]) ?? [],
+    publishedAt: (r.published_at as Date | null) ?? null,
+    createdAt: r.created_at as Date,
+    modifiedAt: r.modified_at as Date,
+    customerName: (r.customer_name as string | null) ?? null,
+  };
+}
+
+/** Unique violations of the per-merchant number index. */
+export const isNumberTaken = (error: unknown) =>
+  (error as { code?: string }).code === '23505' && (error as { constraint?: string }).constraint === 'invoices_number';
+
+/**
+ * The merchant's next generated number, inside the caller's transaction: the counter row is locked until it commits
+ * (a rolled-back create gives its number back, so generated numbers have no gaps), and numbers a client chose are
+ * skipped.
+ */
+export async function nextInvoiceNumber(tx: Sql, merchantId: string): Promise<string> {
+  for (;;) {
+    const { rows } = await tx.query<{ last_value: number }>(
+      `INSERT INTO invoice_number_counters (merchant_id, last_value) VALUES ($1, 1)
+       ON CONFLICT (merchant_id) DO UPDATE SET last_value = invoice_number_counters.last_value + 1
+       RETURNING last_value`,
+      [merchantId],
+    );
+    const number = `INV-${String(rows[0]!.last_value).padStart(6, '0')}`;
+    const taken = await tx.query('SELECT 1 FROM invoices WHERE merchant_id = $1 AND number = $2', [merchantId, number]);
+    if (taken.rowCount === 0) return number;
+  }
+}
+
+const contentValues = (c: InvoiceContent & { number: string }) => [
+  c.number,
+  c.customerId,
+  c.customer === null ? null : JSON.stringify(c.customer),
+  c.issueDate,
+  c.dueDate,
+  JSON.stringify(c.lines),
+  c.discountMpct,
+  c.taxMpct,
+  c.shippingFeeCents,
+  c.feesMpct,
+  c.notes,
+  c.paymentMethodTypeId,
+  c.referenceId,
+];
+
+export async function insertInvoice(
+  tx: Sql,
+  v: InvoiceContent & { id: string; merchantId: string; number: string; totalCents: number; at: Date },
+): Promise<void> {
+  await tx.query(
+    `INSERT INTO invoices (number, customer_id, customer, issue_date, due_date, lines, discount_mpct, tax_mpct,
+       shipping_fee_cents, fees_mpct, notes, payment_method_type_id, reference_id, id, merchant_id, status_id,
+       total_cents, created_at, modified_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, ${InvoiceStatus.Draft}, $16, $17, $17)`,
+    [...contentValues(v), v.id, v.merchantId, v.totalCents, v.at],
+  );
+}
+
+/** A Draft's full replacement (compare-and-set on Draft); false when it is not a Draft (any more). */
+export async function replaceDraft(
+  tx: Sql,
+  merchantId: string,
+  id: string,
+  v: InvoiceContent & { number: string; totalCents: number; at: Date },
+): Promise<boolean> {
+  const { rowCount } = await tx.query(
+    `UPDATE invoices SET number = $1, customer_id = $2, customer = $3, issue_date = $4, due_date = $5, lines = $6,
+       discount_mpct = $7, tax_mpct = $8, shipping_fee_cents = $9, fees_mpct = $10, notes = $11,
+       payment_method_type_id = $12, reference_id = $13, total_cents = $14, modified_at = $15
+     WHERE id = $16 AND merchant_id = $17 AND status_id = ${InvoiceStatus.Draft}`,
+    [...contentValues(v), v.totalCents, v.at, id, merchantId],
+  );
+  return rowCount === 1;
+}
+
+export async function deleteDraft(sql: Sql, merchantId: string, id: string): Promise<boolean> {
+  const { rowCount } = await sql.query(
+    `DELETE FROM invoices WHERE id = $1 AND merchant_id = $2 AND status_id = ${InvoiceStatus.Draft}`,
+    [id, merchantId],
+  );
+  return rowCount === 1;
+}
+
+export async function findInvoice(sql: Sql, merchantId: string, id: string, lock = false): Promise<Invoice | null> {
+  const { rows } = await sql.query(
+    `${SELECT} WHERE v.id = $1 AND v.merchant_id = $2${lock ? ' FOR UPDATE OF v' : ''}`,
+    [id, merchantId],
+  );
+  return rows[0] ? toInvoice(rows[0]) : null;
+}
+
+export interface InvoiceMove {
+  customerId?: string;
+  paidCents?: number;
+  paymentDate?: Date;
+  paidNote?: string | null;
+  published?: boolean;
+}
+
+/** One status move as a compare-and-set from `from`; the moved invoice, or null when it was in no such status. */
+export async function moveInvoice(
+  sql: Sql,
+  merchantId: string,
+  id: string,
+  from: readonly number[],
+  to: number,
+  at: Date,
+  move: InvoiceMove = {},
+): Promise<boolean> {
+  const { rowCount } = await sql.query(
+    `UPDATE invoices SET status_id = $4::smallint, modified_at = $5,
+       customer_id = coalesce($6, customer_id),
+       paid_cents = coalesce($7, paid_cents),
+       payment_date = coalesce($8, payment_date),
+       paid_note = coalesce($9, paid_note),
+       published_at = CASE WHEN $10 THEN $5 ELSE published_at END
+     WHERE id = $1 AND merchant_id = $2 AND status_id = ANY($3::smallint[])`,
+    [
+      id,
+      merchantId,
+      from,
+      to,
+      at,
+      move.customerId ?? null,
+      move.paidCents ?? null,
+      move.paymentDate ?? null,
+      move.paidNote ?? null,
+      move.published ?? false,
+    ],
+  );
+  return rowCount === 1;
+}
+
+export interface InvoiceFilter {
+  merchantId: string;
+  statusId?: number;
+  issueDate: DateRange;
+  dueDate: DateRange;
+  paymentDate: DateRange;
+}
+
+export async function listInvoices(
+  sql: Sql,
+  filter: InvoiceFilter,
+  page: PageRequest,
+): Promise<{ items: Invoice[]; total: number }> {
+  const where = ['v.merchant_id = $1'];
+  const params: unknown[] = [filter.merchantId];
+  const add = (clause: (n: string) => string, value: unknown) => {
+    params.push(value);
+    where.push(clause(`$${params.length}`));
+  };
+  if (filter.statusId !== undefined) add((n) => `v.status_id = ${n}`, filter.statusId);
+  for (const [column, range] of [
+    ['issue_date', filter.issueDate],
+    ['due_date', filter.dueDate],
+    ['payment_date', filter.paymentDate],
+  ] as const) {
+    if (range.from) add((n) => `v.${column} >= ${n}`, range.from);
+    if (range.to) add((n) => `v.${column} <= ${n}`, range.to);
+  }
+  if (page.search) {
+    add(
+      (n) =>
+        `(v.number ILIKE ${n} OR v.reference_id ILIKE ${n} OR c.email ILIKE ${n} OR v.customer->>'email' ILIKE ${n}
+          OR concat_ws(' ', c.first_name, c.last_name, c.company_name) ILIKE ${n}
+          OR concat_ws(' ', v.customer->>'firstName', v.customer->>'lastName', v.customer->>'companyName') ILIKE ${n})`,
+      likePattern(page.search),
+    );
+  }
+  const whereSql = where.join(' AND ');
+  const [{ rows }, count] = await Promise.all([
+    sql.query(`${SELECT} WHERE ${whereSql} ${page.orderSql} LIMIT $${params.length + 1} OFFSET $${params.length + 2}`, [
+      ...params,
+      page.limit,
+      page.offset,
+    ]),
+    sql.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM invoices v LEFT JOIN customers c ON c.id = v.customer_id WHERE ${whereSql}`,
+      params,
+    ),
+  ]);
+  return { items: rows.map(toInvoice), total: count.rows[0]!.n };
+}
+
+export const INVOICE_LIST = {
+  orderBy: {
+    createdOn: 'v.created_at',
+    number: 'v.number',
+    issueDate: 'v.issue_date',
+    dueDate: 'v.due_date',
+    paymentDate: 'v.payment_date',
+    totalAmount: 'v.total_cents',
+    status: 'v.status_id',
+    customerName: 'customer_name',
+  },
+  defaultOrderBy: 'createdOn',
+  tieBreaker: 'v.id',
+};
+
+/** Published, unpaid invoices whose due date is before `dueBefore`: Expired by the sweep. */
+export async function expireOverdue(sql: Sql, dueBefore: Date, at: Date): Promise<number> {
+  const { rowCount } = await sql.query(
+    `UPDATE invoices SET status_id = ${InvoiceStatus.Expired}, modified_at = $2
+     WHERE status_id IN (${sqlIds(InvoiceStatus.Published)}) AND paid_cents = 0 AND due_date < $1`,
+    [dueBefore, at],
+  );
+  return rowCount ?? 0;
+}

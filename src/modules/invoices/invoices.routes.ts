@@ -1,0 +1,197 @@
+import Type from 'typebox';
+import { AUTHENTICATED_ERRORS, errorResponses } from '../../platform/http/error-schemas.js';
+import { pageRequest } from '../../platform/http/paging.js';
+import { merchantOf } from '../../platform/http/principal.js';
+import type { App } from '../../platform/http/server.js';
+import type { MerchantsService } from '../merchants/merchants.service.js';
+import { calculationsView, invoiceDateRanges, invoiceSummary, invoiceView } from './invoices.mapper.js';
+import { INVOICE_LIST } from './invoices.repo.js';
+import {
+  CalculationsView,
+  InvoiceBody,
+  InvoiceIdParams,
+  InvoiceList,
+  InvoiceListQuery,
+  InvoiceView,
+  MarkPaidBody,
+  PublishBody,
+} from './invoices.schemas.js';
+import type { InvoicesService } from './invoices.service.js';
+
+const EMPTY = Type.Unknown({ description: 'Empty body (200 with no content).', examples: [''] });
+const API_VERSION = 'Accepts the optional `x-api-version` header (1.0).';
+const MOVES =
+  'Moves (docs/invoices.md): Draft → Published (publish), Published and unpaid → Canceled (cancel) or Paid ' +
+  '(mark-as-paid, or a payment), Published and unpaid → Expired (INVOICE_EXPIRY_DAYS after its due date). Any other ' +
+  "move is a 400 naming 'status'.";
+
+/** What these routes use. */
+export interface InvoicesRouteDeps {
+  invoices: InvoicesService;
+  merchants: MerchantsService;
+}
+
+export function invoicesRoutes(app: App, deps: InvoicesRouteDeps): void {
+  const { invoices } = deps;
+  const tags = ['Invoices'];
+  const base = '/pay-int-api/invoices';
+  const ERRORS = errorResponses(...AUTHENTICATED_ERRORS, 404);
+
+  app.post(
+    base,
+    {
+      config: { idempotent: true },
+      schema: {
+        tags,
+        summary: 'Create an invoice (Draft)',
+        description:
+          'With `customerId` or an inline `customer`, and at least one line (a catalog `lineItemId`, or `productName` ' +
+          'and `unitPrice`). The invoice settings give the defaults and refuse what they disable (400 naming the ' +
+          `field). Records \`invoice.created\`. Honours \`idempotency-key\`. ${API_VERSION}`,
+        body: InvoiceBody,
+        response: { 200: InvoiceView, ...ERRORS },
+      },
+    },
+    async (request) => invoiceView(await invoices.create(merchantOf(request).merchantId, request.body)),
+  );
+
+  app.get(
+    base,
+    {
+      schema: {
+        tags,
+        summary: 'List invoices',
+        description:
+          '`search` matches the number, reference and customer name or email; dates take year-month, date or ' +
+          `date-time. ${API_VERSION}`,
+        querystring: InvoiceListQuery,
+        response: { 200: InvoiceList, ...errorResponses(...AUTHENTICATED_ERRORS) },
+      },
+    },
+    async (request) => {
+      const q = request.query;
+      const result = await invoices.list(
+        { merchantId: merchantOf(request).merchantId, statusId: q.status, ...invoiceDateRanges(q) },
+        pageRequest(q, INVOICE_LIST),
+      );
+      return { items: result.items.map(invoiceSummary), total: result.total };
+    },
+  );
+
+  app.get(
+    `${base}/:invoiceId`,
+    {
+      schema: {
+        tags,
+        summary: 'Get an invoice',
+        description: `Every input, the calculated totals, the status and what was paid. ${API_VERSION}`,
+        params: InvoiceIdParams,
+        response: { 200: InvoiceView, ...ERRORS },
+      },
+    },
+    async (request) => invoiceView(await invoices.get(merchantOf(request).merchantId, request.params.invoiceId)),
+  );
+
+  app.put(
+    `${base}/:invoiceId`,
+    {
+      schema: {
+        tags,
+        summary: 'Replace a Draft invoice',
+        description: `A full replacement, Draft only (otherwise 400). ${API_VERSION}`,
+        params: InvoiceIdParams,
+        body: InvoiceBody,
+        response: { 200: InvoiceView, ...ERRORS },
+      },
+    },
+    async (request) =>
+      invoiceView(await invoices.replace(merchantOf(request).merchantId, request.params.invoiceId, request.body)),
+  );
+
+  app.delete(
+    `${base}/:invoiceId`,
+    {
+      schema: {
+        tags,
+        summary: 'Delete a Draft invoice',
+        description: `Draft only: a published invoice cannot be deleted (400). 200 with an empty body. ${API_VERSION}`,
+        params: InvoiceIdParams,
+        response: { 200: EMPTY, ...ERRORS },
+      },
+    },
+    async (request, reply) => {
+      await invoices.delete(merchantOf(request).merchantId, request.params.invoiceId);
+      return reply.send();
+    },
+  );
+
+  app.post(
+    `${base}/publish`,
+    {
+      schema: {
+        tags,
+        summary: 'Publish an invoice',
+        description:
+          'Draft → Published. An invoice with an inline customer gets a customer record (the inline fields). ' +
+          `${MOVES} ${API_VERSION}`,
+        body: PublishBody,
+        response: { 200: InvoiceView, ...ERRORS },
+      },
+    },
+    async (request) => invoiceView(await invoices.publish(merchantOf(request).merchantId, request.body.invoiceId)),
+  );
+
+  app.put(
+    `${base}/:invoiceId/cancel`,
+    {
+      schema: {
+        tags,
+        summary: 'Cancel an invoice',
+        description: `Published and unpaid → Canceled. ${MOVES} ${API_VERSION}`,
+        params: InvoiceIdParams,
+        response: { 200: InvoiceView, ...ERRORS },
+      },
+    },
+    async (request) => invoiceView(await invoices.cancel(merchantOf(request).merchantId, request.params.invoiceId)),
+  );
+
+  app.put(
+    `${base}/:invoiceId/mark-as-paid`,
+    {
+      schema: {
+        tags,
+        summary: 'Mark an invoice as paid',
+        description:
+          'Published and unpaid → Paid without a transaction (paid outside: cash, a check), with an optional note; ' +
+          `records \`invoice.paid\`. ${MOVES} ${API_VERSION}`,
+        params: InvoiceIdParams,
+        body: Type.Optional(MarkPaidBody),
+        response: { 200: InvoiceView, ...ERRORS },
+      },
+    },
+    async (request) =>
+      invoiceView(
+        await invoices.markAsPaid(merchantOf(request).merchantId, request.params.invoiceId, request.body?.note ?? null),
+      ),
+  );
+
+  app.get(
+    `${base}/:invoiceId/calculations`,
+    {
+      schema: {
+        tags,
+        summary: 'Invoice calculations',
+        description:
+          'Per line and for the invoice, in one rounding rule (docs/invoices.md), plus what a credit card payment ' +
+          `comes to under the merchant's zero-cost processing program. ${API_VERSION}`,
+        params: InvoiceIdParams,
+        response: { 200: CalculationsView, ...ERRORS },
+      },
+    },
+    async (request) => {
+      const merchantId = merchantOf(request).merchantId;
+      const invoice = await invoices.get(merchantId, request.params.invoiceId);
+      return calculationsView(invoice, (await deps.merchants.getConfiguration(merchantId)).settings);
+    },
+  );
+}

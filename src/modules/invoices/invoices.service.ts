@@ -1,0 +1,182 @@
+import type { Clock } from '../../platform/clock/clock.js';
+import { newId } from '../../platform/crypto/ids.js';
+import type { Pool, Sql } from '../../platform/db/pool.js';
+import { withTransaction } from '../../platform/db/tx.js';
+import { recordEvent } from '../../platform/events/outbox.js';
+import { NotFoundError, ValidationError } from '../../platform/http/errors.js';
+import type { PageRequest } from '../../platform/http/paging.js';
+import type { CustomersService } from '../customers/customers.service.js';
+import type { EventName } from '../webhooks/event-catalog.js';
+import { calculateInvoice, type InvoiceCalculation } from './calculation.js';
+import type { CatalogService } from './catalog.service.js';
+import { invoiceContent } from './invoice-input.js';
+import type { InvoiceSettingsService } from './invoice-settings.js';
+import { INVOICE_STATUS_NAMES, type Invoice, type InvoiceContent, InvoiceStatus } from './invoices.model.js';
+import {
+  deleteDraft,
+  expireOverdue,
+  findInvoice,
+  type InvoiceFilter,
+  insertInvoice,
+  isNumberTaken,
+  listInvoices,
+  moveInvoice,
+  nextInvoiceNumber,
+  replaceDraft,
+} from './invoices.repo.js';
+import type { InvoiceBody } from './invoices.schemas.js';
+
+export interface InvoicesDeps {
+  pool: Pool;
+  clock: Clock;
+  catalog: CatalogService;
+  customers: CustomersService;
+  settings: InvoiceSettingsService;
+  /** Days after its due date a Published, unpaid invoice expires (INVOICE_EXPIRY_DAYS). */
+  expiryDays: number;
+}
+
+const DAY_MS = 86_400_000;
+
+export const calculationOf = (content: InvoiceContent): InvoiceCalculation =>
+  calculateInvoice({
+    lines: content.lines,
+    discountMpct: content.discountMpct,
+    taxMpct: content.taxMpct,
+    shippingFeeCents: content.shippingFeeCents,
+    feesMpct: content.feesMpct,
+  });
+
+/** Invoices: Drafts created and replaced, published, cancelled, marked paid, expired; every move compare-and-set. */
+export class InvoicesService {
+  constructor(private readonly deps: InvoicesDeps) {}
+
+  async create(merchantId: string, body: InvoiceBody): Promise<Invoice> {
+    const content = await this.content(merchantId, body);
+    const id = newId();
+    await this.uniqueNumber(() =>
+      withTransaction(this.deps.pool, async (tx) => {
+        const number = content.number ?? (await nextInvoiceNumber(tx, merchantId));
+        const totalCents = calculationOf(content).totalCents;
+        await insertInvoice(tx, { ...content, id, merchantId, number, totalCents, at: this.deps.clock.now() });
+        await this.event(tx, 'invoice.created', merchantId, id);
+      }),
+    );
+    return this.get(merchantId, id);
+  }
+
+  async get(merchantId: string, id: string, sql: Sql = this.deps.pool): Promise<Invoice> {
+    const invoice = await findInvoice(sql, merchantId, id);
+    if (!invoice) throw new NotFoundError('Invoice', id);
+    return invoice;
+  }
+
+  list(filter: InvoiceFilter, page: PageRequest) {
+    return listInvoices(this.deps.pool, filter, page);
+  }
+
+  /** A Draft's full replacement. A generated number stays unless another is given. */
+  async replace(merchantId: string, id: string, body: InvoiceBody): Promise<Invoice> {
+    const current = await this.get(merchantId, id);
+    this.mustBe(current, [InvoiceStatus.Draft], 'Only a Draft can be changed.');
+    const content = await this.content(merchantId, body);
+    const replaced = await this.uniqueNumber(() =>
+      replaceDraft(this.deps.pool, merchantId, id, {
+        ...content,
+        number: content.number ?? current.number,
+        totalCents: calculationOf(content).totalCents,
+        at: this.deps.clock.now(),
+      }),
+    );
+    if (!replaced) throw this.refused(await this.get(merchantId, id), 'Only a Draft can be changed.');
+    return this.get(merchantId, id);
+  }
+
+  async delete(merchantId: string, id: string): Promise<void> {
+    const current = await this.get(merchantId, id);
+    if (!(await deleteDraft(this.deps.pool, merchantId, id))) {
+      throw this.refused(await this.get(merchantId, id).catch(() => current), 'Only a Draft can be deleted.');
+    }
+  }
+
+  /** Draft → Published; an invoice with only an inline customer gets a customer record. */
+  async publish(merchantId: string, id: string): Promise<Invoice> {
+    await withTransaction(this.deps.pool, async (tx) => {
+      const invoice = await findInvoice(tx, merchantId, id, true);
+      if (!invoice) throw new NotFoundError('Invoice', id);
+      this.mustBe(invoice, [InvoiceStatus.Draft], 'Only a Draft can be published.');
+      let customerId = invoice.customerId;
+      if (!customerId && invoice.customer) {
+        customerId = (await this.deps.customers.create(merchantId, { ...invoice.customer }, tx)).id;
+      }
+      await moveInvoice(tx, merchantId, id, [InvoiceStatus.Draft], InvoiceStatus.Published, this.deps.clock.now(), {
+        ...(customerId ? { customerId } : {}),
+        published: true,
+      });
+    });
+    return this.get(merchantId, id);
+  }
+
+  /** Published and unpaid → Canceled. */
+  async cancel(merchantId: string, id: string): Promise<Invoice> {
+    return this.moveUnpaid(merchantId, id, InvoiceStatus.Canceled, 'Only a Published, unpaid invoice can be canceled.');
+  }
+
+  /** Published and unpaid → Paid, with no transaction (paid outside: cash, a check); `invoice.paid` as for a payment. */
+  async markAsPaid(merchantId: string, id: string, note: string | null): Promise<Invoice> {
+    return this.moveUnpaid(
+      merchantId,
+      id,
+      InvoiceStatus.Paid,
+      'Only a Published, unpaid invoice can be marked as paid.',
+      note,
+    );
+  }
+
+  /** Published, unpaid invoices `expiryDays` past their due date: Expired (the sweep, on the business clock). */
+  expireDue(): Promise<number> {
+    const now = this.deps.clock.now();
+    return expireOverdue(this.deps.pool, new Date(now.getTime() - this.deps.expiryDays * DAY_MS), now);
+  }
+
+  private async moveUnpaid(merchantId: string, id: string, to: number, refusal: string, note?: string | null) {
+    await withTransaction(this.deps.pool, async (tx) => {
+      const invoice = await findInvoice(tx, merchantId, id, true);
+      if (!invoice) throw new NotFoundError('Invoice', id);
+      if (invoice.statusId !== InvoiceStatus.Published || invoice.paidCents > 0) throw this.refused(invoice, refusal);
+      const now = this.deps.clock.now();
+      const paid = to === InvoiceStatus.Paid;
+      await moveInvoice(tx, merchantId, id, [InvoiceStatus.Published], to, now, {
+        ...(paid ? { paidCents: invoice.totalCents, paymentDate: now, paidNote: note?.trim() || null } : {}),
+      });
+      if (paid) await this.event(tx, 'invoice.paid', merchantId, id);
+    });
+    return this.get(merchantId, id);
+  }
+
+  private async content(merchantId: string, body: InvoiceBody): Promise<InvoiceContent> {
+    const settings = await this.deps.settings.get(merchantId);
+    return invoiceContent(this.deps, merchantId, body, settings);
+  }
+
+  private mustBe(invoice: Invoice, statuses: number[], refusal: string): void {
+    if (!statuses.includes(invoice.statusId)) throw this.refused(invoice, refusal);
+  }
+
+  private refused(invoice: Invoice, refusal: string): ValidationError {
+    return ValidationError.field('status', `${refusal} This invoice is ${INVOICE_STATUS_NAMES[invoice.statusId]}.`);
+  }
+
+  private async uniqueNumber<T>(write: () => Promise<T>): Promise<T> {
+    try {
+      return await write();
+    } catch (error) {
+      if (isNumberTaken(error)) throw ValidationError.field('number', 'An invoice with this number exists.');
+      throw error;
+    }
+  }
+
+  private async event(tx: Sql, type: Extract<EventName, `invoice.${string}`>, merchantId: string, id: string) {
+    await recordEvent(tx, this.deps.clock, { type, merchantId, resourceType: 'invoice', resourceId: id });
+  }
+}

@@ -1,0 +1,287 @@
+// Invoices: create (inline customer or a customer, catalog and manual lines, settings defaults and refusals, numbers
+// generated gap-free under concurrency), the calculations, every lifecycle move allowed or refused, publish making a
+// customer, the list's filters, and expiry on the business clock.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { type HttpResult, type MerchantTenant, startNode, type TestNode } from '../harness.js';
+
+describe('invoices', () => {
+  let t: TestNode;
+  let m: MerchantTenant;
+  const base = '/pay-int-api/invoices';
+  const req = (method: string, url: string, body?: unknown, tenant = m) =>
+    t.request(method, url, { token: tenant.token, ...(body === undefined ? {} : { body }) });
+  const ok = (method: string, url: string, body?: unknown, tenant = m) => t.expectOk(req(method, url, body, tenant));
+  const manual = (extra: Record<string, unknown> = {}) => ({
+    customer: { firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.com' },
+    lineItems: [{ productName: 'Work', quantity: 1, unitPrice: 100 }],
+    ...extra,
+  });
+  const settingsPath = () => `/pay-int-api/merchants/${m.id}/invoices/settings`;
+  async function settings(change: Record<string, unknown>) {
+    const { merchantId: _, ...current } = await ok('GET', settingsPath());
+    return ok('PUT', settingsPath(), { ...current, ...change });
+  }
+
+  before(async () => {
+    t = await startNode();
+    m = await t.merchant();
+  });
+  after(() => t.stop());
+
+  it('creates a Draft from catalog and manual lines, with its totals, a generated number and invoice.created', async () => {
+    const item = await ok('POST', '/pay-int-api/line-items', {
+      productName: 'Consulting',
+      unitPrice: 150,
+      unitTypeId: 7,
+      taxRate: 8.875,
+    });
+    const invoice = await ok(
+      'POST',
+      base,
+      manual({
+        lineItems: [
+          { lineItemId: item.id, quantity: 2 },
+          { productName: 'Travel', quantity: 1.5, unitPrice: 33.33 },
+        ],
+        taxPercentage: 5,
+        referenceId: 'PO-77',
+      }),
+    );
+    assert.equal(invoice.status, 1);
+    assert.equal(invoice.statusName, 'Draft');
+    assert.match(invoice.number, /^INV-\d{6}$/);
+    assert.equal(invoice.customerName, 'Ada Lovelace');
+    assert.equal(invoice.lineItems[0].productName, 'Consulting');
+    assert.equal(invoice.lineItems[0].unitType, 'Hour');
+    assert.equal(invoice.lineItems[0].taxRate, 8.875, 'the catalog rate');
+    assert.equal(invoice.lineItems[1].taxRate, null, 'the invoice rate applies');
+    // 300 + 26.63 tax; 50.00 (1.5 × 33.33 = 49.995) + 2.50 tax: 379.13.
+    assert.equal(invoice.subtotalAmount, 350);
+    assert.equal(invoice.taxAmount, 29.13);
+    assert.equal(invoice.totalAmount, 379.13);
+    assert.equal(invoice.amountDue, 379.13);
+    const calculations = await ok('GET', `${base}/${invoice.id}/calculations`);
+    assert.equal(calculations.totalAmount, invoice.totalAmount);
+    assert.equal(calculations.lines[1].amount, 50);
+    assert.equal(calculations.lines[1].taxRate, 5);
+    assert.equal(calculations.cardTotalAmount, 379.13, 'no zero-cost program on this merchant');
+    const events = await t.query<{ type: string; resource_type: string }>(
+      'SELECT type, resource_type FROM events WHERE resource_id = $1',
+      [invoice.id],
+    );
+    assert.deepEqual(events, [{ type: 'invoice.created', resource_type: 'invoice' }]);
+    const due = (Date.parse(invoice.dueDate) - Date.parse(invoice.issueDate)) / 86_400_000;
+    assert.equal(due, 30, 'due after the settings dueDateAfterDays');
+  });
+
+  it('applies the settings: disabled adjustments refused, enabled ones defaulted, locked catalog prices', async () => {
+    const refused = await req('POST', base, manual({ discountPercentage: 5, shippingFeeAmount: 3, feesPercentage: 1 }));
+    assert.equal(refused.status, 400);
+    assert.deepEqual(Object.keys(refused.body.errors).sort(), [
+      'discountPercentage',
+      'feesPercentage',
+      'shippingFeeAmount',
+    ]);
+    await settings({
+      isDiscountEnabled: true,
+      discountPercentage: 10,
+      isShippingFeeEnabled: true,
+      shippingFeeAmount: 7.5,
+      dueDateAfterDays: 14,
+      notes: 'Thanks!',
+      canOverWriteInvoiceLineItemPrice: false,
+      allowStaffToSetDiscountAndLineItemDiscount: false,
+    });
+    const defaulted = await ok('POST', base, manual());
+    assert.equal(defaulted.discountPercentage, 10);
+    assert.equal(defaulted.discountAmount, 10);
+    assert.equal(defaulted.shippingFeeAmount, 7.5);
+    assert.equal(defaulted.totalAmount, 97.5);
+    assert.equal(defaulted.notes, 'Thanks!');
+    assert.equal((Date.parse(defaulted.dueDate) - Date.parse(defaulted.issueDate)) / 86_400_000, 14);
+    const item = await ok('POST', '/pay-int-api/line-items', { productName: 'Fixed', unitPrice: 20 });
+    const changedPrice = await req(
+      'POST',
+      base,
+      manual({ lineItems: [{ lineItemId: item.id, quantity: 1, unitPrice: 19 }] }),
+    );
+    assert.ok(changedPrice.body.errors['lineItems[0].unitPrice']);
+    assert.equal(
+      (await req('POST', base, manual({ lineItems: [{ lineItemId: item.id, quantity: 1, unitPrice: 20 }] }))).status,
+      200,
+    );
+    const lineDiscount = await req(
+      'POST',
+      base,
+      manual({ lineItems: [{ productName: 'X', quantity: 1, unitPrice: 1, discountPercentage: 5 }] }),
+    );
+    assert.ok(lineDiscount.body.errors['lineItems[0].discountPercentage']);
+    for (const [body, field] of [
+      [{ lineItems: [{ productName: 'X', quantity: 1, unitPrice: 1 }] }, 'customerId'],
+      [manual({ lineItems: [{ quantity: 1, unitPrice: 1 }] }), 'lineItems[0].productName'],
+      [manual({ lineItems: [{ productName: 'X', quantity: 1 }] }), 'lineItems[0].unitPrice'],
+      [manual({ issueDate: '2026-12-10T00:00:00Z', dueDate: '2026-12-01T00:00:00Z' }), 'dueDate'],
+    ] as const) {
+      const answer = await req('POST', base, body);
+      assert.equal(answer.status, 400, JSON.stringify(body));
+      assert.ok(answer.body.errors[field], `${field}: ${JSON.stringify(answer.body.errors)}`);
+    }
+    for (const quantity of [0, 1.0005]) {
+      assert.equal(
+        (await req('POST', base, manual({ lineItems: [{ productName: 'X', quantity, unitPrice: 1 }] }))).status,
+        400,
+      );
+    }
+    await settings({
+      isDiscountEnabled: false,
+      discountPercentage: null,
+      isShippingFeeEnabled: false,
+      shippingFeeAmount: null,
+      canOverWriteInvoiceLineItemPrice: true,
+      allowStaffToSetDiscountAndLineItemDiscount: true,
+      dueDateAfterDays: 30,
+      notes: null,
+    });
+  });
+
+  it('numbers: chosen ones unique, generated ones consecutive with no gaps under concurrent creates', async () => {
+    const tenant = await t.merchant();
+    const chosen = await ok('POST', base, manual({ number: 'A-1' }), tenant);
+    assert.equal(chosen.number, 'A-1');
+    const taken = await req('POST', base, manual({ number: 'A-1' }), tenant);
+    assert.ok(taken.body.errors.number);
+    const created = await Promise.all(Array.from({ length: 10 }, () => ok('POST', base, manual(), tenant)));
+    assert.deepEqual(
+      created.map((v) => v.number).sort(),
+      Array.from({ length: 10 }, (_, n) => `INV-${String(n + 1).padStart(6, '0')}`),
+    );
+  });
+
+  it('allows exactly the moves of the state table, and refuses every other with a 400 naming status', async () => {
+    const draft = async () => (await ok('POST', base, manual())).id as string;
+    const publish = (id: string) => req('POST', `${base}/publish`, { invoiceId: id });
+    const moves: Record<string, (id: string) => Promise<HttpResult>> = {
+      replace: (id) =>
+        req('PUT', `${base}/${id}`, manual({ lineItems: [{ productName: 'New', quantity: 2, unitPrice: 5 }] })),
+      delete: (id) => req('DELETE', `${base}/${id}`),
+      publish,
+      cancel: (id) => req('PUT', `${base}/${id}/cancel`),
+      markAsPaid: (id) => req('PUT', `${base}/${id}/mark-as-paid`, { note: 'Check #12' }),
+    };
+    const inState = {
+      Draft: draft,
+      Published: async () => {
+        const id = await draft();
+        await t.expectOk(publish(id));
+        return id;
+      },
+      Paid: async () => {
+        const id = await inState.Published();
+        await t.expectOk(moves.markAsPaid!(id));
+        return id;
+      },
+      Canceled: async () => {
+        const id = await inState.Published();
+        await t.expectOk(moves.cancel!(id));
+        return id;
+      },
+    };
+    const allowed: Record<keyof typeof inState, string[]> = {
+      Draft: ['replace', 'delete', 'publish'],
+      Published: ['cancel', 'markAsPaid'],
+      Paid: [],
+      Canceled: [],
+    };
+    for (const [state, make] of Object.entries(inState) as Array<[keyof typeof inState, () => Promise<string>]>) {
+      for (const [name, move] of Object.entries(moves)) {
+        const id = await make();
+        const answer = await move(id);
+        const expected = allowed[state].includes(name) ? 200 : 400;
+        assert.equal(answer.status, expected, `${name} on ${state}`);
+        if (expected === 400) assert.ok(answer.body?.errors?.status, `${name} on ${state} names status`);
+      }
+    }
+    const paid = await inState.Paid();
+    const record = await ok('GET', `${base}/${paid}`);
+    assert.equal(record.statusName, 'Paid');
+    assert.equal(record.amountPaid, 100);
+    assert.equal(record.amountDue, 0);
+    assert.equal(record.paidNote, 'Check #12');
+    assert.ok(record.paymentDate);
+    assert.deepEqual(record.transactionIds, []);
+    const events = await t.query<{ type: string }>('SELECT type FROM events WHERE resource_id = $1 ORDER BY seq', [
+      paid,
+    ]);
+    assert.deepEqual(
+      events.map((e) => e.type),
+      ['invoice.created', 'invoice.paid'],
+    );
+    const concurrent = await inState.Published();
+    const both = await Promise.all([moves.cancel!(concurrent), moves.markAsPaid!(concurrent)]);
+    assert.deepEqual(both.map((a) => a.status).sort(), [200, 400], 'one of two concurrent moves wins');
+  });
+
+  it('publish makes the inline customer a customer; the list filters by status, dates and search', async () => {
+    const tenant = await t.merchant();
+    const invoice = await ok(
+      'POST',
+      base,
+      manual({
+        customer: { companyName: 'Acme Corp', email: 'billing@acme.test' },
+        issueDate: '2026-03-15T12:00:00Z',
+        dueDate: '2026-04-14T12:00:00Z',
+      }),
+      tenant,
+    );
+    assert.equal(invoice.customerId, null);
+    const published = await ok('POST', `${base}/publish`, { invoiceId: invoice.id }, tenant);
+    assert.ok(published.customerId);
+    const customer = await ok('GET', `/pay-api/v1/customers/${published.customerId}`, undefined, tenant);
+    assert.equal(customer.companyName, 'Acme Corp');
+    assert.equal(customer.email, 'billing@acme.test');
+    await ok('POST', base, manual({ issueDate: '2026-05-01T00:00:00Z', dueDate: '2026-05-31T00:00:00Z' }), tenant);
+    const list = (query: string) => ok('GET', `${base}${query}`, undefined, tenant);
+    const all = await list('');
+    assert.equal(all.total, 2);
+    assert.deepEqual(Object.keys(all.items[0]).sort(), [
+      'customerName',
+      'dueDate',
+      'id',
+      'issueDate',
+      'number',
+      'paymentDate',
+      'status',
+      'totalAmount',
+    ]);
+    assert.deepEqual(
+      (await list('?status=2')).items.map((i: { id: string }) => i.id),
+      [invoice.id],
+    );
+    assert.deepEqual(
+      (await list('?issueDateFrom=2026-03&issueDateTo=2026-03')).items.map((i: { id: string }) => i.id),
+      [invoice.id],
+    );
+    assert.equal((await list('?dueDateFrom=2026-05-01')).total, 1);
+    assert.deepEqual(
+      (await list('?search=acme')).items.map((i: { id: string }) => i.id),
+      [invoice.id],
+    );
+    assert.equal((await req('GET', `${base}?issueDateFrom=2026-13`, undefined, tenant)).status, 400);
+  });
+
+  it('a Published, unpaid invoice expires INVOICE_EXPIRY_DAYS after its due date, on the business clock', async () => {
+    const now = new Date((await t.expectOk(t.admin('GET', '/admin/v1/clock'))).now);
+    const dueDate = new Date(now.getTime() + 86_400_000).toISOString();
+    const invoice = await ok('POST', base, manual({ issueDate: now.toISOString(), dueDate }));
+    await ok('POST', `${base}/publish`, { invoiceId: invoice.id });
+    await t.drain();
+    await t.advanceClock(30 * 86_400, m);
+    await t.drain();
+    assert.equal((await ok('GET', `${base}/${invoice.id}`)).statusName, 'Published', 'not yet: 30 days after due');
+    await t.advanceClock(2 * 86_400, m);
+    await t.drain();
+    assert.equal((await ok('GET', `${base}/${invoice.id}`)).statusName, 'Expired');
+    assert.equal((await req('PUT', `${base}/${invoice.id}/cancel`)).status, 400);
+  });
+});

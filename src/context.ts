@@ -3,6 +3,7 @@ import type { ApiKeysService } from './modules/api-keys/api-keys.service.js';
 import type { CustomersService } from './modules/customers/customers.service.js';
 import type { DevicesService } from './modules/devices/devices.service.js';
 import type { CatalogService } from './modules/invoices/catalog.service.js';
+import type { InvoicePayments } from './modules/invoices/invoice-payments.js';
 import type { InvoiceSettingsService } from './modules/invoices/invoice-settings.js';
 import type { InvoicesService } from './modules/invoices/invoices.service.js';
 import type { MerchantsService } from './modules/merchants/merchants.service.js';
@@ -55,6 +56,7 @@ export interface Services {
   catalog: CatalogService;
   invoiceSettings: InvoiceSettingsService;
   invoices: InvoicesService;
+  invoicePayments: InvoicePayments;
 }
 
 /** Everything a running node holds. Built once by the runtime (or the test harness) and passed down explicitly. */

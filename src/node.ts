@@ -9,6 +9,7 @@ import { CustomersService } from './modules/customers/customers.service.js';
 import { sandboxDeviceQueues, sandboxDeviceSchedules } from './modules/devices/devices.jobs.js';
 import { DevicesService } from './modules/devices/devices.service.js';
 import { CatalogService } from './modules/invoices/catalog.service.js';
+import { InvoicePayments } from './modules/invoices/invoice-payments.js';
 import { InvoiceSettingsService } from './modules/invoices/invoice-settings.js';
 import { invoiceQueues, invoiceSchedules } from './modules/invoices/invoices.jobs.js';
 import { InvoicesService } from './modules/invoices/invoices.service.js';
@@ -228,6 +229,7 @@ export async function createNode(config: Config, options: NodeOptions): Promise<
       settings: invoiceSettings,
       expiryDays: config.invoiceExpiryDays,
     });
+    const invoicePayments = new InvoicePayments({ pool, clock, logger, payments, settings: invoiceSettings });
     const webhookSender = new WebhookSender(
       { allowLoopback: config.webhookAllowPrivateTargets },
       config.webhookTimeoutMs,
@@ -258,7 +260,7 @@ export async function createNode(config: Config, options: NodeOptions): Promise<
     for (const queue of subscriptionQueues(subscriptions.billing)) jobs.register(queue);
     for (const schedule of subscriptionSchedules) jobs.schedule(schedule);
     for (const queue of posQueues(posDeps, posSide)) jobs.register(queue);
-    for (const queue of invoiceQueues(invoices)) jobs.register(queue);
+    for (const queue of invoiceQueues(invoices, invoicePayments)) jobs.register(queue);
     for (const schedule of invoiceSchedules) jobs.schedule(schedule);
     for (const schedule of posSchedules) jobs.schedule(schedule);
     if (sandbox) {
@@ -300,6 +302,7 @@ export async function createNode(config: Config, options: NodeOptions): Promise<
         catalog,
         invoiceSettings,
         invoices,
+        invoicePayments,
       },
     };
     const app = await buildApp(

@@ -58,6 +58,9 @@ describe('invoice catalog and settings', () => {
       200,
       'per merchant',
     );
+    const blank = await req('POST', '/pay-int-api/categories', { name: '   ' });
+    assert.equal(blank.status, 400, 'a blank name (the fuzz suite found it answered 500)');
+    assert.ok(blank.body.errors.name);
     const badUnit = await req('POST', '/pay-int-api/categories', { name: 'Odd', defaultUnitTypeId: 999 });
     assert.ok(badUnit.body.errors.defaultUnitTypeId);
     const units = await t.expectOk(req('GET', '/pay-int-api/line-items/unit-types'));
@@ -109,6 +112,7 @@ describe('invoice catalog and settings', () => {
       [{ productName: 'X', unitPrice: 1, taxRate: 100.5 }, 'taxRate'],
       [{ productName: 'X', unitPrice: 1, unitTypeId: 0 }, 'unitTypeId'],
       [{ unitPrice: 1 }, 'productName'],
+      [{ productName: '  ', unitPrice: 1 }, 'productName'],
     ] as const) {
       const refused = await req('POST', '/pay-int-api/line-items', body);
       assert.equal(refused.status, 400, JSON.stringify(body));

@@ -270,6 +270,70 @@ describe('invoices', () => {
     assert.equal((await req('GET', `${base}?issueDateFrom=2026-13`, undefined, tenant)).status, 400);
   });
 
+  it('is paid by card once: approved → Paid, declined → payable again, concurrent payments charge once', async () => {
+    const card = { accountNumber: '4111111111111111', expirationMonth: 12, expirationYear: 2031, securityCode: '123' };
+    const published = async () => {
+      const invoice = await ok('POST', base, manual());
+      await ok('POST', `${base}/publish`, { invoiceId: invoice.id });
+      return invoice.id as string;
+    };
+    const draft = await ok('POST', base, manual());
+    assert.equal((await req('POST', `${base}/${draft.id}/submit`, card)).status, 400, 'a Draft is not payable');
+
+    const declinedFirst = await published();
+    const declined = await ok('POST', `${base}/${declinedFirst}/submit`, {
+      ...card,
+      accountNumber: '4000000010050005',
+    });
+    assert.equal(declined.transaction.approved, false);
+    assert.equal(declined.invoice.statusName, 'Published');
+    assert.ok(declined.invoice.lastPaymentError);
+    const paid = await ok('POST', `${base}/${declinedFirst}/submit`, card);
+    assert.equal(paid.transaction.approved, true);
+    assert.equal(paid.invoice.statusName, 'Paid');
+    assert.equal(paid.invoice.amountDue, 0);
+    assert.ok(paid.invoice.paymentDate);
+    assert.deepEqual(paid.invoice.transactionIds, [declined.transaction.transactionId, paid.transaction.transactionId]);
+    const [row] = await t.query('SELECT create_method_id, source_id, total_cents FROM transactions WHERE id = $1', [
+      paid.transaction.transactionId,
+    ]);
+    assert.deepEqual(row, { create_method_id: 4, source_id: declinedFirst, total_cents: 10_000 });
+    assert.equal((await req('POST', `${base}/${declinedFirst}/submit`, card)).status, 400, 'paid once');
+    const events = await t.query<{ type: string }>('SELECT type FROM events WHERE resource_id = $1 ORDER BY seq', [
+      declinedFirst,
+    ]);
+    assert.deepEqual(
+      events.map((e) => e.type),
+      ['invoice.created', 'invoice.paid'],
+    );
+
+    const raced = await published();
+    const answers = await Promise.all(Array.from({ length: 6 }, () => req('POST', `${base}/${raced}/submit`, card)));
+    assert.deepEqual(answers.map((a) => a.status).sort(), [200, 400, 400, 400, 400, 400]);
+    const approved = await t.query('SELECT 1 FROM transactions WHERE source_id = $1 AND status_id = 2', [raced]);
+    assert.equal(approved.length, 1, 'one charge');
+  });
+
+  it('a card payment cut off with its request is settled by the sweep (nothing charged: payable again)', async () => {
+    const invoice = await ok('POST', base, manual());
+    await ok('POST', `${base}/publish`, { invoiceId: invoice.id });
+    // What a node that died right after starting the payment leaves behind.
+    await t.query(
+      `UPDATE invoices SET status_id = 6, payment_attempts = payment_attempts + 1, processing_method = 'card',
+         processing_since = processing_since WHERE id = $1`,
+      [invoice.id],
+    );
+    const now = new Date((await t.expectOk(t.admin('GET', '/admin/v1/clock'))).now);
+    await t.query('UPDATE invoices SET processing_since = $2 WHERE id = $1', [invoice.id, now]);
+    assert.equal((await req('PUT', `${base}/${invoice.id}/cancel`)).status, 400, 'not while a payment is being made');
+    await t.drain();
+    await t.advanceClock(3 * 60, m);
+    await t.drain();
+    const settled = await ok('GET', `${base}/${invoice.id}`);
+    assert.equal(settled.statusName, 'Published');
+    assert.match(settled.lastPaymentError, /nothing was charged/);
+  });
+
   it('a Published, unpaid invoice expires INVOICE_EXPIRY_DAYS after its due date, on the business clock', async () => {
     const now = new Date((await t.expectOk(t.admin('GET', '/admin/v1/clock'))).now);
     const dueDate = new Date(now.getTime() + 86_400_000).toISOString();

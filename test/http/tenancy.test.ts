@@ -842,6 +842,16 @@ CROSS_TENANT.push(
     request: (ids) => ({ method: 'PUT', url: `${INVOICES}/${ids.invoiceId}/mark-as-paid`, body: {} }),
   },
   {
+    route: `POST ${INVOICES}/{invoiceId}/submit`,
+    caller: 'merchant',
+    setup: publishedInvoice,
+    request: (ids) => ({
+      method: 'POST',
+      url: `${INVOICES}/${ids.invoiceId}/submit`,
+      body: { accountNumber: '4111111111111111', expirationMonth: 12, expirationYear: 2031 },
+    }),
+  },
+  {
     route: `POST ${INVOICES} {customerId}`,
     caller: 'merchant',
     setup: draftInvoice,
@@ -967,6 +977,7 @@ export const TOKEN_KINDS: Record<string, Kind[]> = {
   'PUT /pay-int-api/invoices/{invoiceId}/cancel': ['merchant'],
   'PUT /pay-int-api/invoices/{invoiceId}/mark-as-paid': ['merchant'],
   'GET /pay-int-api/invoices/{invoiceId}/calculations': ['merchant'],
+  'POST /pay-int-api/invoices/{invoiceId}/submit': ['merchant'],
 };
 
 describe('tenancy', () => {

@@ -3,6 +3,13 @@ import { fromCents, fromMillipercent, toCents, toMillipercent } from '../../plat
 import type { Category, LineItem, LineItemInput } from './catalog.model.js';
 import { resolveUnitType, type UnitType, unitTypeById } from './unit-types.js';
 
+/** A required text, trimmed; blank is a 400 naming `field` (the schema's minLength counts spaces). */
+export function requiredText(field: string, value: string): string {
+  const text = value.trim();
+  if (text === '') throw ValidationError.field(field, `'${field}' must not be blank.`);
+  return text;
+}
+
 /** A unit type given by id or uuid, as its integer id; a 400 naming `field` when it is unknown. */
 export function unitTypeIdOf(value: number | string | null | undefined, field: string): number | null {
   if (value === null || value === undefined) return null;
@@ -30,7 +37,7 @@ export function lineItemInput(body: {
   taxRate?: number | null;
 }): LineItemInput {
   return {
-    productName: body.productName.trim(),
+    productName: requiredText('productName', body.productName),
     description: body.description?.trim() || null,
     sku: body.sku?.trim() || null,
     unitPriceCents: toCents(body.unitPrice),

@@ -3,7 +3,14 @@ import { AUTHENTICATED_ERRORS, errorResponses } from '../../platform/http/error-
 import { pageRequest } from '../../platform/http/paging.js';
 import { merchantOf } from '../../platform/http/principal.js';
 import type { App } from '../../platform/http/server.js';
-import { categoryView, lineItemInput, lineItemView, unitTypeIdOf, unitTypeView } from './catalog.mapper.js';
+import {
+  categoryView,
+  lineItemInput,
+  lineItemView,
+  requiredText,
+  unitTypeIdOf,
+  unitTypeView,
+} from './catalog.mapper.js';
 import {
   CategoryBody,
   CategoryIdParams,
@@ -84,7 +91,7 @@ export function catalogRoutes(app: App, deps: CatalogRouteDeps): void {
       categoryView(
         await catalog.createCategory(
           merchantOf(request).merchantId,
-          request.body.name.trim(),
+          requiredText('name', request.body.name),
           unitTypeIdOf(request.body.defaultUnitTypeId, 'defaultUnitTypeId'),
         ),
       ),
@@ -107,7 +114,7 @@ export function catalogRoutes(app: App, deps: CatalogRouteDeps): void {
         await catalog.updateCategory(
           merchantOf(request).merchantId,
           request.params.categoryId,
-          request.body.name.trim(),
+          requiredText('name', request.body.name),
           unitTypeIdOf(request.body.defaultUnitTypeId, 'defaultUnitTypeId'),
         ),
       ),

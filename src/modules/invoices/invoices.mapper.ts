@@ -62,6 +62,7 @@ export function invoiceView(v: Invoice) {
     amountPaid: fromCents(v.paidCents),
     amountDue: fromCents(Math.max(0, v.totalCents - v.paidCents)),
     paidNote: v.paidNote,
+    lastPaymentError: v.lastPaymentError,
     transactionIds: v.transactionIds,
     payUrl: null,
     publishedOn: v.publishedAt?.toISOString() ?? null,

@@ -61,6 +61,12 @@ export interface Invoice extends InvoiceContent {
   paidNote: string | null;
   transactionIds: string[];
   publishedAt: Date | null;
+  /** Payments started so far (the current one's number while ProcessingPayment). */
+  paymentAttempts: number;
+  processingMethod: 'card' | 'ach' | null;
+  processingSince: Date | null;
+  /** Why the last payment did not go through (a decline, an ACH return). */
+  lastPaymentError: string | null;
   createdAt: Date;
   modifiedAt: Date;
   /** For lists: the customer's name (the customer record's, else the inline customer's). */

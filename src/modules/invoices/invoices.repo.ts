@@ -34,6 +34,10 @@ function toInvoice(r: Record<string, unknown>): Invoice {
     paidNote: (r.paid_note as string | null) ?? null,
     transactionIds: (r.transaction_ids as string[]) ?? [],
     publishedAt: (r.published_at as Date | null) ?? null,
+    paymentAttempts: r.payment_attempts as number,
+    processingMethod: (r.processing_method as Invoice['processingMethod']) ?? null,
+    processingSince: (r.processing_since as Date | null) ?? null,
+    lastPaymentError: (r.last_payment_error as string | null) ?? null,
     createdAt: r.created_at as Date,
     modifiedAt: r.modified_at as Date,
     customerName: (r.customer_name as string | null) ?? null,
@@ -242,4 +246,75 @@ export async function expireOverdue(sql: Sql, dueBefore: Date, at: Date): Promis
     [dueBefore, at],
   );
   return rowCount ?? 0;
+}
+
+/**
+ * Published and unpaid → ProcessingPayment, as one compare-and-set: exactly one of concurrent payments starts.
+ * Answers the attempt number the payment is made under, or null when the invoice was not payable.
+ */
+export async function startPayment(
+  sql: Sql,
+  merchantId: string,
+  id: string,
+  method: 'card' | 'ach',
+  at: Date,
+): Promise<number | null> {
+  const { rows } = await sql.query<{ attempt: number }>(
+    `UPDATE invoices SET status_id = ${InvoiceStatus.ProcessingPayment}, payment_attempts = payment_attempts + 1,
+       processing_method = $3, processing_since = $4, modified_at = $4
+     WHERE id = $1 AND merchant_id = $2 AND status_id = ${InvoiceStatus.Published} AND paid_cents = 0
+     RETURNING payment_attempts AS attempt`,
+    [id, merchantId, method, at],
+  );
+  return rows[0]?.attempt ?? null;
+}
+
+/** The payment of `attempt` went through: Paid, with the transaction. */
+export async function paymentSucceeded(
+  sql: Sql,
+  merchantId: string,
+  id: string,
+  attempt: number,
+  paid: { transactionId: string; cents: number },
+  at: Date,
+): Promise<boolean> {
+  const { rowCount } = await sql.query(
+    `UPDATE invoices SET status_id = ${InvoiceStatus.Paid}, paid_cents = $5, payment_date = $6, modified_at = $6,
+       transaction_ids = array_append(transaction_ids, $4::uuid), processing_method = NULL, processing_since = NULL,
+       last_payment_error = NULL
+     WHERE id = $1 AND merchant_id = $2 AND payment_attempts = $3
+       AND status_id = ${InvoiceStatus.ProcessingPayment}`,
+    [id, merchantId, attempt, paid.transactionId, paid.cents, at],
+  );
+  return rowCount === 1;
+}
+
+/** The payment of `attempt` did not go through: Published again, payable, with the reason (and its transaction). */
+export async function paymentFailed(
+  sql: Sql,
+  merchantId: string,
+  id: string,
+  attempt: number,
+  failure: { transactionId: string | null; reason: string },
+  at: Date,
+): Promise<boolean> {
+  const { rowCount } = await sql.query(
+    `UPDATE invoices SET status_id = ${InvoiceStatus.Published}, modified_at = $6, last_payment_error = $5,
+       transaction_ids = CASE WHEN $4::uuid IS NULL THEN transaction_ids ELSE array_append(transaction_ids, $4::uuid) END,
+       processing_method = NULL, processing_since = NULL
+     WHERE id = $1 AND merchant_id = $2 AND payment_attempts = $3
+       AND status_id = ${InvoiceStatus.ProcessingPayment}`,
+    [id, merchantId, attempt, failure.transactionId, failure.reason, at],
+  );
+  return rowCount === 1;
+}
+
+/** Card payments in progress since before `before` (their request died with its node, or is stuck): the sweep's. */
+export async function findStuckCardPayments(sql: Sql, before: Date, limit: number): Promise<Invoice[]> {
+  const { rows } = await sql.query(
+    `${SELECT} WHERE v.status_id = ${InvoiceStatus.ProcessingPayment} AND v.processing_method = 'card'
+       AND v.processing_since <= $1 ORDER BY v.processing_since LIMIT $2`,
+    [before, limit],
+  );
+  return rows.map(toInvoice);
 }

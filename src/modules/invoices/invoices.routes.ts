@@ -1,13 +1,20 @@
 import Type from 'typebox';
 import { AUTHENTICATED_ERRORS, errorResponses } from '../../platform/http/error-schemas.js';
+import { ValidationError } from '../../platform/http/errors.js';
 import { pageRequest } from '../../platform/http/paging.js';
 import { merchantOf } from '../../platform/http/principal.js';
 import type { App } from '../../platform/http/server.js';
 import type { MerchantsService } from '../merchants/merchants.service.js';
+import { contactInfoOf } from '../payments/payment-request.js';
+import type { CardInstrument } from '../payments/payments.service.js';
+import { STATUS_NAMES } from '../payments/transactions.model.js';
+import { normalizeAddress } from '../reference/address.js';
+import type { InvoicePayments } from './invoice-payments.js';
 import { calculationsView, invoiceDateRanges, invoiceSummary, invoiceView } from './invoices.mapper.js';
 import { INVOICE_LIST } from './invoices.repo.js';
 import {
   CalculationsView,
+  CardSubmitBody,
   InvoiceBody,
   InvoiceIdParams,
   InvoiceList,
@@ -15,6 +22,7 @@ import {
   InvoiceView,
   MarkPaidBody,
   PublishBody,
+  SubmitView,
 } from './invoices.schemas.js';
 import type { InvoicesService } from './invoices.service.js';
 
@@ -28,6 +36,7 @@ const MOVES =
 /** What these routes use. */
 export interface InvoicesRouteDeps {
   invoices: InvoicesService;
+  invoicePayments: InvoicePayments;
   merchants: MerchantsService;
 }
 
@@ -192,6 +201,73 @@ export function invoicesRoutes(app: App, deps: InvoicesRouteDeps): void {
       const merchantId = merchantOf(request).merchantId;
       const invoice = await invoices.get(merchantId, request.params.invoiceId);
       return calculationsView(invoice, (await deps.merchants.getConfiguration(merchantId)).settings);
+    },
+  );
+
+  app.post(
+    `${base}/:invoiceId/submit`,
+    {
+      config: { idempotent: true },
+      schema: {
+        tags,
+        summary: 'Pay an invoice by card',
+        description:
+          'Charges the amount due (the merchant program on top, as for any card sale) with a vaulted card ' +
+          "(`paymentMethodId`: the invoice customer's, or an orphan card) or raw card data with a billing address. " +
+          'Approved: Paid (`paymentDate`, `invoice.paid`). Declined: still Published, payable again, the decline in ' +
+          '`transaction`. While one payment is being made the invoice is ProcessingPayment and another is refused ' +
+          `(400): concurrent payments charge once. Honours \`idempotency-key\`. ${API_VERSION}`,
+        params: InvoiceIdParams,
+        body: CardSubmitBody,
+        response: { 200: SubmitView, ...ERRORS },
+      },
+    },
+    async (request) => {
+      const merchantId = merchantOf(request).merchantId;
+      const body = request.body;
+      const current = await invoices.get(merchantId, request.params.invoiceId);
+      let instrument: CardInstrument;
+      if (body.accountNumber) {
+        if (!body.expirationMonth || !body.expirationYear) {
+          throw ValidationError.field(
+            'expirationMonth',
+            "'expirationMonth' and 'expirationYear' are required with 'accountNumber'.",
+          );
+        }
+        instrument = {
+          kind: 'card',
+          accountNumber: body.accountNumber,
+          expirationMonth: body.expirationMonth,
+          expirationYear: body.expirationYear,
+          securityCode: body.securityCode ?? null,
+        };
+      } else if (body.paymentMethodId) {
+        instrument = current.customerId
+          ? { kind: 'vaulted', customerId: current.customerId, paymentMethodId: body.paymentMethodId }
+          : { kind: 'orphan', paymentMethodId: body.paymentMethodId };
+      } else {
+        throw ValidationError.field('paymentMethodId', "'paymentMethodId' or card data ('accountNumber') is required.");
+      }
+      const { result } = await deps.invoicePayments.payByCard(merchantId, current.id, {
+        instrument,
+        billingAddress: body.billingAddress ? normalizeAddress(body.billingAddress, 'billingAddress') : null,
+        contactInfo: contactInfoOf(body.contactInfo),
+        useCardPrice: body.useCardPrice ?? null,
+      });
+      const t = result?.transaction;
+      return {
+        invoice: invoiceView(await invoices.get(merchantId, current.id)),
+        transaction: t
+          ? {
+              transactionId: t.id,
+              approved: result.outcome === 'approved',
+              status: STATUS_NAMES[t.statusId]!,
+              statusId: t.statusId,
+              responseCode: t.responseCode,
+              responseMessage: t.responseMessage,
+            }
+          : null,
+      };
     },
   );
 }

@@ -2,6 +2,8 @@ import Type, { type Static } from 'typebox';
 import { DateFilter, listQuerySchema, Paged } from '../../platform/http/paging.js';
 import { multiline } from '../../platform/http/validation.js';
 import { AmountSchema, decimalPlaces, RateSchema } from '../../platform/money.js';
+import { ContactInfoInput } from '../payments/transactions.schemas.js';
+import { AddressInput } from '../reference/address.js';
 import { UnitTypeRef } from './catalog.schemas.js';
 import { INVOICE_LIST } from './invoices.repo.js';
 
@@ -154,7 +156,8 @@ export const InvoiceView = Type.Object(
     amountPaid: Type.Number(),
     amountDue: Type.Number(),
     paidNote: Nullable(Type.String()),
-    transactionIds: Type.Array(Uuid()),
+    lastPaymentError: Nullable(Type.String({ description: 'Why the last payment did not go through.' })),
+    transactionIds: Type.Array(Uuid(), { description: 'The transactions of every payment attempt, in order.' }),
     payUrl: Nullable(Type.String({ description: 'The hosted invoice page, once published and built.' })),
     publishedOn: Nullable(DateTime()),
     createdOn: DateTime(),
@@ -231,4 +234,48 @@ export const PublishBody = Type.Object(
 export const MarkPaidBody = Type.Object(
   { note: Opt(Type.String({ maxLength: 500, description: 'How it was paid (cash, a check, …).' })) },
   { additionalProperties: false, examples: [{ note: 'Paid by check #1042' }] },
+);
+
+export const CardSubmitBody = Type.Object(
+  {
+    paymentMethodId: Opt(Uuid("A vaulted card: the invoice customer's, or an orphan card.")),
+    accountNumber: Opt(Type.String({ maxLength: 23, description: 'Raw card number (PAN); never stored.' })),
+    expirationMonth: Opt(Type.Integer({ minimum: 1, maximum: 12 })),
+    expirationYear: Opt(Type.Integer({ minimum: 2000, maximum: 2099 })),
+    securityCode: Opt(Type.String({ maxLength: 4, description: 'CVV; for this payment only, never stored.' })),
+    billingAddress: Opt(AddressInput),
+    contactInfo: Opt(ContactInfoInput),
+    useCardPrice: Opt(
+      Type.Boolean({ description: 'Dual pricing merchants: pay the card price (true) or the cash price.' }),
+    ),
+  },
+  {
+    additionalProperties: false,
+    examples: [
+      {
+        accountNumber: '4111111111111111',
+        expirationMonth: 12,
+        expirationYear: 2031,
+        securityCode: '123',
+        billingAddress: { line1: '123 Test St', postalCode: '10001' },
+      },
+    ],
+  },
+);
+
+export const SubmitView = Type.Object(
+  {
+    invoice: InvoiceView,
+    transaction: Nullable(
+      Type.Object({
+        transactionId: Uuid(),
+        approved: Type.Boolean(),
+        status: Type.String(),
+        statusId: Type.Integer(),
+        responseCode: Nullable(Type.String()),
+        responseMessage: Nullable(Type.String()),
+      }),
+    ),
+  },
+  { examples: [{ invoice: { ...SUMMARY_EXAMPLE, status: 3, statusName: 'Paid' }, transaction: null }] },
 );

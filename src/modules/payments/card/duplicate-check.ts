@@ -55,12 +55,20 @@ export async function recordAttempt(ctx: CardContext, txn: Transaction): Promise
   }
 }
 
-const IN_PERSON_SOURCES: ReadonlySet<number> = new Set([CreateMethod.Terminal, CreateMethod.TapToPay]);
+/**
+ * Sources whose own records already guarantee one payment per intent: a card read in person (a terminal, Tap to Pay)
+ * is the cardholder's act each time, and an invoice is paid at most once by its own state machine.
+ */
+const UNCHECKED_SOURCES: ReadonlySet<number> = new Set([
+  CreateMethod.Terminal,
+  CreateMethod.TapToPay,
+  CreateMethod.Invoice,
+]);
 
 /**
- * Sales and authorizations of a card, while the check is on (DUPLICATE_CHECK_MINUTES > 0). Not those a card read in
- * person made (a terminal, Tap to Pay): each read is the cardholder's own act, and two coffees bought one after the
- * other are two sales; their retries are caught by the source's idempotency id instead.
+ * Sales and authorizations of a card, while the check is on (DUPLICATE_CHECK_MINUTES > 0), except those of
+ * UNCHECKED_SOURCES (two coffees bought one after the other are two sales; their retries are caught by the source's
+ * idempotency id instead).
  */
 export function duplicateKey(
   ctx: CardContext,
@@ -69,7 +77,7 @@ export function duplicateKey(
   totalCents: number,
 ): Buffer | null {
   if (cmd.kind !== 'sale' && cmd.kind !== 'authorize') return null;
-  if (IN_PERSON_SOURCES.has(cmd.createMethodId)) return null;
+  if (UNCHECKED_SOURCES.has(cmd.createMethodId)) return null;
   if (ctx.deps.config.duplicateWindowMinutes === 0 || !card.fingerprint) return null;
   return (
     createHash('sha256')

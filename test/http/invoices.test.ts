@@ -314,6 +314,77 @@ describe('invoices', () => {
     assert.equal(approved.length, 1, 'one charge');
   });
 
+  it('is paid by ACH: ProcessingPayment until the debit clears (Paid), and unpaid again when it comes back', async () => {
+    const publishedTo = async () => {
+      const invoice = await ok('POST', base, manual());
+      await ok('POST', `${base}/publish`, { invoiceId: invoice.id });
+      return invoice.id as string;
+    };
+    const clean = await publishedTo();
+    const returning = await publishedTo();
+    await t.drain();
+    const account = (accountNumber: string) => ({
+      accountNumber,
+      routingNumber: '021000021',
+      accountType: 1,
+      accountHolderType: 2,
+      billingAddress: { line1: '1 Main St', city: 'New York', stateId: 33, postalCode: '10001', countryId: 1 },
+      contactInfo: {
+        firstName: 'Ada',
+        lastName: 'Lovelace',
+        email: 'ada@example.com',
+        mobilePhoneNumber: '+12125550100',
+      },
+    });
+    const { billingAddress: _, ...withoutAddress } = account('100000099');
+    const refused = await req('POST', `${base}/${clean}/ach/submit`, withoutAddress);
+    assert.ok(refused.body.errors.billingAddress, 'the ACH rules apply');
+    assert.equal((await ok('GET', `${base}/${clean}`)).statusName, 'Published', 'a refused debit leaves it payable');
+    const started = await ok('POST', `${base}/${clean}/ach/submit`, account('100000099'));
+    assert.equal(started.invoice.statusName, 'ProcessingPayment');
+    assert.equal(started.transaction.approved, true);
+    assert.deepEqual(started.invoice.transactionIds, [started.transaction.transactionId]);
+    assert.equal(
+      (
+        await req('POST', `${base}/${clean}/submit`, {
+          accountNumber: '4111111111111111',
+          expirationMonth: 12,
+          expirationYear: 2031,
+        })
+      ).status,
+      400,
+      'one payment at a time',
+    );
+    assert.equal((await req('PUT', `${base}/${clean}/mark-as-paid`)).status, 400);
+    await ok('POST', `${base}/${returning}/ach/submit`, account('100000001')); // returns R01 after settling
+    const status = async (id: string) => (await ok('GET', `${base}/${id}`)).statusName as string;
+    let paidBeforeReturn = false;
+    const start = new Date((await t.expectOk(t.admin('GET', '/admin/v1/clock'))).now).getTime();
+    for (let day = 1; day <= 8; day++) {
+      await t.advanceClockTo(new Date(start + day * 86_400_000), m);
+      await t.drain();
+      if ((await status(returning)) === 'Paid') paidBeforeReturn = true;
+      if (paidBeforeReturn && (await status(returning)) === 'Published') break;
+    }
+    const paid = await ok('GET', `${base}/${clean}`);
+    assert.equal(paid.statusName, 'Paid');
+    assert.equal(paid.amountPaid, 100);
+    assert.ok(paid.paymentDate);
+    assert.ok(paidBeforeReturn, 'the returning debit cleared and paid the invoice first');
+    const unpaid = await ok('GET', `${base}/${returning}`);
+    assert.equal(unpaid.statusName, 'Published');
+    assert.equal(unpaid.amountPaid, 0);
+    assert.equal(unpaid.paymentDate, null);
+    assert.match(unpaid.lastPaymentError, /came back/);
+    const events = await t.query<{ type: string }>('SELECT type FROM events WHERE resource_id = $1 ORDER BY seq', [
+      clean,
+    ]);
+    assert.deepEqual(
+      events.map((e) => e.type),
+      ['invoice.created', 'invoice.paid'],
+    );
+  });
+
   it('a card payment cut off with its request is settled by the sweep (nothing charged: payable again)', async () => {
     const invoice = await ok('POST', base, manual());
     await ok('POST', `${base}/publish`, { invoiceId: invoice.id });

@@ -852,6 +852,23 @@ CROSS_TENANT.push(
     }),
   },
   {
+    route: `POST ${INVOICES}/{invoiceId}/ach/submit`,
+    caller: 'merchant',
+    setup: publishedInvoice,
+    request: (ids) => ({
+      method: 'POST',
+      url: `${INVOICES}/${ids.invoiceId}/ach/submit`,
+      body: {
+        accountNumber: '100000099',
+        routingNumber: '021000021',
+        accountType: 1,
+        accountHolderType: 2,
+        billingAddress: { line1: '1 Main St', city: 'New York', stateId: 33, postalCode: '10001', countryId: 1 },
+        contactInfo: { firstName: 'A', lastName: 'B', email: 'a@example.com', mobilePhoneNumber: '+12125550100' },
+      },
+    }),
+  },
+  {
     route: `POST ${INVOICES} {customerId}`,
     caller: 'merchant',
     setup: draftInvoice,
@@ -978,6 +995,7 @@ export const TOKEN_KINDS: Record<string, Kind[]> = {
   'PUT /pay-int-api/invoices/{invoiceId}/mark-as-paid': ['merchant'],
   'GET /pay-int-api/invoices/{invoiceId}/calculations': ['merchant'],
   'POST /pay-int-api/invoices/{invoiceId}/submit': ['merchant'],
+  'POST /pay-int-api/invoices/{invoiceId}/ach/submit': ['merchant'],
 };
 
 describe('tenancy', () => {

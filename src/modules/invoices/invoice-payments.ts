@@ -1,16 +1,25 @@
 import type { Clock } from '../../platform/clock/clock.js';
 import { nameBasedId } from '../../platform/crypto/ids.js';
-import type { Pool } from '../../platform/db/pool.js';
+import type { Pool, Sql } from '../../platform/db/pool.js';
 import { withTransaction } from '../../platform/db/tx.js';
 import { recordEvent } from '../../platform/events/outbox.js';
 import { AppError, NotFoundError, ValidationError } from '../../platform/http/errors.js';
 import type { Logger } from '../../platform/observability/logger.js';
-import type { CardInstrument, PaymentResult, PaymentsService } from '../payments/payments.service.js';
-import { CardDataSource, type ContactInfo, CreateMethod } from '../payments/transactions.model.js';
+import type { BankInstrument, CardInstrument, PaymentResult, PaymentsService } from '../payments/payments.service.js';
+import { CardDataSource, type ContactInfo, CreateMethod, type Transaction } from '../payments/transactions.model.js';
 import type { Address } from '../reference/address.js';
 import type { InvoiceSettingsService } from './invoice-settings.js';
-import { INVOICE_STATUS_NAMES, type Invoice } from './invoices.model.js';
-import { findInvoice, findStuckCardPayments, paymentFailed, paymentSucceeded, startPayment } from './invoices.repo.js';
+import { INVOICE_STATUS_NAMES, type Invoice, InvoiceStatus } from './invoices.model.js';
+import {
+  findInvoice,
+  findStuckCardPayments,
+  lockByTransaction,
+  paymentFailed,
+  paymentReversed,
+  paymentSucceeded,
+  recordPendingTransaction,
+  startPayment,
+} from './invoices.repo.js';
 
 export interface InvoicePaymentsDeps {
   pool: Pool;
@@ -27,6 +36,14 @@ export interface CardPaymentRequest {
   useCardPrice: boolean | null;
 }
 
+export interface AchPaymentRequest {
+  instrument: BankInstrument;
+  secCode: number;
+  requesterIp: string;
+  billingAddress: Address | null;
+  contactInfo: ContactInfo | null;
+}
+
 /** A card payment whose request went quiet this long ago is settled by the sweep. */
 const STUCK_AFTER_MS = 2 * 60_000;
 
@@ -40,14 +57,65 @@ export const invoicePaymentId = (invoiceId: string, attempt: number) =>
  * again with the decline.
  */
 export class InvoicePayments {
-  constructor(private readonly deps: InvoicePaymentsDeps) {}
+  constructor(private readonly deps: InvoicePaymentsDeps) {
+    // An invoice's ACH debit pays it when it clears, and stops paying it if it comes back (docs/invoices.md).
+    deps.payments.listen(CreateMethod.Invoice, {
+      achCleared: (tx, t) => this.achCleared(tx, t),
+      achReturned: (tx, t) => this.achReturned(tx, t),
+    });
+  }
 
-  async payByCard(
+  /**
+   * Paying by bank account: ProcessingPayment while the ACH debit of the amount due is on its way; Paid when it
+   * clears, Published again (with the reason) when it fails or comes back.
+   */
+  async payByAch(
     merchantId: string,
     invoiceId: string,
-    request: CardPaymentRequest,
-  ): Promise<{ result: PaymentResult | null }> {
-    const attempt = await startPayment(this.deps.pool, merchantId, invoiceId, 'card', this.deps.clock.now());
+    request: AchPaymentRequest,
+  ): Promise<{ result: PaymentResult }> {
+    const { invoice, attempt } = await this.start(merchantId, invoiceId, 'ach');
+    const settings = await this.deps.settings.get(merchantId);
+    let result: PaymentResult;
+    try {
+      result = await this.deps.payments.achDebit({
+        merchantId,
+        source: { typeId: CreateMethod.Invoice, id: invoiceId },
+        processorId: settings.achProcessorId,
+        referenceId: invoice.number,
+        amount: { baseCents: invoice.totalCents - invoice.paidCents },
+        instrument: request.instrument,
+        secCode: request.secCode,
+        requesterIp: request.requesterIp,
+        billingAddress: request.billingAddress,
+        contactInfo: request.contactInfo,
+        idempotency: { id: invoicePaymentId(invoiceId, attempt), recovering: false },
+      });
+    } catch (error) {
+      // An ACH request that throws made no entry (it is written in one transaction): payable again.
+      await this.failed(
+        invoice,
+        attempt,
+        null,
+        error instanceof AppError ? error.message : 'The debit could not be made.',
+      );
+      throw error;
+    }
+    if (result.outcome === 'approved') {
+      await recordPendingTransaction(this.deps.pool, merchantId, invoiceId, attempt, result.transaction.id);
+    } else {
+      await this.failed(
+        invoice,
+        attempt,
+        result.transaction.id,
+        result.transaction.detailsMessage ?? 'The debit failed.',
+      );
+    }
+    return { result };
+  }
+
+  private async start(merchantId: string, invoiceId: string, method: 'card' | 'ach') {
+    const attempt = await startPayment(this.deps.pool, merchantId, invoiceId, method, this.deps.clock.now());
     const invoice = await findInvoice(this.deps.pool, merchantId, invoiceId);
     if (!invoice) throw new NotFoundError('Invoice', invoiceId);
     if (attempt === null) {
@@ -56,6 +124,55 @@ export class InvoicePayments {
         `Only a Published, unpaid invoice can be paid. This invoice is ${INVOICE_STATUS_NAMES[invoice.statusId]}.`,
       );
     }
+    return { invoice, attempt };
+  }
+
+  /** The payments core's listener, in its transaction: the debit cleared. */
+  private async achCleared(tx: Sql, t: Transaction): Promise<void> {
+    if (!t.sourceId) return;
+    const invoice = await lockByTransaction(tx, t.merchantId, t.sourceId, t.id);
+    if (!invoice || invoice.transactionIds.at(-1) !== t.id) return;
+    const now = this.deps.clock.now();
+    if (
+      await paymentSucceeded(
+        tx,
+        t.merchantId,
+        invoice.id,
+        invoice.paymentAttempts,
+        { transactionId: t.id, cents: invoice.totalCents },
+        now,
+        false,
+      )
+    ) {
+      await recordEvent(tx, this.deps.clock, {
+        type: 'invoice.paid',
+        merchantId: t.merchantId,
+        resourceType: 'invoice',
+        resourceId: invoice.id,
+      });
+    }
+  }
+
+  /** The debit came back: before clearing, the payment failed; after, the invoice is unpaid again. */
+  private async achReturned(tx: Sql, t: Transaction): Promise<void> {
+    if (!t.sourceId) return;
+    const invoice = await lockByTransaction(tx, t.merchantId, t.sourceId, t.id);
+    if (!invoice || invoice.transactionIds.at(-1) !== t.id) return;
+    const reason = `The debit came back: ${t.detailsMessage ?? t.responseCode ?? 'returned'}.`;
+    const now = this.deps.clock.now();
+    if (invoice.statusId === InvoiceStatus.ProcessingPayment) {
+      await paymentFailed(tx, t.merchantId, invoice.id, invoice.paymentAttempts, { transactionId: null, reason }, now);
+    } else {
+      await paymentReversed(tx, t.merchantId, invoice.id, reason, now);
+    }
+  }
+
+  async payByCard(
+    merchantId: string,
+    invoiceId: string,
+    request: CardPaymentRequest,
+  ): Promise<{ result: PaymentResult | null }> {
+    const { invoice, attempt } = await this.start(merchantId, invoiceId, 'card');
     const settings = await this.deps.settings.get(merchantId);
     let result: PaymentResult;
     try {

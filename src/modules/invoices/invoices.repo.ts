@@ -277,14 +277,16 @@ export async function paymentSucceeded(
   attempt: number,
   paid: { transactionId: string; cents: number },
   at: Date,
+  /** False when the transaction is recorded already (an ACH debit, recorded when it was scheduled). */
+  append = true,
 ): Promise<boolean> {
   const { rowCount } = await sql.query(
     `UPDATE invoices SET status_id = ${InvoiceStatus.Paid}, paid_cents = $5, payment_date = $6, modified_at = $6,
-       transaction_ids = array_append(transaction_ids, $4::uuid), processing_method = NULL, processing_since = NULL,
-       last_payment_error = NULL
+       transaction_ids = CASE WHEN $7 THEN array_append(transaction_ids, $4::uuid) ELSE transaction_ids END,
+       processing_method = NULL, processing_since = NULL, last_payment_error = NULL
      WHERE id = $1 AND merchant_id = $2 AND payment_attempts = $3
        AND status_id = ${InvoiceStatus.ProcessingPayment}`,
-    [id, merchantId, attempt, paid.transactionId, paid.cents, at],
+    [id, merchantId, attempt, paid.transactionId, paid.cents, at, append],
   );
   return rowCount === 1;
 }
@@ -317,4 +319,39 @@ export async function findStuckCardPayments(sql: Sql, before: Date, limit: numbe
     [before, limit],
   );
   return rows.map(toInvoice);
+}
+
+/** An ACH debit of the current attempt is on its way: its transaction is recorded (the clearing finds it). */
+export async function recordPendingTransaction(
+  sql: Sql,
+  merchantId: string,
+  id: string,
+  attempt: number,
+  transactionId: string,
+) {
+  await sql.query(
+    `UPDATE invoices SET transaction_ids = array_append(transaction_ids, $4::uuid)
+     WHERE id = $1 AND merchant_id = $2 AND payment_attempts = $3 AND status_id = ${InvoiceStatus.ProcessingPayment}`,
+    [id, merchantId, attempt, transactionId],
+  );
+}
+
+/** The invoice an ACH debit pays, locked: its payment in progress, or the payment it was paid by. */
+export async function lockByTransaction(sql: Sql, merchantId: string, id: string, transactionId: string) {
+  const { rows } = await sql.query(
+    `${SELECT} WHERE v.id = $1 AND v.merchant_id = $2 AND $3::uuid = ANY(v.transaction_ids) FOR UPDATE OF v`,
+    [id, merchantId, transactionId],
+  );
+  return rows[0] ? toInvoice(rows[0]) : null;
+}
+
+/** A debit came back after it had paid the invoice: Published again, unpaid, with the reason. */
+export async function paymentReversed(sql: Sql, merchantId: string, id: string, reason: string, at: Date) {
+  const { rowCount } = await sql.query(
+    `UPDATE invoices SET status_id = ${InvoiceStatus.Published}, paid_cents = 0, payment_date = NULL,
+       last_payment_error = $3, modified_at = $4
+     WHERE id = $1 AND merchant_id = $2 AND status_id = ${InvoiceStatus.Paid}`,
+    [id, merchantId, reason, at],
+  );
+  return rowCount === 1;
 }

@@ -6,13 +6,14 @@ import { merchantOf } from '../../platform/http/principal.js';
 import type { App } from '../../platform/http/server.js';
 import type { MerchantsService } from '../merchants/merchants.service.js';
 import { contactInfoOf } from '../payments/payment-request.js';
-import type { CardInstrument } from '../payments/payments.service.js';
+import type { BankInstrument, CardInstrument } from '../payments/payments.service.js';
 import { STATUS_NAMES } from '../payments/transactions.model.js';
 import { normalizeAddress } from '../reference/address.js';
 import type { InvoicePayments } from './invoice-payments.js';
 import { calculationsView, invoiceDateRanges, invoiceSummary, invoiceView } from './invoices.mapper.js';
 import { INVOICE_LIST } from './invoices.repo.js';
 import {
+  AchSubmitBody,
   CalculationsView,
   CardSubmitBody,
   InvoiceBody,
@@ -267,6 +268,68 @@ export function invoicesRoutes(app: App, deps: InvoicesRouteDeps): void {
               responseMessage: t.responseMessage,
             }
           : null,
+      };
+    },
+  );
+
+  app.post(
+    `${base}/:invoiceId/ach/submit`,
+    {
+      config: { idempotent: true },
+      schema: {
+        tags,
+        summary: 'Pay an invoice by bank account (ACH)',
+        description:
+          "Debits the amount due from a vaulted bank account (`paymentMethodId`: the invoice customer's, or an " +
+          'orphan one) or account data. The invoice is ProcessingPayment while the debit is on its way, Paid when it ' +
+          'clears (`invoice.paid`), and Published again with the reason when it fails or comes back (a return after ' +
+          `it paid the invoice makes it unpaid again). Honours \`idempotency-key\`. ${API_VERSION}`,
+        params: InvoiceIdParams,
+        body: AchSubmitBody,
+        response: { 200: SubmitView, ...ERRORS },
+      },
+    },
+    async (request) => {
+      const merchantId = merchantOf(request).merchantId;
+      const body = request.body;
+      const current = await invoices.get(merchantId, request.params.invoiceId);
+      let instrument: BankInstrument;
+      if (body.accountNumber || body.routingNumber) {
+        if (!body.accountNumber || !body.routingNumber) {
+          throw ValidationError.field('routingNumber', "'accountNumber' and 'routingNumber' go together.");
+        }
+        instrument = {
+          kind: 'bank-account',
+          accountNumber: body.accountNumber,
+          routingNumber: body.routingNumber,
+          accountType: body.accountType ?? null,
+          accountHolderType: body.accountHolderType ?? null,
+        };
+      } else if (body.paymentMethodId) {
+        instrument = current.customerId
+          ? { kind: 'vaulted', customerId: current.customerId, paymentMethodId: body.paymentMethodId }
+          : { kind: 'orphan', paymentMethodId: body.paymentMethodId };
+      } else {
+        throw ValidationError.field('paymentMethodId', "'paymentMethodId' or bank account data is required.");
+      }
+      const { result } = await deps.invoicePayments.payByAch(merchantId, current.id, {
+        instrument,
+        secCode: body.secCode ?? 1,
+        requesterIp: request.ip,
+        billingAddress: body.billingAddress ? normalizeAddress(body.billingAddress, 'billingAddress') : null,
+        contactInfo: contactInfoOf(body.contactInfo),
+      });
+      const t = result.transaction;
+      return {
+        invoice: invoiceView(await invoices.get(merchantId, current.id)),
+        transaction: {
+          transactionId: t.id,
+          approved: result.outcome === 'approved',
+          status: STATUS_NAMES[t.statusId]!,
+          statusId: t.statusId,
+          responseCode: t.responseCode,
+          responseMessage: t.responseMessage,
+        },
       };
     },
   );

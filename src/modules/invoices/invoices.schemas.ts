@@ -279,3 +279,20 @@ export const SubmitView = Type.Object(
   },
   { examples: [{ invoice: { ...SUMMARY_EXAMPLE, status: 3, statusName: 'Paid' }, transaction: null }] },
 );
+
+export const AchSubmitBody = Type.Object(
+  {
+    paymentMethodId: Opt(Uuid("A vaulted bank account: the invoice customer's, or an orphan one.")),
+    accountNumber: Opt(Type.String({ minLength: 4, maxLength: 17, pattern: '^[0-9]+$' })),
+    routingNumber: Opt(Type.String({ minLength: 9, maxLength: 9, pattern: '^[0-9]{9}$' })),
+    accountType: Opt(Type.Integer({ minimum: 1, maximum: 2, description: '1 Checking, 2 Savings.' })),
+    accountHolderType: Opt(Type.Integer({ minimum: 1, maximum: 2, description: '1 Business, 2 Personal.' })),
+    secCode: Opt(Type.Integer({ minimum: 1, maximum: 4, description: '1 Web (default), 2 PPD, 3 CCD, 4 Telephone.' })),
+    billingAddress: Opt(AddressInput),
+    contactInfo: Opt(ContactInfoInput),
+  },
+  {
+    additionalProperties: false,
+    examples: [{ accountNumber: '100000099', routingNumber: '021000021', accountType: 1, accountHolderType: 2 }],
+  },
+);

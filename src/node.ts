@@ -147,6 +147,7 @@ export async function createNode(config: Config, options: NodeOptions): Promise<
     const ledger = new Ledger(pool, clock);
     const settlements = new SettlementsService(pool, clock);
     const settling = { pool, clock, connectors, ledger, settlements, merchants };
+    const paymentSources = new PaymentSourceListeners();
     const cardPayments = new CardPaymentsService({
       pool,
       clock,
@@ -158,9 +159,9 @@ export async function createNode(config: Config, options: NodeOptions): Promise<
       connectors,
       ledger,
       settlements,
+      sources: paymentSources,
       nodeId,
     });
-    const paymentSources = new PaymentSourceListeners();
     const ach = new AchPaymentsService({
       pool,
       clock,

@@ -383,6 +383,26 @@ describe('invoices', () => {
       events.map((e) => e.type),
       ['invoice.created', 'invoice.paid'],
     );
+    await ok('POST', `/pay-api/v1/transactions/ach/${started.transaction.transactionId}/refund`);
+    assert.equal((await ok('GET', `${base}/${clean}`)).statusName, 'Refunded', 'its debit refunded');
+  });
+
+  it('a payment refunded in full makes its invoice Refunded (a partial refund does not)', async () => {
+    const invoice = await ok('POST', base, manual());
+    await ok('POST', `${base}/publish`, { invoiceId: invoice.id });
+    const paid = await ok('POST', `${base}/${invoice.id}/submit`, {
+      accountNumber: '4111111111111111',
+      expirationMonth: 12,
+      expirationYear: 2031,
+    });
+    const transactionId = paid.transaction.transactionId;
+    const refund = (amount: number) =>
+      ok('POST', '/pay-api/v1/transactions/return', { transactionId, amount, cardDataSource: 1 });
+    await refund(40);
+    assert.equal((await ok('GET', `${base}/${invoice.id}`)).statusName, 'Paid', 'partly refunded: still paid');
+    await refund(60);
+    assert.equal((await ok('GET', `${base}/${invoice.id}`)).statusName, 'Refunded');
+    assert.equal((await req('PUT', `${base}/${invoice.id}/cancel`)).status, 400);
   });
 
   it('a card payment cut off with its request is settled by the sweep (nothing charged: payable again)', async () => {

@@ -14,6 +14,7 @@ import {
   findInvoice,
   findStuckCardPayments,
   lockByTransaction,
+  moveInvoice,
   paymentFailed,
   paymentReversed,
   paymentSucceeded,
@@ -62,6 +63,7 @@ export class InvoicePayments {
     deps.payments.listen(CreateMethod.Invoice, {
       achCleared: (tx, t) => this.achCleared(tx, t),
       achReturned: (tx, t) => this.achReturned(tx, t),
+      refunded: (tx, t) => this.refunded(tx, t),
     });
   }
 
@@ -151,6 +153,21 @@ export class InvoicePayments {
         resourceId: invoice.id,
       });
     }
+  }
+
+  /** The payment that paid the invoice was refunded in full (card return, ACH refund): Refunded. */
+  private async refunded(tx: Sql, t: Transaction): Promise<void> {
+    if (!t.sourceId) return;
+    const invoice = await lockByTransaction(tx, t.merchantId, t.sourceId, t.id);
+    if (!invoice || invoice.transactionIds.at(-1) !== t.id) return;
+    await moveInvoice(
+      tx,
+      t.merchantId,
+      invoice.id,
+      [InvoiceStatus.Paid],
+      InvoiceStatus.Refunded,
+      this.deps.clock.now(),
+    );
   }
 
   /** The debit came back: before clearing, the payment failed; after, the invoice is unpaid again. */

@@ -3,12 +3,14 @@ import type { Transaction } from './transactions.model.js';
 
 /**
  * What a payment source hears of its payments after the call that made them has answered: an ACH debit clearing
- * days later, or coming back (a return). Called inside the transaction that records the change, so the source's own
+ * days later, or coming back (a return), or a payment refunded in full. Called inside the transaction that records the change, so the source's own
  * record moves with the payment or not at all, on whichever node imports the file or clears the entries.
  */
 export interface PaymentSourceListener {
   achCleared?(tx: Sql, transaction: Transaction): Promise<void>;
   achReturned?(tx: Sql, transaction: Transaction): Promise<void>;
+  /** The payment was refunded in full (a card return, an ACH refund). */
+  refunded?(tx: Sql, transaction: Transaction): Promise<void>;
 }
 
 /** The listeners by source type (the transaction's createMethodId); registered once at start-up. */
@@ -26,5 +28,9 @@ export class PaymentSourceListeners {
 
   async achReturned(tx: Sql, t: Transaction): Promise<void> {
     await this.listeners.get(t.createMethodId)?.achReturned?.(tx, t);
+  }
+
+  async refunded(tx: Sql, t: Transaction): Promise<void> {
+    await this.listeners.get(t.createMethodId)?.refunded?.(tx, t);
   }
 }

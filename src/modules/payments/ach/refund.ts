@@ -45,6 +45,7 @@ export async function refundAch(
       throw new ValidationError({ transactionId: [why] }, why, 'InvalidTransactionStatus');
     }
     const original = toTransaction(rows[0]);
+    await ctx.deps.sources.refunded(tx, original);
     const entry = await tx.query<{ account_sealed: Buffer; data_key_version: number }>(
       'SELECT account_sealed, data_key_version FROM ach_entries WHERE transaction_id = $1',
       [id],

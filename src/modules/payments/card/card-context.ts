@@ -16,6 +16,7 @@ import type { PaymentProcessor } from '../../merchants/merchants.model.js';
 import type { MerchantsService } from '../../merchants/merchants.service.js';
 import type { SettlementsService } from '../../settlements/settlements.service.js';
 import type { VaultService } from '../../vault/vault.service.js';
+import type { PaymentSourceListeners } from '../source-listeners.js';
 import { type TransactionEventType, transactionEventList } from '../transaction-events.js';
 import { type PendingOperation, STATUS_NAMES, type Transaction } from '../transactions.model.js';
 import { insertUnlessDuplicate, transactionQueries } from '../transactions.repo.js';
@@ -37,6 +38,8 @@ export interface CardPaymentsDeps {
   connectors: Connectors;
   ledger: Ledger;
   settlements: SettlementsService;
+  /** The payment sources that hear of their payments' later outcomes (a full refund). */
+  sources: PaymentSourceListeners;
   /** This node's liveness id (NodeLiveness), recorded on every operation it puts in flight. */
   nodeId: () => number;
 }

@@ -192,11 +192,11 @@ export async function recordRefundOutcome(
       refund.networkReference = outcome.networkReference;
       refund.statusId = TransactionStatus.Refunded;
       await ctx.moveMoney(tx, refund, processor, refund.totalCents, 'refund', lines.reverseCapture(refund.totalCents));
-      if (original.refundedCents === original.capturedCents) {
-        original.statusId = TransactionStatus.Refunded;
-      }
+      const full = original.refundedCents === original.capturedCents;
+      if (full) original.statusId = TransactionStatus.Refunded;
       original.modifiedAt = now;
       await saveTransaction(tx, original);
+      if (full) await ctx.deps.sources.refunded(tx, original);
       ctx.event(tx, 'transaction.card.refunded', original, {
         refundTransactionId: refund.id,
         refundAmount: fromCents(refund.totalCents),

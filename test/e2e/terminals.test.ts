@@ -145,6 +145,8 @@ describe('terminals over the terminal channel', () => {
     const late = await create({ amount: 4, waitForAcceptanceByTerminal: true });
     await act({ action: 'present-card', ...CARD });
     await waitForLog(sim, `terminal-sim card ${late.posTransactionId}`, 10_000);
+    // The read is on its way when the simulator logs it: wait until the server has taken it (being paid, or done).
+    await eventually(async () => (await get(late.posTransactionId)).posTransactionStatusId !== 2, 10_000, 20);
     const lateCancel = await fetch(`${baseB}/pos-api/v1/pos-transactions/${late.posTransactionId}/cancel`, {
       method: 'POST',
       headers: { authorization: `Bearer ${token}` },

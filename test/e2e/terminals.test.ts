@@ -190,6 +190,8 @@ describe('terminals over the terminal channel', () => {
     const cut = await create({ amount: 6, waitForAcceptanceByTerminal: true });
     await act({ action: 'present-card', ...CARD });
     await waitForLog(sim, `terminal-sim card ${cut.posTransactionId}`, 10_000);
+    // Once the server has the read (a switch-off before it would rightly end the transaction TerminalOffline).
+    await eventually(async () => (await get(cut.posTransactionId)).posTransactionStatusId !== 2, 10_000, 20);
     await act({ action: 'connection', online: false });
     const afterCut = await get(cut.posTransactionId, baseB, true);
     assert.equal(afterCut.posTransactionStatus, 'Completed');

@@ -53,9 +53,9 @@ export const invoicePaymentId = (invoiceId: string, attempt: number) =>
   nameBasedId(`invoice-payment:${invoiceId}:${attempt}`);
 
 /**
- * Paying an invoice by card: Published and unpaid → ProcessingPayment (a compare-and-set: of concurrent payments
- * exactly one starts), the amount due charged through the payments core (source 4 Invoice), then Paid, or Published
- * again with the decline.
+ * Paying an invoice by card or by bank account: Published and unpaid → ProcessingPayment (a compare-and-set: of
+ * concurrent payments exactly one starts), the amount due paid through the payments core (source 4 Invoice), then
+ * Paid, or Published again with the decline (a card at once; an ACH debit when it clears or comes back).
  */
 export class InvoicePayments {
   constructor(private readonly deps: InvoicePaymentsDeps) {
@@ -94,13 +94,10 @@ export class InvoicePayments {
         idempotency: { id: invoicePaymentId(invoiceId, attempt), recovering: false },
       });
     } catch (error) {
-      // An ACH request that throws made no entry (it is written in one transaction): payable again.
-      await this.failed(
-        invoice,
-        attempt,
-        null,
-        error instanceof AppError ? error.message : 'The debit could not be made.',
-      );
+      // A refusal made no entry: payable again. Anything else may have made one: the invoice stays ProcessingPayment
+      // (never a second debit) and is logged for the operator (docs/invoices.md).
+      if (error instanceof AppError) await this.failed(invoice, attempt, null, error.message);
+      else this.deps.logger.error({ err: error, invoiceId }, 'invoice ACH payment: outcome unknown, left processing');
       throw error;
     }
     if (result.outcome === 'approved') {

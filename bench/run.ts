@@ -500,6 +500,7 @@ if (!ONLY || ONLY.some((part) => 'pos'.includes(part))) {
       );
       posServer.process.send('memory');
     });
+  // A failed run must not leave its server behind.
   const run = await posBenchmark({
     api: posServer.api,
     databaseUrl: db.url,
@@ -507,8 +508,7 @@ if (!ONLY || ONLY.some((part) => 'pos'.includes(part))) {
     memory,
     measure: async (name, options) => (await measure(name, options as unknown as autocannon.Options, true))!,
     durationSeconds: DURATION,
-  });
-  await stopServer(posServer);
+  }).finally(() => stopServer(posServer));
   pos = {
     ...run,
     apiSale,

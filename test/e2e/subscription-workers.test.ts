@@ -9,7 +9,7 @@ import { after, describe, it } from 'node:test';
 import { verifyLedger } from '../../src/modules/ledger/verify.js';
 import { createPool, type Pool } from '../../src/platform/db/pool.js';
 import { ADMIN_TOKEN, createTestDatabase, eventually, freePort, type TestDatabase } from '../harness.js';
-import { callOk, type Proc, tessera, waitForLog } from './tessera-process.js';
+import { callOk, merchantWithToken, type Proc, tessera, waitForLog } from './tessera-process.js';
 
 const SUBSCRIPTIONS = 240;
 
@@ -47,29 +47,7 @@ describe('subscription billing across worker processes', () => {
     await waitForLog(server, 'tessera listening', 30_000);
     const base = `http://127.0.0.1:${port}`;
     const admin = { token: ADMIN_TOKEN };
-    const merchant = await callOk(`${base}/admin/v1/merchants`, {
-      method: 'POST',
-      ...admin,
-      body: { companyName: 'S' },
-    });
-    const key = await callOk(`${base}/admin/v1/api-keys`, {
-      method: 'POST',
-      ...admin,
-      body: { merchantId: merchant.id },
-    });
-    const token = async () => {
-      const response = await fetch(`${base}/oauth2/token`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({
-          grant_type: 'client_credentials',
-          client_id: key.clientId,
-          client_secret: key.clientSecret,
-        }),
-      });
-      return ((await response.json()) as { access_token: string }).access_token;
-    };
-    const bearer = await token();
+    const { token: bearer } = await merchantWithToken(base, 'S');
     const configuration = await callOk(`${base}/pay-api/v1/configurations/payments`, { token: bearer });
     const processor = configuration.availablePaymentProcessors.find((p: { typeId: number }) => p.typeId === 1).id;
     const clock = async () => new Date((await callOk(`${base}/admin/v1/clock`, admin)).now).getTime();

@@ -13,7 +13,7 @@ import { after, describe, it } from 'node:test';
 import { verifyLedger } from '../../src/modules/ledger/verify.js';
 import { createPool, type Pool } from '../../src/platform/db/pool.js';
 import { ADMIN_TOKEN, createTestDatabase, eventually, freePort, type TestDatabase } from '../harness.js';
-import { callOk, type Proc, tessera, waitForLog } from './tessera-process.js';
+import { callOk, merchantWithToken, type Proc, tessera, waitForLog } from './tessera-process.js';
 
 const CARD = { pan: '4111111111111111', expirationMonth: 12, expirationYear: 2031 };
 
@@ -54,26 +54,7 @@ describe('terminals over the terminal channel', () => {
     const baseA = `http://127.0.0.1:${ports[0]}`;
     const baseB = `http://127.0.0.1:${ports[1]}`;
     const admin = { token: ADMIN_TOKEN };
-    const merchant = await callOk(`${baseA}/admin/v1/merchants`, {
-      method: 'POST',
-      ...admin,
-      body: { companyName: 'T' },
-    });
-    const key = await callOk(`${baseA}/admin/v1/api-keys`, {
-      method: 'POST',
-      ...admin,
-      body: { merchantId: merchant.id },
-    });
-    const tokenResponse = await fetch(`${baseA}/oauth2/token`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({
-        grant_type: 'client_credentials',
-        client_id: key.clientId,
-        client_secret: key.clientSecret,
-      }),
-    });
-    const token = ((await tokenResponse.json()) as { access_token: string }).access_token;
+    const { merchant, token } = await merchantWithToken(baseA, 'T');
     const terminal = await callOk(`${baseA}/admin/v1/merchants/${merchant.id}/terminals`, {
       method: 'POST',
       ...admin,

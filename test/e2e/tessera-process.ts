@@ -56,3 +56,25 @@ export async function callOk(url: string, options: { method?: string; token?: st
   assert.ok(res.status < 300, `${url}: ${res.status} ${text}`);
   return text ? JSON.parse(text) : undefined;
 }
+
+/** A merchant created through the operator API, with an API key and an access token from the token endpoint. */
+export async function merchantWithToken(base: string, companyName: string) {
+  const admin = { token: ADMIN_TOKEN };
+  const merchant = await callOk(`${base}/admin/v1/merchants`, { method: 'POST', ...admin, body: { companyName } });
+  const key = await callOk(`${base}/admin/v1/api-keys`, {
+    method: 'POST',
+    ...admin,
+    body: { merchantId: merchant.id },
+  });
+  const response = await fetch(`${base}/oauth2/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({
+      grant_type: 'client_credentials',
+      client_id: key.clientId,
+      client_secret: key.clientSecret,
+    }),
+  });
+  const token = ((await response.json()) as { access_token: string }).access_token;
+  return { merchant, token };
+}

@@ -71,11 +71,7 @@ export class InvoicePayments {
    * Paying by bank account: ProcessingPayment while the ACH debit of the amount due is on its way; Paid when it
    * clears, Published again (with the reason) when it fails or comes back.
    */
-  async payByAch(
-    merchantId: string,
-    invoiceId: string,
-    request: AchPaymentRequest,
-  ): Promise<{ result: PaymentResult }> {
+  async payByAch(merchantId: string, invoiceId: string, request: AchPaymentRequest): Promise<PaymentResult> {
     const { invoice, attempt } = await this.start(merchantId, invoiceId, 'ach');
     const settings = await this.deps.settings.get(merchantId);
     let result: PaymentResult;
@@ -110,7 +106,7 @@ export class InvoicePayments {
         result.transaction.detailsMessage ?? 'The debit failed.',
       );
     }
-    return { result };
+    return result;
   }
 
   private async start(merchantId: string, invoiceId: string, method: 'card' | 'ach') {
@@ -181,11 +177,7 @@ export class InvoicePayments {
     }
   }
 
-  async payByCard(
-    merchantId: string,
-    invoiceId: string,
-    request: CardPaymentRequest,
-  ): Promise<{ result: PaymentResult | null }> {
+  async payByCard(merchantId: string, invoiceId: string, request: CardPaymentRequest): Promise<PaymentResult> {
     const { invoice, attempt } = await this.start(merchantId, invoiceId, 'card');
     const settings = await this.deps.settings.get(merchantId);
     let result: PaymentResult;
@@ -212,7 +204,7 @@ export class InvoicePayments {
       throw error;
     }
     await this.settle(invoice, attempt, result);
-    return { result };
+    return result;
   }
 
   /** Card payments whose request died (or went silent): settled from the payment made under their id, if any. */

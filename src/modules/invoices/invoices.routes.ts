@@ -6,7 +6,7 @@ import { merchantOf } from '../../platform/http/principal.js';
 import type { App } from '../../platform/http/server.js';
 import type { MerchantsService } from '../merchants/merchants.service.js';
 import { contactInfoOf } from '../payments/payment-request.js';
-import type { BankInstrument, CardInstrument } from '../payments/payments.service.js';
+import type { BankInstrument, CardInstrument, PaymentResult } from '../payments/payments.service.js';
 import { STATUS_NAMES } from '../payments/transactions.model.js';
 import { normalizeAddress } from '../reference/address.js';
 import type { InvoicePayments } from './invoice-payments.js';
@@ -33,6 +33,26 @@ const MOVES =
   'Moves (docs/invoices.md): Draft → Published (publish), Published and unpaid → Canceled (cancel) or Paid ' +
   '(mark-as-paid, or a payment), Published and unpaid → Expired (INVOICE_EXPIRY_DAYS after its due date). Any other ' +
   "move is a 400 naming 'status'.";
+
+/** A vaulted method paying an invoice: its customer's when it has one, else an orphan method. */
+function savedMethod(customerId: string | null, paymentMethodId: string) {
+  return customerId
+    ? { kind: 'vaulted' as const, customerId, paymentMethodId }
+    : { kind: 'orphan' as const, paymentMethodId };
+}
+
+/** The payment an invoice submit made, as its answer shows it. */
+function paymentView(result: PaymentResult) {
+  const t = result.transaction;
+  return {
+    transactionId: t.id,
+    approved: result.outcome === 'approved',
+    status: STATUS_NAMES[t.statusId]!,
+    statusId: t.statusId,
+    responseCode: t.responseCode,
+    responseMessage: t.responseMessage,
+  };
+}
 
 /** What these routes use. */
 export interface InvoicesRouteDeps {
@@ -243,32 +263,17 @@ export function invoicesRoutes(app: App, deps: InvoicesRouteDeps): void {
           securityCode: body.securityCode ?? null,
         };
       } else if (body.paymentMethodId) {
-        instrument = current.customerId
-          ? { kind: 'vaulted', customerId: current.customerId, paymentMethodId: body.paymentMethodId }
-          : { kind: 'orphan', paymentMethodId: body.paymentMethodId };
+        instrument = savedMethod(current.customerId, body.paymentMethodId);
       } else {
         throw ValidationError.field('paymentMethodId', "'paymentMethodId' or card data ('accountNumber') is required.");
       }
-      const { result } = await deps.invoicePayments.payByCard(merchantId, current.id, {
+      const result = await deps.invoicePayments.payByCard(merchantId, current.id, {
         instrument,
         billingAddress: body.billingAddress ? normalizeAddress(body.billingAddress, 'billingAddress') : null,
         contactInfo: contactInfoOf(body.contactInfo),
         useCardPrice: body.useCardPrice ?? null,
       });
-      const t = result?.transaction;
-      return {
-        invoice: invoiceView(await invoices.get(merchantId, current.id)),
-        transaction: t
-          ? {
-              transactionId: t.id,
-              approved: result.outcome === 'approved',
-              status: STATUS_NAMES[t.statusId]!,
-              statusId: t.statusId,
-              responseCode: t.responseCode,
-              responseMessage: t.responseMessage,
-            }
-          : null,
-      };
+      return { invoice: invoiceView(await invoices.get(merchantId, current.id)), transaction: paymentView(result) };
     },
   );
 
@@ -306,31 +311,18 @@ export function invoicesRoutes(app: App, deps: InvoicesRouteDeps): void {
           accountHolderType: body.accountHolderType ?? null,
         };
       } else if (body.paymentMethodId) {
-        instrument = current.customerId
-          ? { kind: 'vaulted', customerId: current.customerId, paymentMethodId: body.paymentMethodId }
-          : { kind: 'orphan', paymentMethodId: body.paymentMethodId };
+        instrument = savedMethod(current.customerId, body.paymentMethodId);
       } else {
         throw ValidationError.field('paymentMethodId', "'paymentMethodId' or bank account data is required.");
       }
-      const { result } = await deps.invoicePayments.payByAch(merchantId, current.id, {
+      const result = await deps.invoicePayments.payByAch(merchantId, current.id, {
         instrument,
         secCode: body.secCode ?? 1,
         requesterIp: request.ip,
         billingAddress: body.billingAddress ? normalizeAddress(body.billingAddress, 'billingAddress') : null,
         contactInfo: contactInfoOf(body.contactInfo),
       });
-      const t = result.transaction;
-      return {
-        invoice: invoiceView(await invoices.get(merchantId, current.id)),
-        transaction: {
-          transactionId: t.id,
-          approved: result.outcome === 'approved',
-          status: STATUS_NAMES[t.statusId]!,
-          statusId: t.statusId,
-          responseCode: t.responseCode,
-          responseMessage: t.responseMessage,
-        },
-      };
+      return { invoice: invoiceView(await invoices.get(merchantId, current.id)), transaction: paymentView(result) };
     },
   );
 }

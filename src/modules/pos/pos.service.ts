@@ -4,27 +4,13 @@ import type { PageRequest } from '../../platform/http/paging.js';
 import { CARD_NOT_PRESENT_SOURCES, CreateMethod, type Transaction } from '../payments/transactions.model.js';
 import { TerminalMode } from '../terminals/terminals.model.js';
 import { FOLLOW_UPS, isFinal, PosStatus, type PosTransaction, PosType } from './pos.model.js';
-import { findInProgressOn, findPos, insertPos, listPos, movePos } from './pos.repo.js';
+import { findInProgressOn, findPos, insertPos, listPos, movePos, type NewPos } from './pos.repo.js';
 import type { PosDeps } from './pos-context.js';
 import type { PosTerminalSide } from './pos-terminal-side.js';
 import { runSandboxAction, type SandboxAction } from './sandbox-actions.js';
 
-export interface PosDraft {
-  merchantId: string;
-  terminalId: string;
-  typeId: number;
-  amountCents: number | null;
-  tipCents: number | null;
-  tipRateMpct: number | null;
-  currencyId: number;
-  posDeviceId: string | null;
-  referenceId: string | null;
-  processorId: string | null;
-  customerId: string | null;
-  targetTransactionId: string | null;
-  readingMethodId: number;
-  requestStorageConsent: boolean;
-}
+/** What a create asks for: a new POS transaction's fields but its id and creation time. */
+export type PosDraft = Omit<NewPos, 'id' | 'createdAt'>;
 
 /** How long a create with `waitForAcceptanceByTerminal` waits for the terminal to accept or decline. */
 export const ACCEPTANCE_WAIT_MS = 30_000;

@@ -35,6 +35,8 @@ function isCurrent() {
   const tools = toolchain();
   if (stamp.esbuild !== tools.esbuild || stamp.script !== tools.script) return false;
   if (hashOf(outfile) !== stamp.bundle) return false;
+  if (!stamp.outputs || Object.entries(stamp.outputs).some(([file, hash]) => hashOf(path.join(root, file)) !== hash))
+    return false;
   return Object.entries(stamp.inputs).every(([file, hash]) => hashOf(path.join(root, file)) === hash);
 }
 
@@ -42,8 +44,9 @@ if (!process.argv.includes('--force') && isCurrent()) process.exit(0);
 
 const result = await build({
   absWorkingDir: root,
-  entryPoints: ['src/main.ts'],
-  outfile,
+  // The PDF renderer runs in worker threads (src/modules/invoices/pdf): its own entry, next to main.js.
+  entryPoints: { main: 'src/main.ts', 'pdf-worker': 'src/modules/invoices/pdf/pdf-worker.ts' },
+  outdir: dist,
   bundle: true,
   platform: 'node',
   format: 'esm',
@@ -76,4 +79,10 @@ replace(outfile, bundle);
 const inputs = Object.fromEntries(
   Object.keys(result.metafile.inputs).map((file) => [file, hashOf(path.join(root, file))]),
 );
-replace(stampFile, `${JSON.stringify({ ...toolchain(), bundle: sha256(bundle), inputs }, null, 2)}\n`);
+const written = Object.fromEntries(
+  [...outputs.keys()].map((file) => [path.relative(root, file), sha256(outputs.get(file))]),
+);
+replace(
+  stampFile,
+  `${JSON.stringify({ ...toolchain(), bundle: sha256(bundle), outputs: written, inputs }, null, 2)}\n`,
+);

@@ -112,7 +112,12 @@ export async function buildApp(ctx: AppContext, http: HttpDeps, options: BuildAp
     devicesRoutes(scoped, { devices: s.devices, apiKeys: s.apiKeys });
     catalogRoutes(scoped, { catalog: s.catalog });
     invoiceSettingsRoutes(scoped, { settings: s.invoiceSettings, merchants: s.merchants });
-    invoicesRoutes(scoped, { invoices: s.invoices, invoicePayments: s.invoicePayments, merchants: s.merchants });
+    invoicesRoutes(scoped, {
+      invoices: s.invoices,
+      invoicePayments: s.invoicePayments,
+      delivery: s.invoiceDelivery,
+      merchants: s.merchants,
+    });
     checkoutRoutes(scoped, {
       sessionPayments: s.sessionPayments,
       transactions: s.transactions,

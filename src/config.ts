@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 
 export type Environment = 'sandbox' | 'production';
@@ -55,6 +56,14 @@ export interface Config {
   /** Delivery attempts one worker process keeps in flight, and at most this many per endpoint. */
   readonly webhookConcurrency: number;
   readonly webhookConcurrencyPerEndpoint: number;
+  /** Email goes out over this SMTP server; unset: the sandbox outbox (production then sends no email). */
+  readonly smtpUrl: string | undefined;
+  /** Worker threads rendering invoice PDFs off the request path (0: render inline). */
+  readonly pdfRenderThreads: number;
+  /** The From of every email. */
+  readonly mailFrom: string;
+  /** A Twilio-compatible SMS provider; unset: the sandbox outbox (production then sends no SMS). */
+  readonly twilio: { baseUrl: string; accountSid: string; authToken: string; from: string } | undefined;
 }
 
 export class ConfigError extends Error {
@@ -154,7 +163,24 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     webhookTimeoutMs: read.integer('WEBHOOK_TIMEOUT_MS', 10_000, { min: 100, max: 60_000 }),
     webhookConcurrency: read.integer('WEBHOOK_CONCURRENCY', 64, { min: 1, max: 1000 }),
     webhookConcurrencyPerEndpoint: read.integer('WEBHOOK_CONCURRENCY_PER_ENDPOINT', 16, { min: 1, max: 1000 }),
+    pdfRenderThreads: read.integer('PDF_RENDER_THREADS', Math.max(1, Math.min(4, availableParallelism() - 1)), {
+      min: 0,
+      max: 64,
+    }),
+    smtpUrl: read.optional('SMTP_URL'),
+    mailFrom: read.string('MAIL_FROM', 'Tessera <no-reply@tessera.invalid>'),
+    twilio: twilioSettings(read, problems),
   };
+  const smtpUrl = config.smtpUrl;
+  if (smtpUrl !== undefined && !/^smtps?:\/\/[^/\s]+/.test(smtpUrl)) {
+    problems.push('SMTP_URL must be an smtp:// or smtps:// URL (e.g. smtp://user:pass@mail.example.com:587)');
+  }
+  if (!/^[^\r\n<>]*<?[^@\s<>]+@[^@\s<>]+>?$/.test(config.mailFrom)) {
+    problems.push('MAIL_FROM must be an address, optionally with a name: "Shop <billing@shop.example>"');
+  }
+  if (tesseraEnv === 'production' && config.twilio && !config.twilio.baseUrl.startsWith('https://')) {
+    problems.push('TWILIO_BASE_URL must be an https:// URL in production');
+  }
   if (!/^[A-Za-z][A-Za-z0-9]{0,31}$/.test(config.webhookHeaderPrefix)) {
     problems.push('WEBHOOK_HEADER_PREFIX must be one word of letters and digits (it becomes part of header names)');
   }
@@ -220,6 +246,20 @@ class EnvReader {
       return fallback;
     }
   }
+}
+
+/** TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN and TWILIO_FROM_NUMBER together, or none of them. */
+function twilioSettings(read: EnvReader, problems: string[]): Config['twilio'] {
+  const names = ['TWILIO_ACCOUNT_SID', 'TWILIO_AUTH_TOKEN', 'TWILIO_FROM_NUMBER'] as const;
+  const [accountSid, authToken, from] = names.map((name) => read.optional(name));
+  const given = [accountSid, authToken, from].filter((v) => v !== undefined).length;
+  const baseUrl = stripTrailingSlash(read.url('TWILIO_BASE_URL', 'https://api.twilio.com'));
+  if (given === 0) return undefined;
+  if (given < 3) {
+    problems.push(`${names.join(', ')} are set together or not at all`);
+    return undefined;
+  }
+  return { baseUrl, accountSid: accountSid!, authToken: authToken!, from: from! };
 }
 
 function stripTrailingSlash(url: string): string {

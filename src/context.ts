@@ -3,10 +3,12 @@ import type { ApiKeysService } from './modules/api-keys/api-keys.service.js';
 import type { CustomersService } from './modules/customers/customers.service.js';
 import type { DevicesService } from './modules/devices/devices.service.js';
 import type { CatalogService } from './modules/invoices/catalog.service.js';
+import type { InvoiceDelivery } from './modules/invoices/invoice-delivery.js';
 import type { InvoicePayments } from './modules/invoices/invoice-payments.js';
 import type { InvoiceSettingsService } from './modules/invoices/invoice-settings.js';
 import type { InvoicesService } from './modules/invoices/invoices.service.js';
 import type { MerchantsService } from './modules/merchants/merchants.service.js';
+import type { MessagesService } from './modules/messages/messages.service.js';
 import type { OAuthService } from './modules/oauth/oauth.service.js';
 import type { OperatorService } from './modules/operator/operator.service.js';
 import type { PartnersService } from './modules/partners/partners.service.js';
@@ -57,6 +59,8 @@ export interface Services {
   invoiceSettings: InvoiceSettingsService;
   invoices: InvoicesService;
   invoicePayments: InvoicePayments;
+  invoiceDelivery: InvoiceDelivery;
+  messages: MessagesService;
 }
 
 /** Everything a running node holds. Built once by the runtime (or the test harness) and passed down explicitly. */

@@ -133,6 +133,8 @@ function defineAdminCommand(group: Command, operation: OperatorOperation) {
   if (operation.group === 'clock' && operation.verb === 'advance') command.argument('<seconds>', 'seconds to advance');
   if (operation.body)
     command.addOption(new Option('--json <body>', 'request body as JSON (same shape as the HTTP API)'));
+  const queryNames = Object.keys((operation.querystring as { properties?: object } | undefined)?.properties ?? {});
+  for (const name of queryNames) command.option(`--${kebab(name)} <value>`, `the ${name} filter`);
   if (operation.group === 'partners' && operation.verb === 'create') command.option('--name <name>', 'partner name');
   if (operation.group === 'merchants' && operation.verb === 'create') {
     command.option('--company-name <name>', 'company name').option('--partner-id <id>', 'owning partner');
@@ -153,15 +155,30 @@ function defineAdminCommand(group: Command, operation: OperatorOperation) {
       if (options.merchantId) body.merchantId = options.merchantId;
       if (operation.group === 'clock') body.seconds = Number(positional[0]);
     }
-    await runAdmin(operation, params, body);
+    const query = Object.fromEntries(
+      queryNames
+        .filter((name) => options[name] !== undefined)
+        .map((name) => [name, /^page/.test(name) ? Number(options[name]) : options[name]]),
+    );
+    await runAdmin(operation, params, body, query);
   });
 }
 
-async function runAdmin(operation: OperatorOperation, params: Record<string, unknown>, body: unknown) {
+function kebab(name: string): string {
+  return name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+}
+
+async function runAdmin(
+  operation: OperatorOperation,
+  params: Record<string, unknown>,
+  body: unknown,
+  query: Record<string, unknown> = {},
+) {
   const config = configOrExit();
   const logger = createLogger(process.env.LOG_LEVEL ?? 'warn', stderrDestination());
   for (const [schema, value, context] of [
     [operation.params, params, 'params'],
+    [operation.querystring, query, 'querystring'],
     [operation.body, body, 'body'],
   ] as const) {
     if (!schema) continue;
@@ -178,7 +195,7 @@ async function runAdmin(operation: OperatorOperation, params: Record<string, unk
   try {
     await migrate(db.url);
     node = await createNode({ ...config, workers: 0 }, { logger, databaseUrl: db.url });
-    const result = await operation.run(node.ctx, { params, body });
+    const result = await operation.run(node.ctx, { params, body, query });
     process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
   } catch (error) {
     if (error instanceof AppError) {

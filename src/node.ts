@@ -9,13 +9,16 @@ import { CustomersService } from './modules/customers/customers.service.js';
 import { sandboxDeviceQueues, sandboxDeviceSchedules } from './modules/devices/devices.jobs.js';
 import { DevicesService } from './modules/devices/devices.service.js';
 import { CatalogService } from './modules/invoices/catalog.service.js';
+import { InvoiceDelivery } from './modules/invoices/invoice-delivery.js';
 import { InvoicePayments } from './modules/invoices/invoice-payments.js';
 import { InvoiceSettingsService } from './modules/invoices/invoice-settings.js';
 import { invoiceQueues, invoiceSchedules } from './modules/invoices/invoices.jobs.js';
 import { InvoicesService } from './modules/invoices/invoices.service.js';
+import { PdfRenderer } from './modules/invoices/pdf/pdf-renderer.js';
 import { Ledger } from './modules/ledger/ledger.js';
 import { ConfigurationCache } from './modules/merchants/configuration-cache.js';
 import { MerchantsService } from './modules/merchants/merchants.service.js';
+import { MessagesService } from './modules/messages/messages.service.js';
 import { AccessTokenAuthenticator } from './modules/oauth/access-token.authenticator.js';
 import { OAuthService } from './modules/oauth/oauth.service.js';
 import { SigningKeyRing } from './modules/oauth/signing-keys.js';
@@ -56,8 +59,10 @@ import { IdempotencyStore } from './platform/http/idempotency.js';
 import { RateLimiter } from './platform/http/rate-limit.js';
 import { type App, closeGracefully } from './platform/http/server.js';
 import { every, JobRunner } from './platform/jobs/runner.js';
+import { outboxEmail, SmtpTransport } from './platform/mail/email-transport.js';
 import type { Logger } from './platform/observability/logger.js';
 import { createMetrics } from './platform/observability/metrics.js';
+import { outboxSms, TwilioSms } from './platform/sms/sms-transport.js';
 
 export interface Node {
   ctx: AppContext;
@@ -220,8 +225,25 @@ export async function createNode(config: Config, options: NodeOptions): Promise<
     const posSide = new PosTerminalSide(posDeps);
     terminalChannel.handle(posSide);
     const pos = new PosService(posDeps, posSide, config.posLongPollMs);
+    // Without a configured transport the sandbox keeps messages in its outbox; production sends none (docs/messages.md).
+    const email = config.smtpUrl ? new SmtpTransport(config.smtpUrl) : sandbox ? outboxEmail : null;
+    closers.unshift(() => email?.close());
+    const sms = config.twilio ? new TwilioSms(config.twilio) : sandbox ? outboxSms : null;
+    const messages = new MessagesService({ pool, clock, logger, email, sms, mailFrom: config.mailFrom });
     const catalog = new CatalogService(pool, clock);
     const invoiceSettings = new InvoiceSettingsService(pool, clock, merchants);
+    const pdfRenderer = new PdfRenderer(config.pdfRenderThreads);
+    closers.unshift(() => pdfRenderer.close());
+    const invoiceDelivery = new InvoiceDelivery({
+      pool,
+      clock,
+      customers,
+      merchants,
+      messages,
+      settings: invoiceSettings,
+      renderer: pdfRenderer,
+      publicBaseUrl: config.publicBaseUrl,
+    });
     const invoices = new InvoicesService({
       pool,
       clock,
@@ -229,8 +251,16 @@ export async function createNode(config: Config, options: NodeOptions): Promise<
       customers,
       settings: invoiceSettings,
       expiryDays: config.invoiceExpiryDays,
+      delivery: invoiceDelivery,
     });
-    const invoicePayments = new InvoicePayments({ pool, clock, logger, payments, settings: invoiceSettings });
+    const invoicePayments = new InvoicePayments({
+      pool,
+      clock,
+      logger,
+      payments,
+      settings: invoiceSettings,
+      delivery: invoiceDelivery,
+    });
     const webhookSender = new WebhookSender(
       { allowLoopback: config.webhookAllowPrivateTargets },
       config.webhookTimeoutMs,
@@ -262,6 +292,7 @@ export async function createNode(config: Config, options: NodeOptions): Promise<
     for (const schedule of subscriptionSchedules) jobs.schedule(schedule);
     for (const queue of posQueues(posDeps, posSide)) jobs.register(queue);
     for (const queue of invoiceQueues(invoices, invoicePayments)) jobs.register(queue);
+    for (const queue of messages.queues()) jobs.register(queue);
     for (const schedule of invoiceSchedules) jobs.schedule(schedule);
     for (const schedule of posSchedules) jobs.schedule(schedule);
     if (sandbox) {
@@ -304,6 +335,8 @@ export async function createNode(config: Config, options: NodeOptions): Promise<
         invoiceSettings,
         invoices,
         invoicePayments,
+        invoiceDelivery,
+        messages,
       },
     };
     const app = await buildApp(

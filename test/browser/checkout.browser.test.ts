@@ -52,7 +52,10 @@ describe('checkout in a real browser', () => {
   let context: BrowserContext;
 
   before(async () => {
-    assert.ok(existsSync(CHROMIUM), `${CHROMIUM} is missing: run scripts/ensure-chromium.sh (npm test does when root)`);
+    assert.ok(
+      existsSync(CHROMIUM),
+      `${CHROMIUM} is missing: run scripts/ensure-test-tools.sh (npm test does when root)`,
+    );
     mkdirSync(RESULTS, { recursive: true });
     t = await startNode({ listen: true, workers: true });
     m = await t.merchant();

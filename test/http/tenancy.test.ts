@@ -852,6 +852,32 @@ CROSS_TENANT.push(
     }),
   },
   {
+    route: `GET ${INVOICES}/{invoiceId}/download-pdf`,
+    caller: 'merchant',
+    setup: publishedInvoice,
+    request: (ids) => ({ method: 'GET', url: `${INVOICES}/${ids.invoiceId}/download-pdf` }),
+  },
+  {
+    route: `POST ${INVOICES}/{invoiceId}/send-email-notification`,
+    caller: 'merchant',
+    setup: publishedInvoice,
+    request: (ids) => ({
+      method: 'POST',
+      url: `${INVOICES}/${ids.invoiceId}/send-email-notification`,
+      body: { email: 'ada@example.com' },
+    }),
+  },
+  {
+    route: `POST ${INVOICES}/{invoiceId}/send-published-sms-notification`,
+    caller: 'merchant',
+    setup: publishedInvoice,
+    request: (ids) => ({
+      method: 'POST',
+      url: `${INVOICES}/${ids.invoiceId}/send-published-sms-notification`,
+      body: { mobileNumber: '+12125550100' },
+    }),
+  },
+  {
     route: `POST ${INVOICES}/{invoiceId}/ach/submit`,
     caller: 'merchant',
     setup: publishedInvoice,
@@ -996,6 +1022,9 @@ export const TOKEN_KINDS: Record<string, Kind[]> = {
   'GET /pay-int-api/invoices/{invoiceId}/calculations': ['merchant'],
   'POST /pay-int-api/invoices/{invoiceId}/submit': ['merchant'],
   'POST /pay-int-api/invoices/{invoiceId}/ach/submit': ['merchant'],
+  'GET /pay-int-api/invoices/{invoiceId}/download-pdf': ['merchant'],
+  'POST /pay-int-api/invoices/{invoiceId}/send-email-notification': ['merchant'],
+  'POST /pay-int-api/invoices/{invoiceId}/send-published-sms-notification': ['merchant'],
 };
 
 describe('tenancy', () => {

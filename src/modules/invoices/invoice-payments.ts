@@ -8,6 +8,7 @@ import type { Logger } from '../../platform/observability/logger.js';
 import type { BankInstrument, CardInstrument, PaymentResult, PaymentsService } from '../payments/payments.service.js';
 import { CardDataSource, type ContactInfo, CreateMethod, type Transaction } from '../payments/transactions.model.js';
 import type { Address } from '../reference/address.js';
+import type { InvoiceDelivery } from './invoice-delivery.js';
 import type { InvoiceSettingsService } from './invoice-settings.js';
 import { INVOICE_STATUS_NAMES, type Invoice, InvoiceStatus } from './invoices.model.js';
 import {
@@ -28,6 +29,8 @@ export interface InvoicePaymentsDeps {
   logger: Logger;
   payments: PaymentsService;
   settings: InvoiceSettingsService;
+  /** The customer's SMS after a payment, when the invoice settings ask for it. */
+  delivery: InvoiceDelivery;
 }
 
 export interface CardPaymentRequest {
@@ -145,6 +148,7 @@ export class InvoicePayments {
         resourceType: 'invoice',
         resourceId: invoice.id,
       });
+      await this.deps.delivery.afterPayment(tx, invoice, true);
     }
   }
 
@@ -247,6 +251,7 @@ export class InvoicePayments {
             resourceType: 'invoice',
             resourceId: invoice.id,
           });
+          await this.deps.delivery.afterPayment(tx, invoice, true);
         }
       });
       return;
@@ -260,13 +265,11 @@ export class InvoicePayments {
   }
 
   private async failed(invoice: Invoice, attempt: number, transactionId: string | null, reason: string) {
-    await paymentFailed(
-      this.deps.pool,
-      invoice.merchantId,
-      invoice.id,
-      attempt,
-      { transactionId, reason },
-      this.deps.clock.now(),
-    );
+    await withTransaction(this.deps.pool, async (tx) => {
+      const now = this.deps.clock.now();
+      if (await paymentFailed(tx, invoice.merchantId, invoice.id, attempt, { transactionId, reason }, now)) {
+        await this.deps.delivery.afterPayment(tx, invoice, false);
+      }
+    });
   }
 }

@@ -22,7 +22,8 @@ export function invoiceSummary(v: Invoice) {
   };
 }
 
-export function invoiceView(v: Invoice) {
+/** The full record; `payUrl` is the hosted page's address (null until published). */
+export function invoiceView(v: Invoice, payUrl: string | null) {
   const calc = calculationOf(v);
   return {
     ...invoiceSummary(v),
@@ -64,7 +65,7 @@ export function invoiceView(v: Invoice) {
     paidNote: v.paidNote,
     lastPaymentError: v.lastPaymentError,
     transactionIds: v.transactionIds,
-    payUrl: null,
+    payUrl,
     publishedOn: v.publishedAt?.toISOString() ?? null,
     createdOn: v.createdAt.toISOString(),
     modifiedOn: v.modifiedAt.toISOString(),

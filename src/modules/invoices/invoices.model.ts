@@ -67,6 +67,10 @@ export interface Invoice extends InvoiceContent {
   processingSince: Date | null;
   /** Why the last payment did not go through (a decline, an ACH return). */
   lastPaymentError: string | null;
+  /** The hosted page's token (`/invoices/{token}`), from publication on. */
+  publicToken: string | null;
+  /** The payment session the hosted page opened last. */
+  checkoutSessionId: string | null;
   createdAt: Date;
   modifiedAt: Date;
   /** For lists: the customer's name (the customer record's, else the inline customer's). */

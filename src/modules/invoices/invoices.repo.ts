@@ -38,6 +38,8 @@ function toInvoice(r: Record<string, unknown>): Invoice {
     processingMethod: (r.processing_method as Invoice['processingMethod']) ?? null,
     processingSince: (r.processing_since as Date | null) ?? null,
     lastPaymentError: (r.last_payment_error as string | null) ?? null,
+    publicToken: (r.public_token as string | null) ?? null,
+    checkoutSessionId: (r.checkout_session_id as string | null) ?? null,
     createdAt: r.created_at as Date,
     modifiedAt: r.modified_at as Date,
     customerName: (r.customer_name as string | null) ?? null,
@@ -129,12 +131,34 @@ export async function findInvoice(sql: Sql, merchantId: string, id: string, lock
   return rows[0] ? toInvoice(rows[0]) : null;
 }
 
+/** A published invoice by its hosted page's token (the payer's side: no merchant scope, the token is the key). */
+export async function findByPublicToken(sql: Sql, token: string): Promise<Invoice | null> {
+  const { rows } = await sql.query(`${SELECT} WHERE v.public_token = $1`, [token]);
+  return rows[0] ? toInvoice(rows[0]) : null;
+}
+
+/** The payment session the invoice's page opened (compare-and-set on the one it replaces). */
+export async function setCheckoutSession(
+  sql: Sql,
+  id: string,
+  previous: string | null,
+  sessionId: string,
+): Promise<boolean> {
+  const { rowCount } = await sql.query(
+    'UPDATE invoices SET checkout_session_id = $3 WHERE id = $1 AND checkout_session_id IS NOT DISTINCT FROM $2',
+    [id, previous, sessionId],
+  );
+  return rowCount === 1;
+}
+
 export interface InvoiceMove {
   customerId?: string;
   paidCents?: number;
   paymentDate?: Date;
   paidNote?: string | null;
   published?: boolean;
+  /** The hosted page's token, given when the invoice is published. */
+  publicToken?: string;
 }
 
 /** One status move as a compare-and-set from `from`; the moved invoice, or null when it was in no such status. */
@@ -153,7 +177,8 @@ export async function moveInvoice(
        paid_cents = coalesce($7, paid_cents),
        payment_date = coalesce($8, payment_date),
        paid_note = coalesce($9, paid_note),
-       published_at = CASE WHEN $10 THEN $5 ELSE published_at END
+       published_at = CASE WHEN $10 THEN $5 ELSE published_at END,
+       public_token = coalesce($11, public_token)
      WHERE id = $1 AND merchant_id = $2 AND status_id = ANY($3::smallint[])`,
     [
       id,
@@ -166,6 +191,7 @@ export async function moveInvoice(
       move.paymentDate ?? null,
       move.paidNote ?? null,
       move.published ?? false,
+      move.publicToken ?? null,
     ],
   );
   return rowCount === 1;

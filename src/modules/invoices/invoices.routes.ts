@@ -1,3 +1,4 @@
+import type { FastifyReply } from 'fastify';
 import Type from 'typebox';
 import { AUTHENTICATED_ERRORS, errorResponses } from '../../platform/http/error-schemas.js';
 import { ValidationError } from '../../platform/http/errors.js';
@@ -9,8 +10,10 @@ import { contactInfoOf } from '../payments/payment-request.js';
 import type { BankInstrument, CardInstrument, PaymentResult } from '../payments/payments.service.js';
 import { STATUS_NAMES } from '../payments/transactions.model.js';
 import { normalizeAddress } from '../reference/address.js';
+import type { InvoiceDelivery } from './invoice-delivery.js';
 import type { InvoicePayments } from './invoice-payments.js';
 import { calculationsView, invoiceDateRanges, invoiceSummary, invoiceView } from './invoices.mapper.js';
+import type { Invoice } from './invoices.model.js';
 import { INVOICE_LIST } from './invoices.repo.js';
 import {
   AchSubmitBody,
@@ -22,7 +25,10 @@ import {
   InvoiceListQuery,
   InvoiceView,
   MarkPaidBody,
+  MessageQueuedView,
   PublishBody,
+  SendEmailBody,
+  SendSmsBody,
   SubmitView,
 } from './invoices.schemas.js';
 import type { InvoicesService } from './invoices.service.js';
@@ -54,10 +60,16 @@ function paymentView(result: PaymentResult) {
   };
 }
 
+/** The body is optional: none means `{}` (every field of it is optional). */
+async function noBodyIsEmpty(request: { body: unknown }) {
+  request.body ??= {};
+}
+
 /** What these routes use. */
 export interface InvoicesRouteDeps {
   invoices: InvoicesService;
   invoicePayments: InvoicePayments;
+  delivery: InvoiceDelivery;
   merchants: MerchantsService;
 }
 
@@ -66,6 +78,7 @@ export function invoicesRoutes(app: App, deps: InvoicesRouteDeps): void {
   const tags = ['Invoices'];
   const base = '/pay-int-api/invoices';
   const ERRORS = errorResponses(...AUTHENTICATED_ERRORS, 404);
+  const view = (v: Invoice) => invoiceView(v, deps.delivery.payUrl(v));
 
   app.post(
     base,
@@ -82,7 +95,7 @@ export function invoicesRoutes(app: App, deps: InvoicesRouteDeps): void {
         response: { 200: InvoiceView, ...ERRORS },
       },
     },
-    async (request) => invoiceView(await invoices.create(merchantOf(request).merchantId, request.body)),
+    async (request) => view(await invoices.create(merchantOf(request).merchantId, request.body)),
   );
 
   app.get(
@@ -119,7 +132,7 @@ export function invoicesRoutes(app: App, deps: InvoicesRouteDeps): void {
         response: { 200: InvoiceView, ...ERRORS },
       },
     },
-    async (request) => invoiceView(await invoices.get(merchantOf(request).merchantId, request.params.invoiceId)),
+    async (request) => view(await invoices.get(merchantOf(request).merchantId, request.params.invoiceId)),
   );
 
   app.put(
@@ -135,7 +148,7 @@ export function invoicesRoutes(app: App, deps: InvoicesRouteDeps): void {
       },
     },
     async (request) =>
-      invoiceView(await invoices.replace(merchantOf(request).merchantId, request.params.invoiceId, request.body)),
+      view(await invoices.replace(merchantOf(request).merchantId, request.params.invoiceId, request.body)),
   );
 
   app.delete(
@@ -168,7 +181,7 @@ export function invoicesRoutes(app: App, deps: InvoicesRouteDeps): void {
         response: { 200: InvoiceView, ...ERRORS },
       },
     },
-    async (request) => invoiceView(await invoices.publish(merchantOf(request).merchantId, request.body.invoiceId)),
+    async (request) => view(await invoices.publish(merchantOf(request).merchantId, request.body.invoiceId)),
   );
 
   app.put(
@@ -182,7 +195,7 @@ export function invoicesRoutes(app: App, deps: InvoicesRouteDeps): void {
         response: { 200: InvoiceView, ...ERRORS },
       },
     },
-    async (request) => invoiceView(await invoices.cancel(merchantOf(request).merchantId, request.params.invoiceId)),
+    async (request) => view(await invoices.cancel(merchantOf(request).merchantId, request.params.invoiceId)),
   );
 
   app.put(
@@ -200,7 +213,7 @@ export function invoicesRoutes(app: App, deps: InvoicesRouteDeps): void {
       },
     },
     async (request) =>
-      invoiceView(
+      view(
         await invoices.markAsPaid(merchantOf(request).merchantId, request.params.invoiceId, request.body?.note ?? null),
       ),
   );
@@ -273,7 +286,7 @@ export function invoicesRoutes(app: App, deps: InvoicesRouteDeps): void {
         contactInfo: contactInfoOf(body.contactInfo),
         useCardPrice: body.useCardPrice ?? null,
       });
-      return { invoice: invoiceView(await invoices.get(merchantId, current.id)), transaction: paymentView(result) };
+      return { invoice: view(await invoices.get(merchantId, current.id)), transaction: paymentView(result) };
     },
   );
 
@@ -322,7 +335,83 @@ export function invoicesRoutes(app: App, deps: InvoicesRouteDeps): void {
         billingAddress: body.billingAddress ? normalizeAddress(body.billingAddress, 'billingAddress') : null,
         contactInfo: contactInfoOf(body.contactInfo),
       });
-      return { invoice: invoiceView(await invoices.get(merchantId, current.id)), transaction: paymentView(result) };
+      return { invoice: view(await invoices.get(merchantId, current.id)), transaction: paymentView(result) };
     },
+  );
+
+  app.get(
+    `${base}/:invoiceId/download-pdf`,
+    {
+      schema: {
+        tags,
+        summary: 'Download the invoice as a PDF',
+        description:
+          'The invoice as it stands: merchant and contact details, customer, number and dates, the lines, totals, ' +
+          `notes and the hosted page's address (once published). \`application/pdf\`. ${API_VERSION}`,
+        params: InvoiceIdParams,
+        produces: ['application/pdf'],
+        response: {
+          200: Type.String({ format: 'binary', description: 'The PDF (application/pdf).', examples: ['%PDF-1.3 …'] }),
+          ...ERRORS,
+        },
+      },
+    },
+    async (request, reply) => {
+      const pdf = await deps.delivery.pdf(merchantOf(request).merchantId, request.params.invoiceId);
+      // The 200 schema documents the binary body; it is sent as is, not serialized.
+      return (reply as unknown as FastifyReply)
+        .type('application/pdf')
+        .header('content-disposition', `attachment; filename="${pdf.filename}"`)
+        .header('cache-control', 'no-store')
+        .send(pdf.content);
+    },
+  );
+
+  app.post(
+    `${base}/:invoiceId/send-email-notification`,
+    {
+      config: { idempotent: true },
+      preValidation: noBodyIsEmpty,
+      schema: {
+        tags,
+        summary: 'Send the invoice by email',
+        description:
+          "To `email`, else the invoice customer's address (400 naming `email` when there is none): the amount due, " +
+          'the pay link and the PDF attached, through SMTP (SMTP_URL) or, in the sandbox without it, the outbox. The ' +
+          'message is sent by a job (retried, never twice). A Draft cannot be sent (400). Honours `idempotency-key`. ' +
+          API_VERSION,
+        params: InvoiceIdParams,
+        body: SendEmailBody,
+        response: { 200: MessageQueuedView, ...ERRORS },
+      },
+    },
+    async (request) =>
+      deps.delivery.sendEmail(merchantOf(request).merchantId, request.params.invoiceId, request.body?.email ?? null),
+  );
+
+  app.post(
+    `${base}/:invoiceId/send-published-sms-notification`,
+    {
+      config: { idempotent: true },
+      preValidation: noBodyIsEmpty,
+      schema: {
+        tags,
+        summary: 'Send the invoice by SMS',
+        description:
+          "The pay link by SMS to `mobileNumber`, else the invoice customer's number (which needs their SMS " +
+          'consent; 400 naming `mobileNumber` otherwise), through the SMS provider (TWILIO_*) or, in the sandbox ' +
+          'without one, the outbox. Sent by a job (retried, never twice). A Draft cannot be sent (400). Honours ' +
+          `\`idempotency-key\`. ${API_VERSION}`,
+        params: InvoiceIdParams,
+        body: SendSmsBody,
+        response: { 200: MessageQueuedView, ...ERRORS },
+      },
+    },
+    async (request) =>
+      deps.delivery.sendSms(
+        merchantOf(request).merchantId,
+        request.params.invoiceId,
+        request.body?.mobileNumber ?? null,
+      ),
   );
 }

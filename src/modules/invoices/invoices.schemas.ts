@@ -296,3 +296,42 @@ export const AchSubmitBody = Type.Object(
     examples: [{ accountNumber: '100000099', routingNumber: '021000021', accountType: 1, accountHolderType: 2 }],
   },
 );
+
+export const SendEmailBody = Type.Object(
+  {
+    email: Opt(
+      Type.String({
+        format: 'email',
+        maxLength: 254,
+        description: "Send to this address instead of the invoice customer's.",
+      }),
+    ),
+  },
+  { additionalProperties: false, examples: [{ email: 'accounts@customer.example' }] },
+);
+
+export const SendSmsBody = Type.Object(
+  {
+    mobileNumber: Opt(
+      Type.String({
+        maxLength: 20,
+        description:
+          "Send to this number (+country code, or 10 US digits) instead of the invoice customer's (which needs their SMS consent).",
+      }),
+    ),
+  },
+  { additionalProperties: false, examples: [{ mobileNumber: '+15555550123' }] },
+);
+
+export const MessageQueuedView = Type.Object(
+  {
+    messageId: Uuid('The message; it is sent by a job right after this answer (retried, never sent twice).'),
+    channel: Type.Union([Type.Literal('email'), Type.Literal('sms')]),
+    to: Type.String({ description: 'The recipient.' }),
+  },
+  {
+    examples: [
+      { messageId: '01936f6e-3f5b-7a21-9c3e-6f1d2a4b5cb1', channel: 'email', to: 'accounts@customer.example' },
+    ],
+  },
+);

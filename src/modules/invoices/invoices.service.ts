@@ -1,5 +1,6 @@
 import type { Clock } from '../../platform/clock/clock.js';
 import { newId } from '../../platform/crypto/ids.js';
+import { randomSecret } from '../../platform/crypto/secrets.js';
 import type { Pool, Sql } from '../../platform/db/pool.js';
 import { withTransaction } from '../../platform/db/tx.js';
 import { recordEvent } from '../../platform/events/outbox.js';
@@ -9,6 +10,7 @@ import type { CustomersService } from '../customers/customers.service.js';
 import type { EventName } from '../webhooks/event-catalog.js';
 import { calculateInvoice, type InvoiceCalculation } from './calculation.js';
 import type { CatalogService } from './catalog.service.js';
+import type { InvoiceDelivery } from './invoice-delivery.js';
 import { invoiceContent } from './invoice-input.js';
 import type { InvoiceSettingsService } from './invoice-settings.js';
 import { INVOICE_STATUS_NAMES, type Invoice, type InvoiceContent, InvoiceStatus } from './invoices.model.js';
@@ -34,6 +36,8 @@ export interface InvoicesDeps {
   settings: InvoiceSettingsService;
   /** Days after its due date a Published, unpaid invoice expires (INVOICE_EXPIRY_DAYS). */
   expiryDays: number;
+  /** Sends a published invoice to its customer. */
+  delivery: InvoiceDelivery;
 }
 
 const DAY_MS = 86_400_000;
@@ -99,7 +103,10 @@ export class InvoicesService {
     }
   }
 
-  /** Draft → Published; an invoice with only an inline customer gets a customer record. */
+  /**
+   * Draft → Published; an invoice with only an inline customer gets a customer record, the invoice a hosted page
+   * (an unguessable token), and its customer the invoice by email and SMS (queued in the same transaction).
+   */
   async publish(merchantId: string, id: string): Promise<Invoice> {
     await withTransaction(this.deps.pool, async (tx) => {
       const invoice = await findInvoice(tx, merchantId, id, true);
@@ -112,7 +119,9 @@ export class InvoicesService {
       await moveInvoice(tx, merchantId, id, [InvoiceStatus.Draft], InvoiceStatus.Published, this.deps.clock.now(), {
         ...(customerId ? { customerId } : {}),
         published: true,
+        publicToken: randomSecret(24),
       });
+      await this.deps.delivery.published(tx, (await findInvoice(tx, merchantId, id))!);
     });
     return this.get(merchantId, id);
   }

@@ -4,6 +4,7 @@ import { NotFoundError, ValidationError } from '../../platform/http/errors.js';
 import { DEVICE_OPERATIONS } from '../devices/devices.operations.js';
 import { adminMerchantView, merchantChanges, merchantDraft } from '../merchants/merchants.mapper.js';
 import { AdminMerchantView, CreateMerchantBody, UpdateMerchantBody } from '../merchants/merchants.schemas.js';
+import { MESSAGE_OPERATIONS } from '../messages/messages.operations.js';
 import type { Partner } from '../partners/partners.service.js';
 import { POS_OPERATIONS } from '../pos/pos.operations.js';
 import { TERMINAL_OPERATIONS } from '../terminals/terminals.operations.js';
@@ -27,6 +28,7 @@ export interface OperatorOperation {
   path: string;
   summary: string;
   params?: TSchema;
+  querystring?: TSchema;
   body?: TSchema;
   response: TSchema;
   /** Answers 404 outside the sandbox, as if the route did not exist. */
@@ -34,7 +36,7 @@ export interface OperatorOperation {
   /** Accepts the idempotency-key header (creates whose response holds no secret). */
   idempotent?: boolean;
   // biome-ignore lint/suspicious/noExplicitAny: inputs are validated against the schemas above before run() is called
-  run(ctx: AppContext, input: { params: any; body: any }): Promise<unknown>;
+  run(ctx: AppContext, input: { params: any; body: any; query?: any }): Promise<unknown>;
 }
 
 function partnerView(partner: Partner) {
@@ -173,4 +175,5 @@ export const OPERATIONS: OperatorOperation[] = [
   ...TERMINAL_OPERATIONS,
   ...DEVICE_OPERATIONS,
   ...POS_OPERATIONS,
+  ...MESSAGE_OPERATIONS,
 ];

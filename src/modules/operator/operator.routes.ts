@@ -17,10 +17,12 @@ export function operatorRoutes(app: App, ctx: AppContext): void {
         description:
           'Operator API: `Authorization: Bearer <ADMIN_TOKEN>`. Mirrored by `tessera admin` on the command line.',
         ...(operation.params ? { params: operation.params } : {}),
+        ...(operation.querystring ? { querystring: operation.querystring } : {}),
         ...(operation.body ? { body: operation.body } : {}),
         response: { 200: operation.response, ...errorResponses(400, 401, 404, 500) },
       },
-      handler: async (request) => operation.run(ctx, { params: request.params, body: request.body }),
+      handler: async (request) =>
+        operation.run(ctx, { params: request.params, body: request.body, query: request.query }),
     });
   }
 }

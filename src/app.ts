@@ -7,6 +7,7 @@ import { checkoutRoutes } from './modules/checkout/checkout.routes.js';
 import { customersRoutes } from './modules/customers/customers.routes.js';
 import { devicesRoutes } from './modules/devices/devices.routes.js';
 import { catalogRoutes } from './modules/invoices/catalog.routes.js';
+import { invoicePageRoutes } from './modules/invoices/invoice-page.routes.js';
 import { invoiceSettingsRoutes } from './modules/invoices/invoice-settings.routes.js';
 import { invoicesRoutes } from './modules/invoices/invoices.routes.js';
 import { merchantsRoutes } from './modules/merchants/merchants.routes.js';
@@ -117,6 +118,15 @@ export async function buildApp(ctx: AppContext, http: HttpDeps, options: BuildAp
       invoicePayments: s.invoicePayments,
       delivery: s.invoiceDelivery,
       merchants: s.merchants,
+    });
+    invoicePageRoutes(scoped, {
+      checkout: s.invoiceCheckout,
+      delivery: s.invoiceDelivery,
+      merchants: s.merchants,
+      customers: s.customers,
+      pool: ctx.pool,
+      clock: ctx.clock,
+      config,
     });
     checkoutRoutes(scoped, {
       sessionPayments: s.sessionPayments,

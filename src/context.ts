@@ -3,6 +3,7 @@ import type { ApiKeysService } from './modules/api-keys/api-keys.service.js';
 import type { CustomersService } from './modules/customers/customers.service.js';
 import type { DevicesService } from './modules/devices/devices.service.js';
 import type { CatalogService } from './modules/invoices/catalog.service.js';
+import type { InvoiceCheckout } from './modules/invoices/invoice-checkout.js';
 import type { InvoiceDelivery } from './modules/invoices/invoice-delivery.js';
 import type { InvoicePayments } from './modules/invoices/invoice-payments.js';
 import type { InvoiceSettingsService } from './modules/invoices/invoice-settings.js';
@@ -60,6 +61,7 @@ export interface Services {
   invoices: InvoicesService;
   invoicePayments: InvoicePayments;
   invoiceDelivery: InvoiceDelivery;
+  invoiceCheckout: InvoiceCheckout;
   messages: MessagesService;
 }
 

@@ -9,6 +9,7 @@ import { CustomersService } from './modules/customers/customers.service.js';
 import { sandboxDeviceQueues, sandboxDeviceSchedules } from './modules/devices/devices.jobs.js';
 import { DevicesService } from './modules/devices/devices.service.js';
 import { CatalogService } from './modules/invoices/catalog.service.js';
+import { InvoiceCheckout } from './modules/invoices/invoice-checkout.js';
 import { InvoiceDelivery } from './modules/invoices/invoice-delivery.js';
 import { InvoicePayments } from './modules/invoices/invoice-payments.js';
 import { InvoiceSettingsService } from './modules/invoices/invoice-settings.js';
@@ -37,6 +38,7 @@ import { PosService } from './modules/pos/pos.service.js';
 import { PosTerminalSide } from './modules/pos/pos-terminal-side.js';
 import { PosWaiters } from './modules/pos/pos-waiters.js';
 import { SessionPayments } from './modules/sessions/session-payments.js';
+import { SessionSources } from './modules/sessions/session-sources.js';
 import { sessionQueues, sessionSchedules } from './modules/sessions/sessions.jobs.js';
 import { PaymentSessionsService } from './modules/sessions/sessions.service.js';
 import { SettlementsService } from './modules/settlements/settlements.service.js';
@@ -183,6 +185,7 @@ export async function createNode(config: Config, options: NodeOptions): Promise<
     const transactions = new TransactionsService(pool, settling);
     const sessions = new PaymentSessionsService({ pool, clock, config, logger, merchants, customers, transactions });
     const payments = new PaymentsService(cardPayments, ach, transactions, paymentSources);
+    const sessionSources = new SessionSources();
     const sessionPayments = new SessionPayments({
       pool,
       clock,
@@ -192,6 +195,7 @@ export async function createNode(config: Config, options: NodeOptions): Promise<
       vault,
       payments,
       transactions,
+      sources: sessionSources,
     });
     const subscriptions = new SubscriptionsService({
       pool,
@@ -260,6 +264,16 @@ export async function createNode(config: Config, options: NodeOptions): Promise<
       payments,
       settings: invoiceSettings,
       delivery: invoiceDelivery,
+    });
+    const invoiceCheckout = new InvoiceCheckout({
+      pool,
+      clock,
+      payments: invoicePayments,
+      settings: invoiceSettings,
+      transactions,
+      sessions,
+      sessionPayments,
+      sources: sessionSources,
     });
     const webhookSender = new WebhookSender(
       { allowLoopback: config.webhookAllowPrivateTargets },
@@ -336,6 +350,7 @@ export async function createNode(config: Config, options: NodeOptions): Promise<
         invoices,
         invoicePayments,
         invoiceDelivery,
+        invoiceCheckout,
         messages,
       },
     };

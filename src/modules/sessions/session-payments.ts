@@ -16,6 +16,7 @@ import type { TransactionsService } from '../payments/transactions.service.js';
 import { normalizeAddress } from '../reference/address.js';
 import type { VaultService } from '../vault/vault.service.js';
 import { baseCents, chargeRequest } from './session-charge.js';
+import type { SessionSources } from './session-sources.js';
 import { saveMethod, unsaveMethod } from './session-vaulting.js';
 import {
   isOpen,
@@ -77,6 +78,8 @@ export interface SessionPaymentsDeps {
   vault: VaultService;
   payments: PaymentsService;
   transactions: TransactionsService;
+  /** Sources that collect through a session (an invoice): they pay, the session holds the page. */
+  sources: SessionSources;
 }
 
 /** How long one submission holds the session: longer than a processor call, short enough to recover from a crash. */
@@ -181,12 +184,20 @@ export class SessionPayments {
 
   /** A payment an earlier submission made: approved (complete with it), unknown (wait), or none. */
   private async earlierPayment(session: PaymentSession): Promise<Transaction | 'unknown' | undefined> {
-    const attempts = await this.deps.transactions.bySource(session.merchantId, session.id);
+    const attempts = await this.attemptsOf(session);
     const firsts = attempts.filter((t) => t.originalTransactionId === null);
     const paid = firsts.find(wentThrough);
     if (paid) return paid;
     if (firsts.some((t) => t.method === 'card' && t.statusId === TransactionStatus.Pending)) return 'unknown';
     return undefined;
+  }
+
+  /** The payments this session's submissions made: its own, or its source's made through it. */
+  private attemptsOf(session: PaymentSession): Promise<Transaction[]> {
+    return (
+      this.deps.sources.of(session)?.attempts(session) ??
+      this.deps.transactions.bySource(session.merchantId, session.id)
+    );
   }
 
   private async charge(
@@ -202,6 +213,8 @@ export class SessionPayments {
           'billingAddress',
         )
       : null;
+    const source = this.deps.sources.of(session);
+    if (source) return this.settle(session, token, payment, await source.pay(session, payment, billing));
     const saving = session.mode !== SessionMode.Payment;
     const paying = session.mode !== SessionMode.SaveMethod;
     // Saving first, then paying with the saved method, links the payment to the customer (their statistics count
@@ -266,7 +279,17 @@ export class SessionPayments {
       });
       transaction = result.transaction;
     }
+    return this.settle(session, token, payment, transaction, saved);
+  }
 
+  /** The payment's outcome on the session: in flight, declined, or completed. */
+  private async settle(
+    session: PaymentSession,
+    token: string,
+    payment: PayerPayment,
+    transaction: Transaction,
+    saved?: { customerId: string | null; paymentMethodId: string },
+  ): Promise<PayOutcome> {
     if (transaction.method === 'card' && transaction.statusId === TransactionStatus.Pending) {
       // The processor has not said; the sweep completes the session once the reconciler knows.
       await this.release(session, token, { awaiting_outcome: true, transaction_id: transaction.id });
@@ -355,7 +378,7 @@ export class SessionPayments {
       });
       if (!held) continue;
       // Ask the processor now about a payment whose outcome is unknown, rather than wait for the card reconciler.
-      for (const attempt of await this.deps.transactions.bySource(held.merchantId, held.id)) {
+      for (const attempt of await this.attemptsOf(held)) {
         if (attempt.method === 'card' && attempt.statusId === TransactionStatus.Pending) {
           await this.deps.payments.reconcile(attempt.id).catch((error: unknown) => {
             this.deps.logger.warn({ err: error, transactionId: attempt.id }, 'could not reconcile a session payment');

@@ -58,6 +58,8 @@ export interface SessionSettings {
   paymentNotes: string | null;
   isMultiUse: boolean;
   expiresAt: Date | null;
+  /** What this session collects for, when not itself (an invoice): its payments go through that source's flow. */
+  paymentSource: { typeId: number; id: string } | null;
 }
 
 /** A session as the service sees it: its settings and where its flow stands. */

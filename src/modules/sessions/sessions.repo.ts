@@ -28,6 +28,8 @@ interface Row {
   payment_notes: string | null;
   is_multi_use: boolean;
   expires_at: Date | null;
+  source_type_id: number | null;
+  source_id: string | null;
   created_at: Date;
   modified_at: Date;
   completed_at: Date | null;
@@ -71,6 +73,8 @@ function toSession(r: Row): PaymentSession {
     paymentNotes: r.payment_notes,
     isMultiUse: r.is_multi_use,
     expiresAt: r.expires_at,
+    paymentSource:
+      r.source_type_id !== null && r.source_id !== null ? { typeId: r.source_type_id, id: r.source_id } : null,
     createdAt: r.created_at,
     modifiedAt: r.modified_at,
     completedAt: r.completed_at,
@@ -99,8 +103,10 @@ export async function insertSession(
     `INSERT INTO payment_sessions (id, merchant_id, surface, mode, amount_cents, tip_cents, tax_mode, tax_rate_mpct,
        tax_cents, skip_address_verification, reference_id, customer_id, customer_handling, return_url, card_enabled,
        card_processor_id, ach_enabled, ach_processor_id, ach_faster_processing, metadata, after_completion_message,
-       page_name, payment_notes, is_multi_use, expires_at, created_at, modified_at, idempotency_id)
-     VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20,$21,$22,$23,$24,$25,$26,$26,$27)
+       page_name, payment_notes, is_multi_use, expires_at, created_at, modified_at, idempotency_id, source_type_id,
+       source_id)
+     VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20,$21,$22,$23,$24,$25,$26,$26,$27,
+       $28,$29)
      RETURNING *`,
     [
       id,
@@ -130,6 +136,8 @@ export async function insertSession(
       d.expiresAt,
       now,
       idempotencyId,
+      d.paymentSource?.typeId ?? null,
+      d.paymentSource?.id ?? null,
     ],
   );
   return toSession(rows[0]!);

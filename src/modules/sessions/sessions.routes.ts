@@ -66,6 +66,7 @@ function v2Draft(merchantId: string, body: V2Body): SessionDraft {
     isMultiUse: false,
     expiresAt: body.expiresAt ? new Date(body.expiresAt) : null,
     defaultLifetimeMs: null,
+    paymentSource: null,
     ...common(body),
   };
 }
@@ -97,6 +98,7 @@ function intDraft(merchantId: string, body: IntBody): SessionDraft {
     isMultiUse: body.isMultiUse ?? false,
     expiresAt: body.expiresAt ? new Date(body.expiresAt) : null,
     defaultLifetimeMs: INT_DEFAULT_EXPIRY_MS,
+    paymentSource: null,
     ...common(body),
   };
 }

@@ -1,0 +1,115 @@
+import formbody from '@fastify/formbody';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Config } from '../../config.js';
+import type { Clock } from '../../platform/clock/clock.js';
+import type { Pool } from '../../platform/db/pool.js';
+import { RateLimiter } from '../../platform/http/rate-limit.js';
+import type { App } from '../../platform/http/server.js';
+import { loadAssets } from '../checkout/assets.js';
+import { type Assets, messagePage } from '../checkout/checkout.page.js';
+import type { CustomersService } from '../customers/customers.service.js';
+import type { MerchantsService } from '../merchants/merchants.service.js';
+import type { InvoiceCheckout } from './invoice-checkout.js';
+import { invoiceContact } from './invoice-contact.js';
+import type { InvoiceDelivery } from './invoice-delivery.js';
+import { invoicePage } from './invoice-page.js';
+import type { Invoice } from './invoices.model.js';
+
+export interface InvoicePageRouteDeps {
+  checkout: InvoiceCheckout;
+  delivery: InvoiceDelivery;
+  merchants: MerchantsService;
+  customers: CustomersService;
+  pool: Pool;
+  clock: Clock;
+  config: Pick<Config, 'publicBaseUrl' | 'checkoutRateLimitPerMinute'>;
+}
+
+/** A page token as publication makes them (24 random bytes, base64url): anything else is not looked up. */
+const TOKEN = /^[A-Za-z0-9_-]{32}$/;
+
+/**
+ * The hosted invoice page, `/invoices/{token}`: public (the unguessable token is the payer's only key), server-
+ * rendered, with the checkout's styles and policies. Pay opens the hosted checkout for the amount due. Not part of
+ * the API document (HTML and PDF, not JSON).
+ */
+export function invoicePageRoutes(app: App, deps: InvoicePageRouteDeps): void {
+  app.register(async (scope) => {
+    await scope.register(formbody, { bodyLimit: 1024 });
+    const files = loadAssets('/checkout/assets');
+    const assets: Assets = { css: files.get('checkout.css')!.url, js: files.get('checkout.js')!.url };
+    const byClient = new RateLimiter(deps.pool, deps.clock, [
+      { name: 'invoice-page', windowSeconds: 60, limit: deps.config.checkoutRateLimitPerMinute },
+    ]);
+    byClient.start();
+    scope.addHook('onClose', () => byClient.stop());
+    const options = { config: { auth: 'public' as const }, schema: { hide: true } };
+
+    const html = (reply: FastifyReply, status: number, body: string) =>
+      reply
+        .code(status)
+        .header('content-type', 'text/html; charset=utf-8')
+        .header(
+          'content-security-policy',
+          "default-src 'none'; style-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+        )
+        .header('x-frame-options', 'DENY')
+        .header('x-content-type-options', 'nosniff')
+        .header('referrer-policy', 'same-origin')
+        .header('cache-control', 'no-store')
+        .send(body);
+
+    /** The invoice behind the token, or an answer already sent (rate limit, unknown token). */
+    const resolve = async (request: FastifyRequest<{ Params: { token: string } }>, reply: FastifyReply) => {
+      const hit = await byClient.hit(`invoice-page:${request.ip}`);
+      if (!hit.allowed) {
+        reply.header('retry-after', String(hit.retryAfterSeconds));
+        html(reply, 429, messagePage('Too many requests', `Please wait ${hit.retryAfterSeconds} seconds.`, assets));
+        return undefined;
+      }
+      const { token } = request.params;
+      const invoice = TOKEN.test(token) ? await deps.checkout.byToken(token) : null;
+      if (!invoice) {
+        html(reply, 404, messagePage('Invoice not found', 'This invoice link is not valid.', assets));
+        return undefined;
+      }
+      return invoice;
+    };
+
+    const page = async (reply: FastifyReply, invoice: Invoice, alert: string | null = null) => {
+      const [merchant, contact] = await Promise.all([
+        deps.merchants.getMerchantIn(deps.pool, invoice.merchantId),
+        invoiceContact(deps.customers, invoice),
+      ]);
+      const path = `/invoices/${invoice.publicToken}`;
+      return html(reply, 200, invoicePage({ invoice, merchant, contact, path, alert }, assets));
+    };
+
+    scope.get<{ Params: { token: string } }>('/invoices/:token', options, async (request, reply) => {
+      const invoice = await resolve(request, reply);
+      return invoice ? page(reply, invoice) : reply;
+    });
+
+    scope.get<{ Params: { token: string } }>('/invoices/:token/pdf', options, async (request, reply) => {
+      const invoice = await resolve(request, reply);
+      if (!invoice) return reply;
+      const pdf = await deps.delivery.pdf(invoice.merchantId, invoice.id);
+      return reply
+        .type('application/pdf')
+        .header('content-disposition', `inline; filename="${pdf.filename}"`)
+        .header('cache-control', 'no-store')
+        .header('x-content-type-options', 'nosniff')
+        .send(pdf.content);
+    });
+
+    scope.post<{ Params: { token: string } }>('/invoices/:token/pay', options, async (request, reply) => {
+      const invoice = await resolve(request, reply);
+      if (!invoice) return reply;
+      const pageUrl = `${deps.config.publicBaseUrl}/invoices/${invoice.publicToken}`;
+      const started = await deps.checkout.start(invoice, pageUrl);
+      if (started.kind === 'session')
+        return reply.code(303).header('location', `/checkout/${started.sessionId}`).send();
+      return page(reply, started.invoice, 'This invoice cannot be paid now.');
+    });
+  });
+}

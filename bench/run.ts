@@ -11,6 +11,7 @@ import { migrate } from '../src/platform/db/migrator.js';
 import { freePort } from '../src/platform/net.js';
 import { projectRoot } from '../src/platform/paths.js';
 import { billingBenchmark } from './billing.js';
+import { invoicesBenchmark } from './invoices.js';
 import { nachaBenchmark } from './nacha.js';
 import { posBenchmark } from './pos.js';
 import { sessionsBenchmark } from './sessions.js';
@@ -516,6 +517,29 @@ if (!ONLY || ONLY.some((part) => 'pos'.includes(part))) {
   };
 }
 
+// Run 9: invoicing: create + publish, PDFs (in worker threads, then inline for comparison), the list with 100,000
+// invoices.
+let invoices: Awaited<ReturnType<typeof invoicesBenchmark>> | undefined;
+let invoicesInline: Awaited<ReturnType<typeof invoicesBenchmark>> | undefined;
+if (!ONLY || ONLY.some((part) => 'invoices'.includes(part))) {
+  for (const inline of [false, true]) {
+    const invoiceServer = await startServer(inline ? { PDF_RENDER_THREADS: '0' } : {});
+    const seller = await credentials(invoiceServer);
+    const result = await invoicesBenchmark({
+      api: invoiceServer.api,
+      baselineUrl: invoiceServer.baseline,
+      paymentBaselineUrl: invoiceServer.baseline.replace('/select1', '/two-inserts'),
+      databaseUrl: db.url,
+      token: seller.token,
+      durationSeconds: DURATION,
+      measure: (name, options) => measure(name, options, true),
+      ...(inline ? { parts: ['pdf' as const], label: '[inline]' } : {}),
+    }).finally(() => stopServer(invoiceServer));
+    if (inline) invoicesInline = result;
+    else invoices = result;
+  }
+}
+
 const summary = {
   date: new Date().toISOString(),
   node: process.version,
@@ -538,6 +562,8 @@ const summary = {
   nacha,
   billing,
   pos,
+  invoices,
+  invoicesInline,
 };
 console.log(`
   authenticated GET / baseline throughput            ${summary.authenticatedGet?.throughputRatio}  (target >= 0.5)
@@ -559,6 +585,10 @@ console.log(`
   NACHA 100,000 entries: @ach/ach time / ours        ${nacha?.timeRatioLibraryOverOurs}  (target > 1, memory flat: cutoff live heap ${nacha?.cutoff.liveHeapGrowthMiB.at10k} → ${nacha?.cutoff.liveHeapGrowthMiB.at100k} MiB)
   POS long-polls: heap per waiter, release p99       ${pos?.longPoll.heapPerWaiterKiB} KiB, ${pos?.longPoll.releaseP99Ms} ms (p99 over the plain GET's ${pos?.longPoll.p99Ratio}; target < 50 KB, < 50 ms)
   POS sales through simulators / API raw-card sale   ${pos?.salesRatio}  (${pos?.sales.salesPerSecond} vs ${pos?.apiSale.requestsPerSecond} per s; p99 ${pos?.sales.p99Ms} ms)
+  invoice create+publish / 2-INSERT baseline         ${invoices?.createPublish?.throughputRatio}  (${invoices?.createPublish?.publishedPerSecond} invoices/s)
+  invoice PDFs/s (worker threads; inline)            ${invoices?.pdf?.pdfsPerSecond}; ${invoicesInline?.pdf?.pdfsPerSecond}
+  plain route p99 while PDFs render / alone          ${invoices?.pdf?.p99Ratio} (threads); ${invoicesInline?.pdf?.p99Ratio} (inline)
+  invoice list p99, ${invoices?.list?.invoices} invoices (1 client; 8)     ${(invoices?.list?.firstPage as Figure | undefined)?.p99Ms} ms; ${(invoices?.list?.concurrent as Figure | undefined)?.p99Ms} ms (target < 20 ms; over baseline p99 ${invoices?.list?.p99Ratio})
   billing run installments/s / API vaulted sale      ${billing?.throughputRatio}  (${billing?.perSecond} vs ${billing?.apiSale.requestsPerSecond} req/s; target >= 0.5, memory flat: live heap ${billing?.liveHeapGrowthMiB.at10k} → ${billing?.liveHeapGrowthMiB.at100k} MiB, ledger clean)
 `);
 if (!ONLY) {
@@ -583,6 +613,11 @@ if (
   console.error(
     'the billing run misses its target (>= 0.5 of the API sale, memory flat in the number of installments)',
   );
+  process.exitCode = 1;
+}
+const listP99 = (invoices?.list?.firstPage as Figure | undefined)?.p99Ms;
+if (listP99 !== undefined && listP99 >= 20) {
+  console.error('the invoice list misses its target (a page under 20 ms p99 with 100,000 invoices)');
   process.exitCode = 1;
 }
 if (pos && (pos.longPoll.heapPerWaiterKiB >= 50 || pos.longPoll.releaseP99Ms >= 50)) {

@@ -117,7 +117,11 @@ describe('npm start from one fresh checkout', () => {
       procs.map((p) => p.output.join('')).join('\n---\n'),
     );
     const left = readdirSync(path.join(checkout, 'dist')).sort();
-    assert.deepEqual(left, ['main.js', 'main.js.map', 'main.stamp.json'], 'no temporary build file is left behind');
+    assert.deepEqual(
+      left,
+      ['main.js', 'main.js.map', 'main.stamp.json', 'pdf-worker.js', 'pdf-worker.js.map'],
+      'no temporary build file is left behind',
+    );
   });
 
   it('skips the build when the bundle is current and rebuilds it when a source changed', () => {

@@ -67,7 +67,8 @@ async function startServer(env: Record<string, string> = {}, nodeFlags: string[]
       RATE_LIMIT_BURST_PER_10S: '100000000',
       ...env,
     },
-    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+    // BENCH_SERVER_LOG=1 shows the server's log (LOG_LEVEL=error keeps it to failures).
+    stdio: ['ignore', process.env.BENCH_SERVER_LOG ? 'inherit' : 'ignore', 'inherit', 'ipc'],
   });
   await new Promise<void>((resolve, reject) => {
     child.once('message', () => resolve());
@@ -102,7 +103,10 @@ async function measure(name: string, options: autocannon.Options, selected = fal
   await autocannon({ ...options, duration: 2, connections: CONNECTIONS }); // warm-up: JIT, pool, caches
   const result = await autocannon({ ...options, duration: DURATION, connections: CONNECTIONS });
   const failed = result.non2xx + result.errors;
-  if (failed > 0) throw new Error(`${name}: ${failed} non-2xx responses or errors`);
+  if (failed > 0) {
+    const detail = JSON.stringify({ statusCodes: result.statusCodeStats, errors: result.errors, timeouts: result.timeouts });
+    throw new Error(`${name}: ${failed} non-2xx responses or errors ${detail}`);
+  }
   const figure = {
     requestsPerSecond: Math.round(result.requests.average),
     p50Ms: result.latency.p50,
@@ -522,7 +526,8 @@ if (!ONLY || ONLY.some((part) => 'pos'.includes(part))) {
 let invoices: Awaited<ReturnType<typeof invoicesBenchmark>> | undefined;
 let invoicesInline: Awaited<ReturnType<typeof invoicesBenchmark>> | undefined;
 if (!ONLY || ONLY.some((part) => 'invoices'.includes(part))) {
-  for (const inline of [false, true]) {
+  const inlineToo = !process.env.BENCH_INVOICE_PARTS || process.env.BENCH_INVOICE_PARTS.includes('pdf');
+  for (const inline of inlineToo ? [false, true] : [false]) {
     const invoiceServer = await startServer(inline ? { PDF_RENDER_THREADS: '0' } : {});
     const seller = await credentials(invoiceServer);
     const result = await invoicesBenchmark({
@@ -534,6 +539,10 @@ if (!ONLY || ONLY.some((part) => 'invoices'.includes(part))) {
       durationSeconds: DURATION,
       measure: (name, options) => measure(name, options, true),
       ...(inline ? { parts: ['pdf' as const], label: '[inline]' } : {}),
+      // e.g. BENCH_INVOICE_PARTS=list to measure one part while working on it.
+      ...(!inline && process.env.BENCH_INVOICE_PARTS
+        ? { parts: process.env.BENCH_INVOICE_PARTS.split(',') as Array<'create' | 'pdf' | 'list'> }
+        : {}),
     }).finally(() => stopServer(invoiceServer));
     if (inline) invoicesInline = result;
     else invoices = result;

@@ -177,6 +177,61 @@ describe('invoice PDF and messages (sandbox outbox)', () => {
     assert.equal((await outbox(t, `relatedId=${noConsent.id}&channel=sms`)).items[0].id, sms.messageId);
   });
 
+  it('serves the hosted page by token: payable with a Pay form, canceled and paid without one, its PDF', async () => {
+    const page = async (url: string) => {
+      const response = await t.app.inject({ method: 'GET', url });
+      return { status: response.statusCode, html: response.body, headers: response.headers };
+    };
+    const path = (payUrl: string) => new URL(payUrl).pathname;
+    const open = await publish(t, m, (await createInvoice(t, m)).id);
+    const payable = await page(path(open.payUrl));
+    assert.equal(payable.status, 200);
+    assert.match(String(payable.headers['content-security-policy']), /frame-ancestors 'none'/);
+    assert.equal(payable.headers['cache-control'], 'no-store');
+    assert.match(payable.html, /<form method="post" action="\/invoices\/[A-Za-z0-9_-]{32}\/pay">/);
+    assert.ok(payable.html.includes(`Pay $${money(open.amountDue)}`));
+    const pdf = await t.app.inject({ method: 'GET', url: `${path(open.payUrl)}/pdf` });
+    assert.equal(pdf.statusCode, 200);
+    assert.match(String(pdf.headers['content-disposition']), /^inline; filename="Invoice-/);
+    assert.ok(pdfText(pdf.rawPayload).includes(`Invoice ${open.number}`));
+
+    const canceled = await publish(t, m, (await createInvoice(t, m)).id);
+    await t.expectOk(t.request('PUT', `${base}/${canceled.id}/cancel`, { token: m.token }));
+    const canceledPage = await page(path(canceled.payUrl));
+    assert.equal(canceledPage.status, 200);
+    assert.match(canceledPage.html, /<h2>Canceled<\/h2>/);
+    assert.ok(!canceledPage.html.includes('<form'), 'no form on a canceled invoice');
+    const refused = await t.app.inject({ method: 'POST', url: `${path(canceled.payUrl)}/pay` });
+    assert.equal(refused.statusCode, 200);
+    assert.match(refused.body, /cannot be paid now/);
+
+    const paid = await publish(t, m, (await createInvoice(t, m)).id);
+    await t.expectOk(t.request('PUT', `${base}/${paid.id}/mark-as-paid`, { token: m.token, body: {} }));
+    const paidPage = await page(path(paid.payUrl));
+    assert.match(paidPage.html, /<h2>Paid<\/h2>/);
+    assert.ok(!paidPage.html.includes('<form'));
+
+    // Pay opens a checkout session for the amount due, reused while it is open.
+    const first = await t.app.inject({ method: 'POST', url: `${path(open.payUrl)}/pay` });
+    assert.equal(first.statusCode, 303);
+    const again = await t.app.inject({ method: 'POST', url: `${path(open.payUrl)}/pay` });
+    assert.equal(again.headers.location, first.headers.location);
+    const sessionId = String(first.headers.location).split('/').pop()!;
+    const [session] = await t.query<{ amount_cents: number; source_type_id: number; source_id: string }>(
+      'SELECT amount_cents, source_type_id, source_id FROM payment_sessions WHERE id = $1',
+      [sessionId],
+    );
+    assert.deepEqual(session, {
+      amount_cents: Math.round(open.amountDue * 100),
+      source_type_id: 4,
+      source_id: open.id,
+    });
+
+    assert.equal((await page(`/invoices/${'A'.repeat(32)}`)).status, 404);
+    assert.equal((await page('/invoices/short')).status, 404);
+    assert.equal((await page(`/invoices/${open.id}`)).status, 404, 'the invoice id is not its address');
+  });
+
   it('another merchant cannot read, download or send the invoice', async () => {
     const other = await t.merchant();
     const invoice = await createInvoice(t, m);

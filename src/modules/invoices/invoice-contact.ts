@@ -29,7 +29,11 @@ export async function invoiceContact(
       };
     }
   }
-  const inline = invoice.customer;
+  return inlineContact(invoice.customer);
+}
+
+/** The inline customer's details (also those of the customer record publication makes from it). */
+export function inlineContact(inline: Invoice['customer']): InvoiceContact {
   return {
     name: inline ? (fullName(inline.firstName, inline.lastName) ?? inline.companyName) : null,
     companyName: inline?.companyName ?? null,

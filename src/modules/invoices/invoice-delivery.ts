@@ -70,8 +70,8 @@ export class InvoiceDelivery {
    * In the publishing transaction: the invoice by email when its customer has an address, by SMS when they have a
    * number and agreed to SMS. A channel this deployment cannot send on is skipped (production without a transport).
    */
-  async published(tx: Sql, invoice: Invoice): Promise<void> {
-    const contact = await invoiceContact(this.deps.customers, invoice, tx);
+  async published(tx: Sql, invoice: Invoice, known?: InvoiceContact): Promise<void> {
+    const contact = known ?? (await invoiceContact(this.deps.customers, invoice, tx));
     if (contact.email && this.deps.messages.available('email'))
       await this.queueEmail(tx, invoice, contact.email, contact);
     const phone = contact.mobileNumber ? toE164(contact.mobileNumber) : null;

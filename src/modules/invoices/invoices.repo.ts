@@ -1,3 +1,4 @@
+import type { QueryConfig } from 'pg';
 import type { Sql } from '../../platform/db/pool.js';
 import { sqlIds } from '../../platform/db/sql-ids.js';
 import { type DateRange, likePattern, type PageRequest } from '../../platform/http/paging.js';
@@ -50,24 +51,13 @@ function toInvoice(r: Record<string, unknown>): Invoice {
 export const isNumberTaken = (error: unknown) =>
   (error as { code?: string }).code === '23505' && (error as { constraint?: string }).constraint === 'invoices_number';
 
-/**
- * The merchant's next generated number, inside the caller's transaction: the counter row is locked until it commits
- * (a rolled-back create gives its number back, so generated numbers have no gaps), and numbers a client chose are
- * skipped.
- */
-export async function nextInvoiceNumber(tx: Sql, merchantId: string): Promise<string> {
-  for (;;) {
-    const { rows } = await tx.query<{ last_value: number }>(
-      `INSERT INTO invoice_number_counters (merchant_id, last_value) VALUES ($1, 1)
-       ON CONFLICT (merchant_id) DO UPDATE SET last_value = invoice_number_counters.last_value + 1
-       RETURNING last_value`,
-      [merchantId],
-    );
-    const number = `INV-${String(rows[0]!.last_value).padStart(6, '0')}`;
-    const taken = await tx.query('SELECT 1 FROM invoices WHERE merchant_id = $1 AND number = $2', [merchantId, number]);
-    if (taken.rowCount === 0) return number;
-  }
-}
+/** A counter value as an invoice number: INV-000042 (more digits once past a million). */
+const numbered = (value: string) =>
+  `'INV-' || CASE WHEN ${value} >= 1000000 THEN ${value}::text ELSE lpad(${value}::text, 6, '0') END`;
+/** The first counter value after `from` whose number no invoice of merchant $15 has (a client may have chosen it). */
+const nextFree = (from: string) =>
+  `(SELECT min(k) FROM generate_series(${from} + 1, ${from} + 1000) AS k
+    WHERE NOT EXISTS (SELECT 1 FROM invoices WHERE merchant_id = $15 AND number = ${numbered('k')}))`;
 
 const contentValues = (c: InvoiceContent & { number: string }) => [
   c.number,
@@ -85,20 +75,42 @@ const contentValues = (c: InvoiceContent & { number: string }) => [
   c.referenceId,
 ];
 
-export async function insertInvoice(
-  tx: Sql,
-  v: InvoiceContent & { id: string; merchantId: string; number: string; totalCents: number; at: Date },
-): Promise<void> {
-  await tx.query(
-    `INSERT INTO invoices (number, customer_id, customer, issue_date, due_date, lines, discount_mpct, tax_mpct,
+/**
+ * A Draft's insert. Without a number, the merchant's next one comes from its counter row in the same statement: the
+ * row is locked until the creating transaction commits (a rolled-back create gives its number back, so generated
+ * numbers have no gaps), numbers a client chose are skipped, and the caller sends it with COMMIT (`Tx.defer`), so the
+ * lock is held for no round trip at all.
+ */
+export function insertInvoiceQuery(
+  v: Omit<InvoiceContent, 'number'> & {
+    number: string | null;
+    id: string;
+    merchantId: string;
+    totalCents: number;
+    at: Date;
+  },
+): QueryConfig {
+  const columns = `number, customer_id, customer, issue_date, due_date, lines, discount_mpct, tax_mpct,
        shipping_fee_cents, fees_mpct, notes, payment_method_type_id, reference_id, id, merchant_id, status_id,
-       total_cents, created_at, modified_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, ${InvoiceStatus.Draft}, $16, $17, $17)`,
-    [...contentValues(v), v.id, v.merchantId, v.totalCents, v.at],
-  );
+       total_cents, created_at, modified_at`;
+  const values = [...contentValues({ ...v, number: v.number ?? '' }), v.id, v.merchantId, v.totalCents, v.at];
+  const rest = `$2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, ${InvoiceStatus.Draft}, $16, $17, $17`;
+  if (v.number !== null) return { text: `INSERT INTO invoices (${columns}) VALUES ($1, ${rest})`, values };
+  return {
+    text: `WITH counter AS (
+         INSERT INTO invoice_number_counters AS c (merchant_id, last_value)
+         -- The merchant's first number; once its counter exists the value is unused (the update below applies).
+         VALUES ($15, CASE WHEN EXISTS (SELECT 1 FROM invoice_number_counters WHERE merchant_id = $15) THEN 0
+           ELSE ${nextFree('0')} END)
+         ON CONFLICT (merchant_id) DO UPDATE SET last_value = ${nextFree('c.last_value')}
+         RETURNING ${numbered('last_value')} AS number
+       )
+       INSERT INTO invoices (${columns})
+       SELECT counter.number, ${rest} FROM counter WHERE $1::text = ''`,
+    values,
+  };
 }
 
-/** A Draft's full replacement (compare-and-set on Draft); false when it is not a Draft (any more). */
 export async function replaceDraft(
   tx: Sql,
   merchantId: string,
@@ -235,16 +247,24 @@ export async function listInvoices(
     );
   }
   const whereSql = where.join(' AND ');
+  // Only the merchant and maybe a status: the total is the trigger-kept count (a few rows), not a count of them all.
+  const counted = params.length === (filter.statusId === undefined ? 1 : 2);
   const [{ rows }, count] = await Promise.all([
     sql.query(`${SELECT} WHERE ${whereSql} ${page.orderSql} LIMIT $${params.length + 1} OFFSET $${params.length + 2}`, [
       ...params,
       page.limit,
       page.offset,
     ]),
-    sql.query<{ n: number }>(
-      `SELECT count(*)::int AS n FROM invoices v LEFT JOIN customers c ON c.id = v.customer_id WHERE ${whereSql}`,
-      params,
-    ),
+    counted
+      ? sql.query<{ n: number }>(
+          `SELECT coalesce(sum(n), 0)::int AS n FROM invoice_counts
+           WHERE merchant_id = $1${filter.statusId === undefined ? '' : ' AND status_id = $2'}`,
+          params,
+        )
+      : sql.query<{ n: number }>(
+          `SELECT count(*)::int AS n FROM invoices v LEFT JOIN customers c ON c.id = v.customer_id WHERE ${whereSql}`,
+          params,
+        ),
   ]);
   return { items: rows.map(toInvoice), total: count.rows[0]!.n };
 }
@@ -262,6 +282,7 @@ export const INVOICE_LIST = {
   },
   defaultOrderBy: 'createdOn',
   tieBreaker: 'v.id',
+  notNull: ['createdOn', 'number', 'issueDate', 'dueDate', 'totalAmount', 'status'],
 };
 
 /** Published, unpaid invoices whose due date is before `dueBefore`: Expired by the sweep. */

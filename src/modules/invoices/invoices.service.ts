@@ -3,13 +3,14 @@ import { newId } from '../../platform/crypto/ids.js';
 import { randomSecret } from '../../platform/crypto/secrets.js';
 import type { Pool, Sql } from '../../platform/db/pool.js';
 import { withTransaction } from '../../platform/db/tx.js';
-import { recordEvent } from '../../platform/events/outbox.js';
+import { eventsInsert, recordEvent } from '../../platform/events/outbox.js';
 import { NotFoundError, ValidationError } from '../../platform/http/errors.js';
 import type { PageRequest } from '../../platform/http/paging.js';
 import type { CustomersService } from '../customers/customers.service.js';
 import type { EventName } from '../webhooks/event-catalog.js';
 import { calculateInvoice, type InvoiceCalculation } from './calculation.js';
 import type { CatalogService } from './catalog.service.js';
+import { inlineContact } from './invoice-contact.js';
 import type { InvoiceDelivery } from './invoice-delivery.js';
 import { invoiceContent } from './invoice-input.js';
 import type { InvoiceSettingsService } from './invoice-settings.js';
@@ -19,11 +20,10 @@ import {
   expireOverdue,
   findInvoice,
   type InvoiceFilter,
-  insertInvoice,
+  insertInvoiceQuery,
   isNumberTaken,
   listInvoices,
   moveInvoice,
-  nextInvoiceNumber,
   replaceDraft,
 } from './invoices.repo.js';
 import type { InvoiceBody } from './invoices.schemas.js';
@@ -58,14 +58,27 @@ export class InvoicesService {
   async create(merchantId: string, body: InvoiceBody): Promise<Invoice> {
     const content = await this.content(merchantId, body);
     const id = newId();
-    await this.uniqueNumber(() =>
-      withTransaction(this.deps.pool, async (tx) => {
-        const number = content.number ?? (await nextInvoiceNumber(tx, merchantId));
-        const totalCents = calculationOf(content).totalCents;
-        await insertInvoice(tx, { ...content, id, merchantId, number, totalCents, at: this.deps.clock.now() });
-        await this.event(tx, 'invoice.created', merchantId, id);
-      }),
-    );
+    const totalCents = calculationOf(content).totalCents;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await withTransaction(this.deps.pool, async (tx) => {
+          // Both writes travel with COMMIT: the merchant's number counter is locked for no round trip.
+          tx.defer(insertInvoiceQuery({ ...content, id, merchantId, totalCents, at: this.deps.clock.now() }));
+          tx.defer(
+            eventsInsert(this.deps.clock, [
+              { type: 'invoice.created', merchantId, resourceType: 'invoice', resourceId: id },
+            ]).query,
+          );
+        });
+        break;
+      } catch (error) {
+        if (!isNumberTaken(error)) throw error;
+        // A generated number a client took meanwhile (committed after this statement's snapshot): the next try sees
+        // it and skips it.
+        if (content.number === null && attempt < 3) continue;
+        throw ValidationError.field('number', 'An invoice with this number exists.');
+      }
+    }
     return this.get(merchantId, id);
   }
 
@@ -113,15 +126,20 @@ export class InvoicesService {
       if (!invoice) throw new NotFoundError('Invoice', id);
       this.mustBe(invoice, [InvoiceStatus.Draft], 'Only a Draft can be published.');
       let customerId = invoice.customerId;
-      if (!customerId && invoice.customer) {
-        customerId = (await this.deps.customers.create(merchantId, { ...invoice.customer }, tx)).id;
-      }
-      await moveInvoice(tx, merchantId, id, [InvoiceStatus.Draft], InvoiceStatus.Published, this.deps.clock.now(), {
+      const fromInline = !customerId && invoice.customer !== null;
+      if (fromInline) customerId = (await this.deps.customers.create(merchantId, { ...invoice.customer! }, tx)).id;
+      const now = this.deps.clock.now();
+      const publicToken = randomSecret(24);
+      const published = { ...invoice, statusId: InvoiceStatus.Published, customerId, publicToken, publishedAt: now };
+      // A customer made from the inline one has its details: no need to read them back.
+      await this.deps.delivery.published(tx, published, fromInline ? inlineContact(invoice.customer) : undefined);
+      // The move last (the row is locked since the read above): its trigger's status counts are shared by the
+      // merchant's invoices, and are held from here to COMMIT only.
+      await moveInvoice(tx, merchantId, id, [InvoiceStatus.Draft], InvoiceStatus.Published, now, {
         ...(customerId ? { customerId } : {}),
         published: true,
-        publicToken: randomSecret(24),
+        publicToken,
       });
-      await this.deps.delivery.published(tx, (await findInvoice(tx, merchantId, id))!);
     });
     return this.get(merchantId, id);
   }

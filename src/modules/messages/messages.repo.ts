@@ -1,3 +1,4 @@
+import type { QueryConfig } from 'pg';
 import type { Sql } from '../../platform/db/pool.js';
 import type { AttachmentRef, Channel, Message, MessageDraft } from './messages.model.js';
 
@@ -39,12 +40,13 @@ const toMessage = (r: MessageRow): Message => ({
   sentAt: r.sent_at,
 });
 
-export async function insertMessage(tx: Sql, id: string, draft: MessageDraft, at: Date): Promise<void> {
-  await tx.query(
-    `INSERT INTO messages (id, merchant_id, channel, to_address, subject, body_text, attachments, related_type,
+/** The message's row, as a statement (sent with the caller's COMMIT). */
+export function insertMessageQuery(id: string, draft: MessageDraft, at: Date): QueryConfig {
+  return {
+    text: `INSERT INTO messages (id, merchant_id, channel, to_address, subject, body_text, attachments, related_type,
        related_id, status, created_at)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'queued', $10)`,
-    [
+    values: [
       id,
       draft.merchantId,
       draft.channel,
@@ -56,7 +58,7 @@ export async function insertMessage(tx: Sql, id: string, draft: MessageDraft, at
       draft.relatedId,
       at,
     ],
-  );
+  };
 }
 
 export async function findMessage(sql: Sql, id: string): Promise<Message | undefined> {

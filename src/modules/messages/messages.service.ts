@@ -1,8 +1,10 @@
 import type { Clock } from '../../platform/clock/clock.js';
 import { newId } from '../../platform/crypto/ids.js';
 import type { Pool, Sql } from '../../platform/db/pool.js';
+import type { Tx } from '../../platform/db/tx.js';
 import { ValidationError } from '../../platform/http/errors.js';
 import { defineQueue } from '../../platform/jobs/define.js';
+import { enqueueQuery } from '../../platform/jobs/queue.js';
 import type { QueueDefinition } from '../../platform/jobs/runner.js';
 import { type EmailTransport, PermanentDeliveryError } from '../../platform/mail/email-transport.js';
 import type { Logger } from '../../platform/observability/logger.js';
@@ -11,7 +13,7 @@ import type { AttachmentRef, Channel, Message, MessageDraft } from './messages.m
 import {
   claimForSending,
   findMessage,
-  insertMessage,
+  insertMessageQuery,
   listMessages,
   type MessageFilter,
   markAttemptFailed,
@@ -53,8 +55,11 @@ export class MessagesService {
     return (channel === 'email' ? this.deps.email : this.deps.sms) !== null;
   }
 
-  /** Writes the message and its sending job inside the caller's transaction; answers its id. */
-  async queue(tx: Sql, draft: MessageDraft): Promise<string> {
+  /**
+   * Writes the message and its sending job inside the caller's transaction (with its COMMIT when it is a Tx: no round
+   * trip of their own); answers the message's id.
+   */
+  async queue(tx: Sql | Tx, draft: MessageDraft): Promise<string> {
     if (!this.available(draft.channel)) {
       throw ValidationError.field(
         draft.channel === 'email' ? 'email' : 'mobileNumber',
@@ -64,8 +69,17 @@ export class MessagesService {
       );
     }
     const id = newId();
-    await insertMessage(tx, id, draft, this.deps.clock.now());
-    await sendQueue.enqueue(tx, this.deps.clock, { messageId: id }, { singletonKey: id, maxAttempts: MAX_ATTEMPTS });
+    const writes = [
+      insertMessageQuery(id, draft, this.deps.clock.now()),
+      enqueueQuery(this.deps.clock, {
+        queue: sendQueue.name,
+        payload: { messageId: id },
+        singletonKey: id,
+        maxAttempts: MAX_ATTEMPTS,
+      }),
+    ];
+    if ('defer' in tx) for (const write of writes) tx.defer(write);
+    else for (const write of writes) await tx.query(write);
     return id;
   }
 

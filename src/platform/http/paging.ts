@@ -13,6 +13,11 @@ export interface ListSpec {
   defaultOrderBy: string;
   /** SQL expression used as the final tie-breaker so pages never overlap. */
   tieBreaker: string;
+  /**
+   * Wire names whose column is NOT NULL: they sort without `NULLS LAST`, so a plain (or DESC) index on the column
+   * serves the order (PostgreSQL does not infer it from the constraint) and a page reads only its rows.
+   */
+  notNull?: readonly string[];
   defaultPageSize?: number;
 }
 
@@ -59,7 +64,8 @@ export function pageRequest(
   const pageSize = query.pageSize ?? spec.defaultPageSize ?? DEFAULT_PAGE_SIZE;
   const page = query.page ?? 0;
   const wanted = (query.orderBy ?? spec.defaultOrderBy).toLowerCase();
-  const column = Object.entries(spec.orderBy).find(([name]) => name.toLowerCase() === wanted)?.[1];
+  const entry = Object.entries(spec.orderBy).find(([name]) => name.toLowerCase() === wanted);
+  const column = entry?.[1];
   if (!column) {
     throw ValidationError.field('orderBy', `'orderBy' must be one of: ${Object.keys(spec.orderBy).join(', ')}.`);
   }
@@ -68,7 +74,7 @@ export function pageRequest(
   return {
     limit: pageSize,
     offset: page * pageSize,
-    orderSql: `ORDER BY ${column} ${direction} NULLS LAST, ${spec.tieBreaker} ${direction}`,
+    orderSql: `ORDER BY ${column} ${direction}${spec.notNull?.includes(entry![0]) ? '' : ' NULLS LAST'}, ${spec.tieBreaker} ${direction}`,
     search: search ? search : undefined,
   };
 }

@@ -1,4 +1,5 @@
 import type { Clock } from '../clock/clock.js';
+import type { QueryConfig } from 'pg';
 import type { Sql } from '../db/pool.js';
 
 export const JOBS_CHANNEL = 'tessera_jobs';
@@ -18,14 +19,19 @@ export interface JobSpec {
  * The NOTIFY is transactional too, so workers wake exactly when the job becomes visible.
  */
 export async function enqueue(tx: Sql, clock: Clock, spec: JobSpec): Promise<void> {
-  await tx.query(
-    `WITH inserted AS (
+  await tx.query(enqueueQuery(clock, spec));
+}
+
+/** The enqueue as a statement, for a transaction that sends it later (`Tx.defer`: with COMMIT). */
+export function enqueueQuery(clock: Clock, spec: JobSpec): QueryConfig {
+  return {
+    text: `WITH inserted AS (
        INSERT INTO jobs (queue, payload, run_at, max_attempts, singleton_key)
        VALUES ($1, $2, $3, $4, $5)
        ON CONFLICT (queue, singleton_key) WHERE singleton_key IS NOT NULL AND failed_at IS NULL DO NOTHING
        RETURNING queue
      )
      SELECT pg_notify('${JOBS_CHANNEL}', queue) FROM inserted`,
-    [spec.queue, spec.payload ?? {}, spec.runAt ?? clock.now(), spec.maxAttempts ?? 10, spec.singletonKey ?? null],
-  );
+    values: [spec.queue, spec.payload ?? {}, spec.runAt ?? clock.now(), spec.maxAttempts ?? 10, spec.singletonKey ?? null],
+  };
 }

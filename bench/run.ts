@@ -104,7 +104,8 @@ async function measure(name: string, options: autocannon.Options, selected = fal
   const result = await autocannon({ ...options, duration: DURATION, connections: CONNECTIONS });
   const failed = result.non2xx + result.errors;
   if (failed > 0) {
-    const detail = JSON.stringify({ statusCodes: result.statusCodeStats, errors: result.errors, timeouts: result.timeouts });
+    const { statusCodeStats, timeouts } = result as unknown as { statusCodeStats: unknown; timeouts: number };
+    const detail = JSON.stringify({ statusCodes: statusCodeStats, errors: result.errors, timeouts });
     throw new Error(`${name}: ${failed} non-2xx responses or errors ${detail}`);
   }
   const figure = {

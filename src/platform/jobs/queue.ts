@@ -1,5 +1,5 @@
-import type { Clock } from '../clock/clock.js';
 import type { QueryConfig } from 'pg';
+import type { Clock } from '../clock/clock.js';
 import type { Sql } from '../db/pool.js';
 
 export const JOBS_CHANNEL = 'tessera_jobs';
@@ -32,6 +32,12 @@ export function enqueueQuery(clock: Clock, spec: JobSpec): QueryConfig {
        RETURNING queue
      )
      SELECT pg_notify('${JOBS_CHANNEL}', queue) FROM inserted`,
-    values: [spec.queue, spec.payload ?? {}, spec.runAt ?? clock.now(), spec.maxAttempts ?? 10, spec.singletonKey ?? null],
+    values: [
+      spec.queue,
+      spec.payload ?? {},
+      spec.runAt ?? clock.now(),
+      spec.maxAttempts ?? 10,
+      spec.singletonKey ?? null,
+    ],
   };
 }

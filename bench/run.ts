@@ -28,6 +28,19 @@ const dataDir = mkdtempSync(path.join(os.tmpdir(), 'tessera-bench-'));
 const db = process.env.DATABASE_URL
   ? { url: process.env.DATABASE_URL, stop: async () => {} }
   : await startEmbeddedPostgres({ dataDir });
+// A run that fails still stops what it started: the database and the servers it forked.
+const started = new Set<ChildProcess>();
+process.once('exit', (code) => {
+  for (const child of started) child.kill('SIGTERM');
+  const pid = (db as { pid?: number }).pid;
+  if (pid && code !== 0) {
+    try {
+      process.kill(pid, 'SIGINT');
+    } catch {
+      // already stopped
+    }
+  }
+});
 await migrate(db.url);
 // The cluster's WAL as a running database has it (bench/wal.ts); BENCH_COLD_WAL=1 measures a brand-new cluster.
 const walNote =
@@ -70,6 +83,8 @@ async function startServer(env: Record<string, string> = {}, nodeFlags: string[]
     // BENCH_SERVER_LOG=1 shows the server's log (LOG_LEVEL=error keeps it to failures).
     stdio: ['ignore', process.env.BENCH_SERVER_LOG ? 'inherit' : 'ignore', 'inherit', 'ipc'],
   });
+  started.add(child);
+  child.once('exit', () => started.delete(child));
   await new Promise<void>((resolve, reject) => {
     child.once('message', () => resolve());
     child.once('exit', (code) => reject(new Error(`bench server exited (${code})`)));

@@ -29,6 +29,8 @@ export interface EmbeddedDatabase {
   /** False when another local process (e.g. `tessera serve`) already runs this data directory's database. */
   readonly owned: boolean;
   stop(): Promise<void>;
+  /** The postmaster's process id when this process started it (a last-resort stop on exit). */
+  pid?: number;
 }
 
 export interface EmbeddedOptions {
@@ -103,6 +105,7 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
   return {
     url: connectionUrl(password, port, database),
     owned: true,
+    pid: child.pid,
     stop: () => stopChild(child, exited),
   };
 }

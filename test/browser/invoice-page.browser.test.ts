@@ -112,6 +112,13 @@ describe('the hosted invoice page in a real browser', () => {
       [paid.transactionIds[0]],
     );
     assert.deepEqual(payment, { create_method_id: 4, source_id: invoice.id }, 'the invoice is the source');
+    const [row] = await t.query<{ checkout_session_id: string }>(
+      'SELECT checkout_session_id FROM invoices WHERE id = $1',
+      [invoice.id],
+    );
+    const session = await api('GET', `/v2/payment-sessions/${row!.checkout_session_id}`);
+    assert.equal(session.status, 'Completed');
+    assert.equal(session.transactionDetails.transactionId, paid.transactionIds[0]);
     const events = await t.query<{ type: string }>('SELECT type FROM events WHERE resource_id = $1 ORDER BY seq', [
       invoice.id,
     ]);

@@ -3,13 +3,14 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../../config.js';
 import type { Clock } from '../../platform/clock/clock.js';
 import type { Pool } from '../../platform/db/pool.js';
+import { ValidationError } from '../../platform/http/errors.js';
 import { RateLimiter } from '../../platform/http/rate-limit.js';
 import type { App } from '../../platform/http/server.js';
 import { loadAssets } from '../checkout/assets.js';
 import { type Assets, messagePage } from '../checkout/checkout.page.js';
 import type { CustomersService } from '../customers/customers.service.js';
 import type { MerchantsService } from '../merchants/merchants.service.js';
-import type { InvoiceCheckout } from './invoice-checkout.js';
+import type { CheckoutStart, InvoiceCheckout } from './invoice-checkout.js';
 import { invoiceContact } from './invoice-contact.js';
 import type { InvoiceDelivery } from './invoice-delivery.js';
 import { invoicePage } from './invoice-page.js';
@@ -106,7 +107,15 @@ export function invoicePageRoutes(app: App, deps: InvoicePageRouteDeps): void {
       const invoice = await resolve(request, reply);
       if (!invoice) return reply;
       const pageUrl = `${deps.config.publicBaseUrl}/invoices/${invoice.publicToken}`;
-      const started = await deps.checkout.start(invoice, pageUrl);
+      let started: CheckoutStart;
+      try {
+        started = await deps.checkout.start(invoice, pageUrl);
+      } catch (error) {
+        // The merchant cannot take the payment (no active processor, above its maximum): said on the page.
+        if (!(error instanceof ValidationError)) throw error;
+        const reason = Object.values(error.errors ?? {}).flat()[0] ?? error.message;
+        return page(reply, invoice, `This invoice cannot be paid online: ${reason}`);
+      }
       if (started.kind === 'session')
         return reply.code(303).header('location', `/checkout/${started.sessionId}`).send();
       return page(reply, started.invoice, 'This invoice cannot be paid now.');

@@ -215,7 +215,13 @@ export class PaymentSessionsService {
     const session = await this.current(merchantId, id);
     // Every attempt that reached the processor leaves its transaction id on the session, so a session without one
     // has no payments to list (the common case: spared a query).
-    const attempts = session.transactionId ? await this.deps.transactions.bySource(merchantId, id) : [];
+    // A session paying for another source (an invoice): its payments carry that source; the ones since it opened.
+    const source = session.paymentSource;
+    const attempts = session.transactionId
+      ? (await this.deps.transactions.bySource(merchantId, source?.id ?? id)).filter(
+          (t) => !source || t.createdAt >= session.createdAt,
+        )
+      : [];
     const transaction = attempts.find((t) => t.id === session.transactionId) ?? attempts.at(-1);
     return { session, transaction, attempts };
   }

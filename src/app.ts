@@ -10,6 +10,9 @@ import { catalogRoutes } from './modules/invoices/catalog.routes.js';
 import { invoicePageRoutes } from './modules/invoices/invoice-page.routes.js';
 import { invoiceSettingsRoutes } from './modules/invoices/invoice-settings.routes.js';
 import { invoicesRoutes } from './modules/invoices/invoices.routes.js';
+import { linkPageRoutes } from './modules/links/link-page.routes.js';
+import { paymentLinksRoutes } from './modules/links/payment-links.routes.js';
+import { quickPaymentsRoutes } from './modules/links/quick-payments.routes.js';
 import { merchantsRoutes } from './modules/merchants/merchants.routes.js';
 import { oauthRoutes } from './modules/oauth/oauth.routes.js';
 import { operatorRoutes } from './modules/operator/operator.routes.js';
@@ -119,6 +122,9 @@ export async function buildApp(ctx: AppContext, http: HttpDeps, options: BuildAp
       delivery: s.invoiceDelivery,
       merchants: s.merchants,
     });
+    quickPaymentsRoutes(scoped, { links: s.links, sharing: s.linkSharing });
+    paymentLinksRoutes(scoped, { links: s.links, sharing: s.linkSharing });
+    linkPageRoutes(scoped, { checkout: s.linkCheckout, pool: ctx.pool, clock: ctx.clock, config });
     invoicePageRoutes(scoped, {
       checkout: s.invoiceCheckout,
       delivery: s.invoiceDelivery,

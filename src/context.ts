@@ -8,6 +8,9 @@ import type { InvoiceDelivery } from './modules/invoices/invoice-delivery.js';
 import type { InvoicePayments } from './modules/invoices/invoice-payments.js';
 import type { InvoiceSettingsService } from './modules/invoices/invoice-settings.js';
 import type { InvoicesService } from './modules/invoices/invoices.service.js';
+import type { LinkCheckout } from './modules/links/link-checkout.js';
+import type { LinkSharing } from './modules/links/link-sharing.js';
+import type { LinksService } from './modules/links/links.service.js';
 import type { MerchantsService } from './modules/merchants/merchants.service.js';
 import type { MessagesService } from './modules/messages/messages.service.js';
 import type { OAuthService } from './modules/oauth/oauth.service.js';
@@ -63,6 +66,9 @@ export interface Services {
   invoiceDelivery: InvoiceDelivery;
   invoiceCheckout: InvoiceCheckout;
   messages: MessagesService;
+  links: LinksService;
+  linkCheckout: LinkCheckout;
+  linkSharing: LinkSharing;
 }
 
 /** Everything a running node holds. Built once by the runtime (or the test harness) and passed down explicitly. */

@@ -17,6 +17,10 @@ import { invoiceQueues, invoiceSchedules } from './modules/invoices/invoices.job
 import { InvoicesService } from './modules/invoices/invoices.service.js';
 import { PdfRenderer } from './modules/invoices/pdf/pdf-renderer.js';
 import { Ledger } from './modules/ledger/ledger.js';
+import { LinkCheckout } from './modules/links/link-checkout.js';
+import { LinkSharing } from './modules/links/link-sharing.js';
+import { linkQueues, linkSchedules } from './modules/links/links.jobs.js';
+import { LinksService } from './modules/links/links.service.js';
 import { ConfigurationCache } from './modules/merchants/configuration-cache.js';
 import { MerchantsService } from './modules/merchants/merchants.service.js';
 import { MessagesService } from './modules/messages/messages.service.js';
@@ -275,6 +279,9 @@ export async function createNode(config: Config, options: NodeOptions): Promise<
       sessionPayments,
       sources: sessionSources,
     });
+    const links = new LinksService({ pool, clock, merchants, customers, publicBaseUrl: config.publicBaseUrl });
+    const linkCheckout = new LinkCheckout({ pool, clock, links, sessions, transactions, sources: sessionSources });
+    const linkSharing = new LinkSharing({ pool, links, customers, merchants, messages });
     const webhookSender = new WebhookSender(
       { allowLoopback: config.webhookAllowPrivateTargets },
       config.webhookTimeoutMs,
@@ -307,6 +314,8 @@ export async function createNode(config: Config, options: NodeOptions): Promise<
     for (const queue of posQueues(posDeps, posSide)) jobs.register(queue);
     for (const queue of invoiceQueues(invoices, invoicePayments)) jobs.register(queue);
     for (const queue of messages.queues()) jobs.register(queue);
+    for (const queue of linkQueues(links)) jobs.register(queue);
+    for (const schedule of linkSchedules) jobs.schedule(schedule);
     for (const schedule of invoiceSchedules) jobs.schedule(schedule);
     for (const schedule of posSchedules) jobs.schedule(schedule);
     if (sandbox) {
@@ -352,6 +361,9 @@ export async function createNode(config: Config, options: NodeOptions): Promise<
         invoiceDelivery,
         invoiceCheckout,
         messages,
+        links,
+        linkCheckout,
+        linkSharing,
       },
     };
     const app = await buildApp(

@@ -65,3 +65,13 @@ export function RateSchema(options: { description?: string; examples?: number[] 
     () => 'must have at most 3 decimal places',
   );
 }
+
+/** 123456 → "1,234.56"; -5 → "-0.05": integer arithmetic, the same figures the calculations answer. */
+export function formatCents(cents: number): string {
+  const sign = cents < 0 ? '-' : '';
+  const abs = Math.abs(cents);
+  const whole = Math.floor(abs / 100)
+    .toString()
+    .replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  return `${sign}${whole}.${String(abs % 100).padStart(2, '0')}`;
+}

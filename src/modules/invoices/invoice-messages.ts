@@ -1,7 +1,7 @@
+import { formatCents } from '../../platform/money.js';
 import type { Merchant } from '../merchants/merchants.model.js';
 import type { InvoiceContact } from './invoice-contact.js';
 import { type Invoice, InvoiceStatus } from './invoices.model.js';
-import { formatCents } from './pdf/invoice-document-of.js';
 
 const day = (date: Date) => date.toISOString().slice(0, 10);
 const due = (invoice: Invoice) => Math.max(0, invoice.totalCents - invoice.paidCents);

@@ -1,9 +1,9 @@
+import { formatCents } from '../../platform/money.js';
 import { type Assets, esc, layout } from '../checkout/checkout.page.js';
 import type { Merchant } from '../merchants/merchants.model.js';
 import type { InvoiceContact } from './invoice-contact.js';
 import { type Invoice, InvoiceStatus } from './invoices.model.js';
 import { calculationOf } from './invoices.service.js';
-import { formatCents } from './pdf/invoice-document-of.js';
 
 const usd = (cents: number) => `$${formatCents(cents)}`;
 const day = (date: Date) => date.toISOString().slice(0, 10);

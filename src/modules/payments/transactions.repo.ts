@@ -243,6 +243,17 @@ export async function findByIdempotencyId(
   return rows[0] ? toTransaction(rows[0]) : undefined;
 }
 
+/** The transactions made under any of these idempotency ids (a session's submissions for another source). */
+export async function findByIdempotencyIds(sql: Sql, merchantId: string, ids: string[]): Promise<Transaction[]> {
+  const { rows } = await sql.query({
+    name: 'tx.find-by-idempotency-ids',
+    text: `SELECT ${TX_COLUMNS} FROM transactions t WHERE t.idempotency_id = ANY($1::uuid[]) AND t.merchant_id = $2
+           ORDER BY t.created_at, t.id`,
+    values: [ids, merchantId],
+  });
+  return rows.map(toTransaction);
+}
+
 /** Whether `error` is the insert of a second transaction for one idempotency claim (a race with a dead node's). */
 export function isIdempotencyIdTaken(error: unknown): boolean {
   const e = error as { code?: string; constraint?: string };

@@ -5,7 +5,7 @@ import { fromCents } from '../../platform/money.js';
 import { BatchStatus } from '../settlements/settlements.model.js';
 import { closeOpenBatch, type SettleBatchDeps } from './settle-batch.js';
 import { type Transaction, TransactionStatus } from './transactions.model.js';
-import { findBySource, findTransaction } from './transactions.repo.js';
+import { findByIdempotencyIds, findBySource, findTransaction } from './transactions.repo.js';
 import { listTransactions, type TransactionFilter } from './transactions-list.repo.js';
 
 /** Reads of transactions (any method) and the settle command. */
@@ -22,6 +22,11 @@ export class TransactionsService {
   /** The transactions a payment session (or another hosted flow) created, oldest first. */
   bySource(merchantId: string, sourceId: string, sql: Sql = this.pool): Promise<Transaction[]> {
     return findBySource(sql, merchantId, sourceId);
+  }
+
+  /** The transactions made under these idempotency ids (what a payment session's submissions made for a link). */
+  byIdempotencyIds(merchantId: string, ids: string[]): Promise<Transaction[]> {
+    return findByIdempotencyIds(this.pool, merchantId, ids);
   }
 
   list(filter: TransactionFilter, page: PageRequest) {

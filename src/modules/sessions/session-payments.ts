@@ -16,7 +16,7 @@ import type { TransactionsService } from '../payments/transactions.service.js';
 import { normalizeAddress } from '../reference/address.js';
 import type { VaultService } from '../vault/vault.service.js';
 import { baseCents, chargeRequest } from './session-charge.js';
-import type { SessionSources } from './session-sources.js';
+import { type SessionSources, sessionAttemptId } from './session-sources.js';
 import { saveMethod, unsaveMethod } from './session-vaulting.js';
 import {
   isOpen,
@@ -192,6 +192,18 @@ export class SessionPayments {
     return undefined;
   }
 
+  /**
+   * A session paying for another source (a link) charges under that source's name, with one idempotency id per
+   * submission (the attempt: declines so far + 1), so its payments are found again after a lost answer.
+   */
+  private attribution(session: PaymentSession) {
+    if (!session.paymentSource) return {};
+    return {
+      source: session.paymentSource,
+      idempotency: { id: sessionAttemptId(session.id, session.failedAttempts + 1), recovering: false },
+    };
+  }
+
   /** The payments this session's submissions made: its own, or its source's made through it. */
   private attemptsOf(session: PaymentSession): Promise<Transaction[]> {
     return (
@@ -214,7 +226,8 @@ export class SessionPayments {
         )
       : null;
     const source = this.deps.sources.of(session);
-    if (source) return this.settle(session, token, payment, await source.pay(session, payment, billing));
+    if (source?.pay) return this.settle(session, token, payment, await source.pay(session, payment, billing));
+    await source?.begin?.(session);
     const saving = session.mode !== SessionMode.Payment;
     const paying = session.mode !== SessionMode.SaveMethod;
     // Saving first, then paying with the saved method, links the payment to the customer (their statistics count
@@ -245,7 +258,7 @@ export class SessionPayments {
 
     let transaction: Transaction;
     if (payment.method === 'card') {
-      const charge = chargeRequest(session, configuration, payment, billing);
+      const charge = { ...chargeRequest(session, configuration, payment, billing), ...this.attribution(session) };
       const result = await this.deps.payments.charge(saved ? { ...charge, instrument: savedMethod(saved) } : charge);
       transaction = result.transaction;
     } else {
@@ -253,6 +266,7 @@ export class SessionPayments {
       const result = await this.deps.payments.achDebit({
         merchantId: session.merchantId,
         source: { typeId: CreateMethod.WebComponent, id: session.id },
+        ...this.attribution(session),
         amount: { baseCents: baseCents(session, payment), tipCents: session.tipCents, tax: sessionTax(session) },
         processorId: session.ach.processorId,
         instrument: saved
@@ -297,6 +311,7 @@ export class SessionPayments {
     }
     if (!wentThrough(transaction)) {
       if (saved) await unsaveMethod(this.deps, session, saved);
+      await this.deps.sources.of(session)?.end?.(session);
       return this.declined(session, token, transaction);
     }
     return {
@@ -346,6 +361,7 @@ export class SessionPayments {
         now,
       );
       if (!done) throw new Error(`payment session ${session.id} changed while its payment was completing`);
+      if (transaction) await this.deps.sources.of(session)?.completed?.(tx, done, transaction);
       await recordEvent(tx, this.deps.clock, {
         type: 'payment_session.completed',
         merchantId: session.merchantId,

@@ -1,6 +1,6 @@
 import { fromCents, fromMillipercent } from '../../platform/money.js';
 import { amountView } from '../payments/transactions.mapper.js';
-import { STATUS_NAMES, type Transaction, TYPE_NAMES } from '../payments/transactions.model.js';
+import { CreateMethod, STATUS_NAMES, type Transaction, TYPE_NAMES } from '../payments/transactions.model.js';
 import {
   CUSTOMER_HANDLING_NAMES,
   type PaymentSession,
@@ -100,7 +100,8 @@ function commonView(view: SessionView, baseUrl: string) {
     cancelledAt: iso(s.cancelledAt),
     cancellationReason: s.endReason ? CANCELLATION_REASONS[s.endReason] : null,
     skipAddressVerification: s.skipAddressVerification,
-    paymentLinkId: null,
+    // A session a payment link (or quick payment) opened: the link it pays.
+    paymentLinkId: s.paymentSource?.typeId === CreateMethod.QuickPayment ? s.paymentSource.id : null,
     paymentMethods: paymentMethodsView(s),
     paymentMethodTypes: paymentMethodTypes(s),
     achAccountLast2: s.achAccountLast2,

@@ -1,4 +1,5 @@
 import type { TaxSetting } from '../payments/amounts.js';
+import type { PaymentSource } from '../payments/payments.service.js';
 
 /** Payment session statuses and modes: the same ids on both create surfaces (v2 and integration). */
 export const SessionStatus = { Created: 1, Cancelled: 2, Completed: 3, Failed: 4 } as const;
@@ -59,7 +60,7 @@ export interface SessionSettings {
   isMultiUse: boolean;
   expiresAt: Date | null;
   /** What this session collects for, when not itself (an invoice): its payments go through that source's flow. */
-  paymentSource: { typeId: number; id: string } | null;
+  paymentSource: { typeId: PaymentSource['typeId']; id: string } | null;
 }
 
 /** A session as the service sees it: its settings and where its flow stands. */

@@ -1,4 +1,5 @@
 import type { Sql } from '../../platform/db/pool.js';
+import type { PaymentSource } from '../payments/payments.service.js';
 import type { EndReason, PaymentSession, SessionSettings } from './sessions.model.js';
 
 interface Row {
@@ -74,7 +75,9 @@ function toSession(r: Row): PaymentSession {
     isMultiUse: r.is_multi_use,
     expiresAt: r.expires_at,
     paymentSource:
-      r.source_type_id !== null && r.source_id !== null ? { typeId: r.source_type_id, id: r.source_id } : null,
+      r.source_type_id !== null && r.source_id !== null
+        ? { typeId: r.source_type_id as PaymentSource['typeId'], id: r.source_id }
+        : null,
     createdAt: r.created_at,
     modifiedAt: r.modified_at,
     completedAt: r.completed_at,

@@ -15,6 +15,8 @@ export const RESOURCE_TYPES = [
   'subscription',
   'terminal',
   'invoice',
+  'quick_payment',
+  'payment_link',
   'merchant',
   'api_key',
   'webhook_endpoint',

@@ -105,11 +105,18 @@ export function createHttpServer(deps: HttpDeps): App {
   app.removeContentTypeParser('text/plain');
   // Bodyless POSTs often still say Content-Type: application/json; an empty body is "no body", not malformed JSON.
   const defaultJson = app.getDefaultJsonParser('error', 'error');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+  const json = (
+    request: FastifyRequest,
+    body: string | Buffer,
+    done: (error: Error | null, value?: unknown) => void,
+  ) => {
     const text = typeof body === 'string' ? body : body.toString('utf8');
     if (text.trim() === '') return done(null, undefined);
     return defaultJson(request, text, done);
-  });
+  };
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, json);
+  // RFC 7396 merge patches (PATCH /v2/payment-links/{id}) are JSON documents too.
+  app.addContentTypeParser('application/merge-patch+json', { parseAs: 'string' }, json);
 
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-correlation-id', request.id);

@@ -1,19 +1,10 @@
+import { formatCents } from '../../../platform/money.js';
 import type { Merchant } from '../../merchants/merchants.model.js';
 import type { InvoiceContact } from '../invoice-contact.js';
 import { INVOICE_STATUS_NAMES, type Invoice } from '../invoices.model.js';
 import { calculationOf } from '../invoices.service.js';
 import { unitTypeById } from '../unit-types.js';
 import type { InvoiceDocument } from './invoice-document.js';
-
-/** 123456 → "1,234.56"; -5 → "-0.05": integer arithmetic, the same figures the calculations answer. */
-export function formatCents(cents: number): string {
-  const sign = cents < 0 ? '-' : '';
-  const abs = Math.abs(cents);
-  const whole = Math.floor(abs / 100)
-    .toString()
-    .replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-  return `${sign}${whole}.${String(abs % 100).padStart(2, '0')}`;
-}
 
 /** Thousandths as a plain number: 1500 → "1.5", 2000 → "2". */
 const thousandths = (milli: number) => (milli / 1000).toString();

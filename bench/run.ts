@@ -12,6 +12,7 @@ import { freePort } from '../src/platform/net.js';
 import { projectRoot } from '../src/platform/paths.js';
 import { billingBenchmark } from './billing.js';
 import { invoicesBenchmark } from './invoices.js';
+import { linksBenchmark } from './links.js';
 import { nachaBenchmark } from './nacha.js';
 import { posBenchmark } from './pos.js';
 import { sessionsBenchmark } from './sessions.js';
@@ -565,6 +566,16 @@ if (!ONLY || ONLY.some((part) => 'invoices'.includes(part))) {
   }
 }
 
+// Run 10: opening a payment link's page (a session created for it, then the checkout page) against the checkout page.
+let links: Awaited<ReturnType<typeof linksBenchmark>> | undefined;
+if (!ONLY || ONLY.some((part) => 'links'.includes(part))) {
+  const linkServer = await startServer({ CHECKOUT_RATE_LIMIT_PER_MINUTE: '100000000' });
+  const seller = await credentials(linkServer);
+  links = await linksBenchmark({ api: linkServer.api, token: seller.token, durationSeconds: DURATION }).finally(() =>
+    stopServer(linkServer),
+  );
+}
+
 const summary = {
   date: new Date().toISOString(),
   node: process.version,
@@ -589,6 +600,7 @@ const summary = {
   pos,
   invoices,
   invoicesInline,
+  links,
 };
 console.log(`
   authenticated GET / baseline throughput            ${summary.authenticatedGet?.throughputRatio}  (target >= 0.5)
@@ -614,6 +626,7 @@ console.log(`
   invoice PDFs/s (worker threads; inline)            ${invoices?.pdf?.pdfsPerSecond}; ${invoicesInline?.pdf?.pdfsPerSecond}
   plain route p99 while PDFs render / alone          ${invoices?.pdf?.p99Ratio} (threads); ${invoicesInline?.pdf?.p99Ratio} (inline)
   invoice list p99, ${invoices?.list?.invoices} invoices (1 client; 8)     ${(invoices?.list?.firstPage as Figure | undefined)?.p99Ms} ms; ${(invoices?.list?.concurrent as Figure | undefined)?.p99Ms} ms (target < 20 ms; over baseline p99 ${invoices?.list?.p99Ratio})
+  link page opened / checkout page (per second)      ${links?.throughputRatio}  (${links?.linkOpened.perSecond} vs ${links?.checkoutPage.perSecond}/s; p99 ${links?.linkOpened.p99Ms} vs ${links?.checkoutPage.p99Ms} ms; target >= 0.5)
   billing run installments/s / API vaulted sale      ${billing?.throughputRatio}  (${billing?.perSecond} vs ${billing?.apiSale.requestsPerSecond} req/s; target >= 0.5, memory flat: live heap ${billing?.liveHeapGrowthMiB.at10k} → ${billing?.liveHeapGrowthMiB.at100k} MiB, ledger clean)
 `);
 if (!ONLY) {
@@ -638,6 +651,10 @@ if (
   console.error(
     'the billing run misses its target (>= 0.5 of the API sale, memory flat in the number of installments)',
   );
+  process.exitCode = 1;
+}
+if (links && links.throughputRatio < 0.5) {
+  console.error('opening a payment link misses its target (>= 0.5 of the checkout page)');
   process.exitCode = 1;
 }
 const listP99 = (invoices?.list?.firstPage as Figure | undefined)?.p99Ms;

@@ -10,7 +10,6 @@ import { catalogRoutes } from './modules/invoices/catalog.routes.js';
 import { invoicePageRoutes } from './modules/invoices/invoice-page.routes.js';
 import { invoiceSettingsRoutes } from './modules/invoices/invoice-settings.routes.js';
 import { invoicesRoutes } from './modules/invoices/invoices.routes.js';
-import { linkPageRoutes } from './modules/links/link-page.routes.js';
 import { paymentLinksRoutes } from './modules/links/payment-links.routes.js';
 import { quickPaymentsRoutes } from './modules/links/quick-payments.routes.js';
 import { merchantsRoutes } from './modules/merchants/merchants.routes.js';
@@ -124,7 +123,6 @@ export async function buildApp(ctx: AppContext, http: HttpDeps, options: BuildAp
     });
     quickPaymentsRoutes(scoped, { links: s.links, sharing: s.linkSharing });
     paymentLinksRoutes(scoped, { links: s.links, sharing: s.linkSharing });
-    linkPageRoutes(scoped, { checkout: s.linkCheckout, pool: ctx.pool, clock: ctx.clock, config });
     invoicePageRoutes(scoped, {
       checkout: s.invoiceCheckout,
       delivery: s.invoiceDelivery,
@@ -135,6 +133,7 @@ export async function buildApp(ctx: AppContext, http: HttpDeps, options: BuildAp
       config,
     });
     checkoutRoutes(scoped, {
+      links: s.linkCheckout,
       sessionPayments: s.sessionPayments,
       transactions: s.transactions,
       vault: s.vault,

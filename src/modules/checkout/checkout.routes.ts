@@ -10,6 +10,7 @@ import { RateLimiter } from '../../platform/http/rate-limit.js';
 import type { App } from '../../platform/http/server.js';
 import type { TransactionsService } from '../payments/transactions.service.js';
 import type { PayerView, PayOutcome, SessionPayments } from '../sessions/session-payments.js';
+import type { PaymentSession } from '../sessions/sessions.model.js';
 import { SESSION_MODE_NAMES, SessionMode, SessionStatus } from '../sessions/sessions.model.js';
 import type { VaultService } from '../vault/vault.service.js';
 import { loadAssets, loadElementsScript } from './assets.js';
@@ -26,6 +27,14 @@ const FORM_LIMIT = 16 * 1024;
  * (a script for the merchant's page and the iframe it mounts) and their static files. No token: the session id in
  * the URL is the payer's only identifier. Not part of the API document (HTML, not JSON).
  */
+/**
+ * Opens a payment link's page (links/link-checkout.ts): a payment session just created for it, or why it cannot be
+ * paid (a page to show).
+ */
+export interface LinkOpener {
+  openByCode(code: string): Promise<{ session: PaymentSession } | { status: number; title: string; text: string }>;
+}
+
 /** What these routes use. */
 export interface CheckoutRouteDeps {
   sessionPayments: SessionPayments;
@@ -34,6 +43,8 @@ export interface CheckoutRouteDeps {
   pool: Pool;
   clock: Clock;
   config: Pick<Config, 'publicBaseUrl' | 'checkoutRateLimitPerMinute' | 'checkoutSubmissionsPerSessionPerMinute'>;
+  /** Payment links' pages (`/l/{code}`), served here so a visit renders the checkout at once. */
+  links?: LinkOpener;
 }
 
 export function checkoutRoutes(app: App, deps: CheckoutRouteDeps): void {
@@ -172,6 +183,19 @@ export function checkoutRoutes(app: App, deps: CheckoutRouteDeps): void {
 
     const missing = (reply: FastifyReply) =>
       html(reply, 404, messagePage('Payment not found', 'This payment link is not valid.', assets));
+
+    // A payment link's page: each visit to an open link creates a short-lived session for it and renders its
+    // checkout right here (the form posts to /checkout/{id}, where the CSRF cookie's path is).
+    const links = deps.links;
+    if (links) {
+      scope.get<{ Params: { code: string } }>('/l/:code', { config, schema: hidden }, async (request, reply) => {
+        const wait = await limited(request);
+        if (wait) return tooMany(reply, wait);
+        const opened = await links.openByCode(request.params.code);
+        if ('status' in opened) return html(reply, opened.status, messagePage(opened.title, opened.text, assets));
+        return renderForm(request, reply, await sessionPayments.viewOf(opened.session), 200, {});
+      });
+    }
 
     scope.get<{ Params: { id: string } }>('/checkout/:id', { config, schema: hidden }, async (request, reply) => {
       const { id } = request.params;

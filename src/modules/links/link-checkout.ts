@@ -25,7 +25,22 @@ const SESSION_LIFETIME_MS = 30 * 60_000;
 /** How long a single-use link is held by the payer paying it: the session's own lease. */
 const CLAIM_MS = 120_000;
 
-export type LinkOpening = { kind: 'session'; sessionId: string } | { kind: 'closed'; link: PaymentLink };
+/** A link code as links are made (12 random bytes, base64url): anything else is not looked up. */
+const CODE = /^[A-Za-z0-9_-]{16}$/;
+
+/** What a payer reads on a link that cannot be paid, by its status. */
+function closedText(link: PaymentLink, now: Date): { title: string; text: string } {
+  if (link.status === 'completed' || (link.singleUse && link.paymentCount > 0)) {
+    return { title: 'Already paid', text: 'This payment link has been used. Thank you.' };
+  }
+  if (link.status === 'expired' || (link.expiresAt && link.expiresAt <= now)) {
+    return { title: 'Link expired', text: 'This payment link has expired. Please ask the merchant for a new one.' };
+  }
+  if (link.status === 'created') {
+    return { title: 'Not active yet', text: 'This payment link is not active yet. Please try again later.' };
+  }
+  return { title: 'Link not available', text: 'This payment link is no longer active. Please contact the merchant.' };
+}
 
 /**
  * Paying a link: its page opens a short-lived payment session whose source is the link, and the hosted checkout
@@ -38,15 +53,29 @@ export class LinkCheckout implements SessionSource {
     deps.sources.register(CreateMethod.QuickPayment, this);
   }
 
-  byCode(code: string): Promise<PaymentLink | undefined> {
-    return findByCode(this.deps.pool, code);
+  /**
+   * The link page (`/l/{code}`, served by the checkout): an open link gets a short-lived payment session for this
+   * visit; any other gets the page that says why.
+   */
+  async openByCode(
+    code: string,
+  ): Promise<{ session: PaymentSession } | { status: number; title: string; text: string }> {
+    const link = CODE.test(code) ? await findByCode(this.deps.pool, code) : undefined;
+    if (!link) return { status: 404, title: 'Link not found', text: 'This payment link is not valid.' };
+    const now = this.deps.clock.now();
+    if (!isPayable(link, now)) return { status: 200, ...closedText(link, now) };
+    try {
+      return { session: await this.open(link, now) };
+    } catch (error) {
+      // The merchant cannot take the payment now (no active processor, above its maximum).
+      if (!(error instanceof ValidationError)) throw error;
+      return { status: 200, title: 'Link not available', text: 'This payment cannot be taken online now.' };
+    }
   }
 
-  async open(link: PaymentLink): Promise<LinkOpening> {
-    const now = this.deps.clock.now();
-    if (!isPayable(link, now)) return { kind: 'closed', link };
+  private open(link: PaymentLink, now: Date): Promise<PaymentSession> {
     const ends = now.getTime() + SESSION_LIFETIME_MS;
-    const session = await this.deps.sessions.create({
+    return this.deps.sessions.create({
       merchantId: link.merchantId,
       surface: link.surface === 'quick' ? 'int' : 'v2',
       mode: SessionMode.Payment,
@@ -71,7 +100,6 @@ export class LinkCheckout implements SessionSource {
       defaultLifetimeMs: null,
       paymentSource: { typeId: CreateMethod.QuickPayment, id: link.id },
     });
-    return { kind: 'session', sessionId: session.id };
   }
 
   /** Before a submission charges: the link must still be payable; a single-use one is taken by this session. */

@@ -102,9 +102,14 @@ export async function findLink(
   return rows[0] ? toLink(rows[0]) : undefined;
 }
 
-/** The payer's side: a link by its page's code. */
+/** The payer's side: a link by its page's code (without the customer's name, which the page does not show). */
 export async function findByCode(sql: Sql, code: string): Promise<PaymentLink | undefined> {
-  const { rows } = await sql.query<Row>(`${SELECT} WHERE l.code = $1 AND l.deleted_at IS NULL`, [code]);
+  const { rows } = await sql.query<Row>({
+    name: 'links.find-by-code',
+    text: `SELECT l.*, NULL AS customer_first_name, NULL AS customer_last_name FROM payment_links l
+           WHERE l.code = $1 AND l.deleted_at IS NULL`,
+    values: [code],
+  });
   return rows[0] ? toLink(rows[0]) : undefined;
 }
 

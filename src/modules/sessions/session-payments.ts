@@ -109,6 +109,12 @@ export class SessionPayments {
     return { session, configuration, open: isOpen(session, now) };
   }
 
+  /** What the checkout page shows for a session just created (no read: it is as created). */
+  async viewOf(session: PaymentSession): Promise<PayerView> {
+    const configuration = await this.deps.merchants.getConfiguration(session.merchantId);
+    return { session, configuration, open: isOpen(session, this.deps.clock.now()) };
+  }
+
   /** The amounts the payer will see for a tender: the same function the transaction uses. */
   quote(
     session: PaymentSession,

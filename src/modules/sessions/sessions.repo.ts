@@ -1,6 +1,7 @@
+import type { QueryConfig } from 'pg';
 import type { Sql } from '../../platform/db/pool.js';
 import type { PaymentSource } from '../payments/payments.service.js';
-import type { EndReason, PaymentSession, SessionSettings } from './sessions.model.js';
+import { type EndReason, type PaymentSession, type SessionSettings, SessionStatus } from './sessions.model.js';
 
 interface Row {
   id: string;
@@ -102,16 +103,27 @@ export async function insertSession(
   now: Date,
   idempotencyId: string | null,
 ): Promise<PaymentSession> {
-  const { rows } = await sql.query<Row>(
-    `INSERT INTO payment_sessions (id, merchant_id, surface, mode, amount_cents, tip_cents, tax_mode, tax_rate_mpct,
+  const query = insertSessionQuery(id, d, now, idempotencyId);
+  const { rows } = await sql.query<Row>({ ...query, text: `${query.text} RETURNING *` });
+  return toSession(rows[0]!);
+}
+
+/** The insert as a statement (a caller may send it with its COMMIT and use `freshSession` meanwhile). */
+export function insertSessionQuery(
+  id: string,
+  d: SessionSettings,
+  now: Date,
+  idempotencyId: string | null,
+): QueryConfig {
+  return {
+    text: `INSERT INTO payment_sessions (id, merchant_id, surface, mode, amount_cents, tip_cents, tax_mode, tax_rate_mpct,
        tax_cents, skip_address_verification, reference_id, customer_id, customer_handling, return_url, card_enabled,
        card_processor_id, ach_enabled, ach_processor_id, ach_faster_processing, metadata, after_completion_message,
        page_name, payment_notes, is_multi_use, expires_at, created_at, modified_at, idempotency_id, source_type_id,
        source_id)
      VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20,$21,$22,$23,$24,$25,$26,$26,$27,
-       $28,$29)
-     RETURNING *`,
-    [
+       $28,$29)`,
+    values: [
       id,
       d.merchantId,
       d.surface,
@@ -142,8 +154,30 @@ export async function insertSession(
       d.paymentSource?.typeId ?? null,
       d.paymentSource?.id ?? null,
     ],
-  );
-  return toSession(rows[0]!);
+  };
+}
+
+/** A session as `insertSessionQuery` writes it: what reading the new row back would answer. */
+export function freshSession(id: string, d: SessionSettings, now: Date): PaymentSession {
+  return {
+    ...d,
+    id,
+    status: SessionStatus.Created,
+    createdAt: now,
+    modifiedAt: now,
+    completedAt: null,
+    cancelledAt: null,
+    endReason: null,
+    processingToken: null,
+    processingUntil: null,
+    failedAttempts: 0,
+    awaitingOutcome: false,
+    transactionId: null,
+    vaultedPaymentMethodId: null,
+    paidAmountCents: null,
+    achAccountLast2: null,
+    achRoutingLast2: null,
+  };
 }
 
 /** The session the request holding idempotency claim `claimId` created, if it committed. */

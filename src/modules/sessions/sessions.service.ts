@@ -32,7 +32,9 @@ import {
   findExpired,
   findSession,
   findSessionByIdempotencyId,
+  freshSession,
   insertSession,
+  insertSessionQuery,
   isSessionIdempotencyIdTaken,
 } from './sessions.repo.js';
 
@@ -85,7 +87,17 @@ export class PaymentSessionsService {
     const id = newId();
     if (resolved.returnUrl) resolved.returnUrl = resolved.returnUrl.replaceAll(PLACEHOLDER, id);
     return withTransaction(this.deps.pool, async (tx) => {
-      const session = await insertSession(tx, id, resolved, now, claim?.id ?? null);
+      // A session a source opens for a page visit (a payment link) is written with COMMIT (one round trip in all),
+      // without waiting for the WAL flush: lost in a crash, the payer's reload opens another (docs/links.md).
+      const visit = resolved.paymentSource !== null && !claim;
+      const session = visit
+        ? freshSession(id, resolved, now)
+        : await insertSession(tx, id, resolved, now, claim?.id ?? null);
+      if (visit) {
+        tx.defer({ text: 'SET LOCAL synchronous_commit = off' });
+        tx.defer(insertSessionQuery(id, resolved, now, null));
+        return session;
+      }
       // Sent with COMMIT: one round trip fewer per create.
       tx.defer(
         eventsInsert(this.deps.clock, [

@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import websocket from '@fastify/websocket';
@@ -15,6 +17,8 @@ import { quickPaymentsRoutes } from './modules/links/quick-payments.routes.js';
 import { merchantsRoutes } from './modules/merchants/merchants.routes.js';
 import { oauthRoutes } from './modules/oauth/oauth.routes.js';
 import { operatorRoutes } from './modules/operator/operator.routes.js';
+import { idpRoutes } from './modules/partner-api/idp.routes.js';
+import { partnerApiRoutes } from './modules/partner-api/partner-api.routes.js';
 import { achRoutes } from './modules/payments/ach/ach.routes.js';
 import { transactionsRoutes } from './modules/payments/transactions.routes.js';
 import { posRoutes } from './modules/pos/pos.routes.js';
@@ -26,11 +30,15 @@ import { terminalsRoutes } from './modules/terminals/terminals.routes.js';
 import { webhooksRoutes } from './modules/webhooks/webhooks.routes.js';
 import { type AuthPolicy, MERCHANT_ONLY } from './platform/http/principal.js';
 import { type App, createHttpServer, type HttpDeps } from './platform/http/server.js';
+import { projectRoot } from './platform/paths.js';
 
 export interface BuildAppOptions {
   /** Extra routes (tests register probes for shared mechanisms, e.g. a slow idempotent route). */
   configure?: (app: App) => void;
 }
+
+/** The running release (package.json's version), reported by the partner API's health check. */
+const API_VERSION_TAG: string = JSON.parse(readFileSync(path.join(projectRoot(), 'package.json'), 'utf8')).version;
 
 const API_DESCRIPTION = `Tessera payments API.
 
@@ -47,6 +55,7 @@ function securityOf(auth: AuthPolicy | undefined): Array<Record<string, string[]
   const policy = auth ?? MERCHANT_ONLY;
   if (policy === 'public') return [];
   if (policy === 'operator') return [{ operator: [] }];
+  if (policy === 'identity') return [{ identity: [] }];
   return policy.tokens.map((kind) => ({ bearer: [kind] }));
 }
 
@@ -68,6 +77,12 @@ export async function buildApp(ctx: AppContext, http: HttpDeps, options: BuildAp
             description: 'Access token from POST /oauth2/token.',
           },
           operator: { type: 'http', scheme: 'bearer', description: 'ADMIN_TOKEN (operator API only).' },
+          identity: {
+            type: 'http',
+            scheme: 'bearer',
+            bearerFormat: 'JWT',
+            description: 'A service-account identity token (partner portfolio API only; docs/partner-api.md).',
+          },
         },
       },
     },
@@ -122,6 +137,17 @@ export async function buildApp(ctx: AppContext, http: HttpDeps, options: BuildAp
       merchants: s.merchants,
     });
     quickPaymentsRoutes(scoped, { links: s.links, sharing: s.linkSharing });
+    if (s.identityProvider) idpRoutes(scoped, s.identityProvider);
+    partnerApiRoutes(scoped, {
+      pool: ctx.pool,
+      clock: ctx.clock,
+      logger: ctx.logger,
+      config,
+      verifier: s.identityVerifier,
+      principals: s.partnerPrincipals,
+      version: API_VERSION_TAG,
+      build: process.env.TESSERA_BUILD ?? 'dev',
+    });
     paymentLinksRoutes(scoped, { links: s.links, sharing: s.linkSharing });
     invoicePageRoutes(scoped, {
       checkout: s.invoiceCheckout,

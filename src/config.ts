@@ -60,6 +60,15 @@ export interface Config {
   readonly smtpUrl: string | undefined;
   /** Worker threads rendering invoice PDFs off the request path (0: render inline). */
   readonly pdfRenderThreads: number;
+  /** The partner portfolio API's address here: the audience every identity token must carry. */
+  readonly partnerBaseUrl: string;
+  /** Identity-token issuers the partner API trusts, besides the built-in one. */
+  readonly partnerIdentityIssuers: ReadonlyArray<{ issuer: string; jwksUri: string }>;
+  /** The built-in identity provider (`/idp`): on in the sandbox, off in production unless PARTNER_BUILTIN_IDP=true. */
+  readonly partnerBuiltinIdp: boolean;
+  readonly partnerRateLimitPerMinute: number;
+  readonly partnerRateLimitBurstPer10s: number;
+  readonly partnerAiRateLimitPerMinute: number;
   /** The From of every email. */
   readonly mailFrom: string;
   /** A Twilio-compatible SMS provider; unset: the sandbox outbox (production then sends no SMS). */
@@ -167,6 +176,12 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
       min: 0,
       max: 64,
     }),
+    partnerBaseUrl: stripTrailingSlash(read.url('PARTNER_BASE_URL', publicBaseUrl)),
+    partnerIdentityIssuers: identityIssuers(read.optional('PARTNER_IDENTITY_ISSUERS'), tesseraEnv, problems),
+    partnerBuiltinIdp: read.boolean('PARTNER_BUILTIN_IDP', tesseraEnv === 'sandbox'),
+    partnerRateLimitPerMinute: read.integer('PARTNER_RATE_LIMIT_PER_MINUTE', 1200, { min: 1, max: 100_000_000 }),
+    partnerRateLimitBurstPer10s: read.integer('PARTNER_RATE_LIMIT_BURST_PER_10S', 300, { min: 1, max: 100_000_000 }),
+    partnerAiRateLimitPerMinute: read.integer('PARTNER_AI_RATE_LIMIT_PER_MINUTE', 5, { min: 1, max: 100_000 }),
     smtpUrl: read.optional('SMTP_URL'),
     mailFrom: read.string('MAIL_FROM', 'Tessera <no-reply@tessera.invalid>'),
     twilio: twilioSettings(read, problems),
@@ -246,6 +261,42 @@ class EnvReader {
       return fallback;
     }
   }
+}
+
+/**
+ * PARTNER_IDENTITY_ISSUERS: a JSON array of {"issuer", "jwksUri"}. A JWKS address is https, or http on loopback in the
+ * sandbox only (a local identity provider for development).
+ */
+function identityIssuers(
+  raw: string | undefined,
+  env: Environment,
+  problems: string[],
+): Config['partnerIdentityIssuers'] {
+  if (raw === undefined) return [];
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    problems.push('PARTNER_IDENTITY_ISSUERS must be a JSON array of {"issuer": "...", "jwksUri": "..."}');
+    return [];
+  }
+  const valid: Array<{ issuer: string; jwksUri: string }> = [];
+  for (const entry of Array.isArray(parsed) ? parsed : [null]) {
+    const { issuer, jwksUri } = (entry ?? {}) as { issuer?: unknown; jwksUri?: unknown };
+    let url: URL | undefined;
+    try {
+      url = typeof jwksUri === 'string' ? new URL(jwksUri) : undefined;
+    } catch {
+      url = undefined;
+    }
+    const loopback = url && ['127.0.0.1', '[::1]', 'localhost'].includes(url.hostname);
+    if (typeof issuer !== 'string' || issuer === '' || !url) {
+      problems.push('PARTNER_IDENTITY_ISSUERS entries need an "issuer" and an absolute "jwksUri"');
+    } else if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback && env === 'sandbox')) {
+      problems.push(`PARTNER_IDENTITY_ISSUERS: ${jwksUri} must be https (http only on loopback in the sandbox)`);
+    } else valid.push({ issuer, jwksUri: url.toString() });
+  }
+  return valid;
 }
 
 /** TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN and TWILIO_FROM_NUMBER together, or none of them. */

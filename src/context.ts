@@ -15,6 +15,9 @@ import type { MerchantsService } from './modules/merchants/merchants.service.js'
 import type { MessagesService } from './modules/messages/messages.service.js';
 import type { OAuthService } from './modules/oauth/oauth.service.js';
 import type { OperatorService } from './modules/operator/operator.service.js';
+import type { BuiltinIdentityProvider } from './modules/partner-api/identity-provider.js';
+import type { IdentityTokenVerifier } from './modules/partner-api/identity-verifier.js';
+import type { PartnerPrincipals } from './modules/partner-api/principals.js';
 import type { PartnersService } from './modules/partners/partners.service.js';
 import type { AchPaymentsService } from './modules/payments/ach/ach.service.js';
 import type { CardPaymentsService } from './modules/payments/card-payments.service.js';
@@ -69,6 +72,10 @@ export interface Services {
   links: LinksService;
   linkCheckout: LinkCheckout;
   linkSharing: LinkSharing;
+  partnerPrincipals: PartnerPrincipals;
+  /** Undefined when the built-in identity provider is off (production without PARTNER_BUILTIN_IDP). */
+  identityProvider: BuiltinIdentityProvider | undefined;
+  identityVerifier: IdentityTokenVerifier;
 }
 
 /** Everything a running node holds. Built once by the runtime (or the test harness) and passed down explicitly. */

@@ -28,6 +28,9 @@ import { AccessTokenAuthenticator } from './modules/oauth/access-token.authentic
 import { OAuthService } from './modules/oauth/oauth.service.js';
 import { SigningKeyRing } from './modules/oauth/signing-keys.js';
 import { OperatorService } from './modules/operator/operator.service.js';
+import { BuiltinIdentityProvider } from './modules/partner-api/identity-provider.js';
+import { IdentityTokenVerifier } from './modules/partner-api/identity-verifier.js';
+import { PartnerPrincipals } from './modules/partner-api/principals.js';
 import { PartnersService } from './modules/partners/partners.service.js';
 import { achQueues } from './modules/payments/ach/ach.jobs.js';
 import { AchPaymentsService } from './modules/payments/ach/ach.service.js';
@@ -282,6 +285,26 @@ export async function createNode(config: Config, options: NodeOptions): Promise<
     const links = new LinksService({ pool, clock, merchants, customers, publicBaseUrl: config.publicBaseUrl });
     const linkCheckout = new LinkCheckout({ pool, clock, links, sessions, transactions, sources: sessionSources });
     const linkSharing = new LinkSharing({ pool, links, customers, merchants, messages });
+    // The partner portfolio API: the built-in identity provider (sandbox, or PARTNER_BUILTIN_IDP=true) and the
+    // verifier of every trusted issuer's identity tokens.
+    let identityProvider: BuiltinIdentityProvider | undefined;
+    if (config.partnerBuiltinIdp) {
+      const idpKeys = new SigningKeyRing(pool, kek, `idp-${config.env}`);
+      await idpKeys.load();
+      identityProvider = new BuiltinIdentityProvider(idpKeys, clock, config.publicBaseUrl, config.partnerBaseUrl);
+    }
+    const partnerPrincipals = new PartnerPrincipals(
+      pool,
+      clock,
+      partners,
+      identityProvider?.issuer ?? `${config.publicBaseUrl}/idp`,
+    );
+    const identityVerifier = new IdentityTokenVerifier(
+      clock,
+      config.partnerBaseUrl,
+      config.partnerIdentityIssuers,
+      identityProvider,
+    );
     const webhookSender = new WebhookSender(
       { allowLoopback: config.webhookAllowPrivateTargets },
       config.webhookTimeoutMs,
@@ -364,6 +387,9 @@ export async function createNode(config: Config, options: NodeOptions): Promise<
         links,
         linkCheckout,
         linkSharing,
+        partnerPrincipals,
+        identityProvider,
+        identityVerifier,
       },
     };
     const app = await buildApp(

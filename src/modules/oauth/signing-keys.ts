@@ -26,7 +26,8 @@ export class SigningKeyRing {
   constructor(
     private readonly pool: Pool,
     private readonly kek: KeyEncryptionKey,
-    private readonly environment: Environment,
+    /** The environment (`sandbox`, `production`), or another ring's name (the built-in identity provider's). */
+    private readonly environment: Environment | `idp-${Environment}`,
   ) {}
 
   async load(): Promise<void> {

@@ -5,6 +5,7 @@ import { DEVICE_OPERATIONS } from '../devices/devices.operations.js';
 import { adminMerchantView, merchantChanges, merchantDraft } from '../merchants/merchants.mapper.js';
 import { AdminMerchantView, CreateMerchantBody, UpdateMerchantBody } from '../merchants/merchants.schemas.js';
 import { MESSAGE_OPERATIONS } from '../messages/messages.operations.js';
+import { PARTNER_API_OPERATIONS } from '../partner-api/partner-api.operations.js';
 import type { Partner } from '../partners/partners.service.js';
 import { POS_OPERATIONS } from '../pos/pos.operations.js';
 import { TERMINAL_OPERATIONS } from '../terminals/terminals.operations.js';
@@ -176,4 +177,5 @@ export const OPERATIONS: OperatorOperation[] = [
   ...DEVICE_OPERATIONS,
   ...POS_OPERATIONS,
   ...MESSAGE_OPERATIONS,
+  ...PARTNER_API_OPERATIONS,
 ];

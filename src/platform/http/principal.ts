@@ -28,7 +28,8 @@ export type TokenKind = 'merchant' | 'partner';
  * What a route accepts. `public` needs nothing; `operator` needs ADMIN_TOKEN; otherwise a bearer access token of one
  * of the listed kinds (default: merchant only), optionally carrying a permission.
  */
-export type AuthPolicy = 'public' | 'operator' | { tokens: readonly TokenKind[]; permission?: string };
+/** `identity`: the partner portfolio API's identity tokens, checked by its own scope (modules/partner-api). */
+export type AuthPolicy = 'public' | 'operator' | 'identity' | { tokens: readonly TokenKind[]; permission?: string };
 
 export const MERCHANT_ONLY: AuthPolicy = { tokens: ['merchant'] };
 export const PARTNER_ONLY: AuthPolicy = { tokens: ['partner'] };

@@ -12,6 +12,15 @@ export interface RateLimitDecision {
   retryAfterSeconds: number;
 }
 
+/** One rule's window for a principal: what is used of it, and when it resets (business time). */
+export interface RateLimitWindow {
+  name: string;
+  limit: number;
+  used: number;
+  remaining: number;
+  resetAt: Date;
+}
+
 interface WindowState {
   windowStart: number;
   /** Hits this node has counted but not yet written to PostgreSQL. */
@@ -59,6 +68,35 @@ export class RateLimiter {
       if (!decision.allowed && decision.retryAfterSeconds >= worst.retryAfterSeconds) worst = decision;
     }
     return worst;
+  }
+
+  /**
+   * The principal's current windows, cluster-wide: this node's pending hits are written first, then every node's
+   * flushed count is read (other nodes' unflushed hits, at most a few per node, are not in it).
+   */
+  async windows(principal: string): Promise<RateLimitWindow[]> {
+    const now = this.clock.nowMs();
+    const out: RateLimitWindow[] = [];
+    for (const rule of this.rules) {
+      const windowMs = rule.windowSeconds * 1000;
+      const windowStart = Math.floor(now / windowMs) * windowMs;
+      const key = `${rule.name}|${principal}`;
+      const state = this.state.get(key);
+      if (state && state.windowStart === windowStart) await this.flush(key, state, windowMs);
+      const { rows } = await this.pool.query<{ hits: number }>(
+        'SELECT hits FROM rate_limit_counters WHERE bucket = $1 AND window_start = $2',
+        [key, new Date(windowStart)],
+      );
+      const used = Math.min(rule.limit, rows[0]?.hits ?? 0);
+      out.push({
+        name: rule.name,
+        limit: rule.limit,
+        used,
+        remaining: rule.limit - used,
+        resetAt: new Date(windowStart + windowMs),
+      });
+    }
+    return out;
   }
 
   private async hitRule(principal: string, rule: RateLimitRule, now: number): Promise<RateLimitDecision> {

@@ -217,7 +217,7 @@ function bearerToken(request: FastifyRequest): string {
 
 async function authenticate(request: FastifyRequest, deps: HttpDeps): Promise<void> {
   const policy = request.routeOptions.config.auth ?? MERCHANT_ONLY;
-  if (policy === 'public') return;
+  if (policy === 'public' || policy === 'identity') return;
   const token = bearerToken(request);
   if (policy === 'operator') {
     if (!(await deps.operator.isOperatorToken(token))) throw new UnauthorizedError('The operator token is not valid.');

@@ -8,19 +8,21 @@ import { after, before, describe, it } from 'node:test';
 import { exportJWK, generateKeyPair, type JWK, SignJWT } from 'jose';
 import { startNode, type TestNode } from '../harness.js';
 
+type SigningKey = Parameters<SignJWT['sign']>[0];
+
 const AUDIENCE = 'https://partner.test';
 const ISSUER = 'https://issuer.test';
 
 describe('partner API: identity tokens and the envelope', () => {
   let t: TestNode;
   let jwks: Server;
-  let privateKey: CryptoKey;
+  let privateKey: SigningKey;
   let publicJwk: JWK;
   let systemPrincipal: { id: string };
 
   const sign = (
     claims: Record<string, unknown>,
-    options: { kid?: string; alg?: string; key?: CryptoKey | Uint8Array; ttl?: number; iat?: number } = {},
+    options: { kid?: string; alg?: string; key?: SigningKey; ttl?: number; iat?: number } = {},
   ) => {
     const now = Math.floor(Date.now() / 1000);
     const iat = options.iat ?? now;

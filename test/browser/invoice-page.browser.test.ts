@@ -2,38 +2,24 @@
 // 320 px and by bank account through the hosted checkout, and the pages of a paid and an expired invoice. Loopback
 // only; each test saves a screenshot under test-results/.
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync } from 'node:fs';
-import path from 'node:path';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
-import { projectRoot } from '../../src/platform/paths.js';
+import type { Browser, Page } from 'playwright-core';
+import { launchChromium, openPage, RESULTS } from '../browser-session.js';
 import { type MerchantTenant, startNode, type TestNode } from '../harness.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
-const RESULTS = path.join(projectRoot(), 'test-results');
 const base = '/pay-int-api/invoices';
 
 describe('the hosted invoice page in a real browser', () => {
   let t: TestNode & { baseUrl: string };
   let m: MerchantTenant;
   let browser: Browser;
-  let context: BrowserContext;
+  let done: (name: string) => Promise<void>;
 
   before(async () => {
-    assert.ok(existsSync(CHROMIUM), `${CHROMIUM} is missing: run scripts/ensure-test-tools.sh`);
-    mkdirSync(RESULTS, { recursive: true });
     t = await startNode({ listen: true, workers: true });
     m = await t.merchant();
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS, timeout: 30_000 });
+    browser = await launchChromium();
   });
   after(async () => {
     await browser?.close();
@@ -54,16 +40,12 @@ describe('the hosted invoice page in a real browser', () => {
     });
     return api('POST', `${base}/publish`, { invoiceId: invoice.id });
   }
-  async function newPage(viewport = { width: 480, height: 900 }): Promise<Page> {
-    context = await browser.newContext({ viewport });
-    const page = await context.newPage();
-    page.setDefaultTimeout(15_000);
-    return page;
+  async function newPage(viewport?: { width: number; height: number }): Promise<Page> {
+    const opened = await openPage(browser, viewport);
+    done = opened.done;
+    return opened.page;
   }
-  async function finish(page: Page, name: string) {
-    await page.screenshot({ path: path.join(RESULTS, `${name}.png`), fullPage: true });
-    await context.close();
-  }
+  const finish = (_page: Page, name: string) => done(name);
   async function fillAddress(page: Page) {
     await page.getByLabel('Street address').fill('123 Test St');
     await page.getByLabel('City').fill('New York');
@@ -88,7 +70,7 @@ describe('the hosted invoice page in a real browser', () => {
     );
     assert.equal(pdf.status(), 200);
     assert.equal(pdf.headers()['content-type'], 'application/pdf');
-    await page.screenshot({ path: path.join(RESULTS, 'invoice-page-320px.png'), fullPage: true });
+    await page.screenshot({ path: join(RESULTS, 'invoice-page-320px.png'), fullPage: true });
 
     await page.getByRole('button', { name: 'Pay $151.98' }).click();
     await page.waitForURL(/\/checkout\/[0-9a-f-]{36}$/);

@@ -2,37 +2,21 @@
 // MultiUse link paid twice with amounts the payers enter, and an expired link. Loopback only; screenshots in
 // test-results/.
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync } from 'node:fs';
-import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
-import { projectRoot } from '../../src/platform/paths.js';
+import type { Browser, Page } from 'playwright-core';
+import { launchChromium, openPage } from '../browser-session.js';
 import { type MerchantTenant, startNode, type TestNode } from '../harness.js';
-
-const CHROMIUM = '/usr/bin/chromium';
-const FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
-const RESULTS = path.join(projectRoot(), 'test-results');
 
 describe('payment links in a real browser', () => {
   let t: TestNode & { baseUrl: string };
   let m: MerchantTenant;
   let browser: Browser;
-  let context: BrowserContext;
+  let done: (name: string) => Promise<void>;
 
   before(async () => {
-    assert.ok(existsSync(CHROMIUM), `${CHROMIUM} is missing: run scripts/ensure-test-tools.sh`);
-    mkdirSync(RESULTS, { recursive: true });
     t = await startNode({ listen: true, workers: true });
     m = await t.merchant();
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS, timeout: 30_000 });
+    browser = await launchChromium();
   });
   after(async () => {
     await browser?.close();
@@ -41,16 +25,12 @@ describe('payment links in a real browser', () => {
 
   const api = (method: string, url: string, body?: unknown) =>
     t.expectOk(t.request(method, url, { token: m.token, ...(body === undefined ? {} : { body }) }));
-  async function newPage(viewport = { width: 480, height: 900 }): Promise<Page> {
-    context = await browser.newContext({ viewport });
-    const page = await context.newPage();
-    page.setDefaultTimeout(15_000);
-    return page;
+  async function newPage(viewport?: { width: number; height: number }): Promise<Page> {
+    const opened = await openPage(browser, viewport);
+    done = opened.done;
+    return opened.page;
   }
-  async function finish(page: Page, name: string) {
-    await page.screenshot({ path: path.join(RESULTS, `${name}.png`), fullPage: true });
-    await context.close();
-  }
+  const finish = (_page: Page, name: string) => done(name);
   async function payByCard(page: Page) {
     await page.getByLabel('Name on card').fill('Ada Lovelace');
     await page.getByLabel('Card number').fill('4111 1111 1111 1111');

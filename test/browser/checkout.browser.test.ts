@@ -2,26 +2,15 @@
 // Everything stays on loopback: Tessera on one port, a small "merchant site" (return pages and examples/) on another.
 // Each test saves a screenshot under test-results/.
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { type Browser, type BrowserContext, chromium, type FrameLocator, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, FrameLocator, Page } from 'playwright-core';
 import { projectRoot } from '../../src/platform/paths.js';
+import { launchChromium, RESULTS } from '../browser-session.js';
 import { type MerchantTenant, startNode, type TestNode } from '../harness.js';
-
-const CHROMIUM = '/usr/bin/chromium';
-const FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
-const RESULTS = path.join(projectRoot(), 'test-results');
 
 /** The merchant's site: a thank-you page for return URLs and the elements example, on its own origin. */
 function merchantSite(): Promise<{ url: string; close: () => Promise<void> }> {
@@ -52,15 +41,10 @@ describe('checkout in a real browser', () => {
   let context: BrowserContext;
 
   before(async () => {
-    assert.ok(
-      existsSync(CHROMIUM),
-      `${CHROMIUM} is missing: run scripts/ensure-test-tools.sh (npm test does when root)`,
-    );
-    mkdirSync(RESULTS, { recursive: true });
     t = await startNode({ listen: true, workers: true });
     m = await t.merchant();
     shop = await merchantSite();
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS, timeout: 30_000 });
+    browser = await launchChromium();
   });
   after(async () => {
     await browser?.close();

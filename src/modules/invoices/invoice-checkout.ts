@@ -4,7 +4,7 @@ import { SecCode } from '../payments/ach/ach.model.js';
 import { CreateMethod, type Transaction } from '../payments/transactions.model.js';
 import type { TransactionsService } from '../payments/transactions.service.js';
 import type { Address } from '../reference/address.js';
-import { splitName } from '../sessions/session-charge.js';
+import { payerBankAccount, payerCard, payerContact } from '../sessions/session-charge.js';
 import type { PayerPayment, SessionPayments } from '../sessions/session-payments.js';
 import type { SessionSource, SessionSources } from '../sessions/session-sources.js';
 import type { PaymentSession } from '../sessions/sessions.model.js';
@@ -87,37 +87,22 @@ export class InvoiceCheckout implements SessionSource {
 
   async pay(session: PaymentSession, payment: PayerPayment, billing: Address | null): Promise<Transaction> {
     const invoiceId = session.paymentSource!.id;
-    if (payment.method === 'card') {
-      const card = payment.card!;
-      const [firstName, lastName] = splitName(card.name);
-      const result = await this.deps.payments.payByCard(session.merchantId, invoiceId, {
-        instrument: {
-          kind: 'card',
-          accountNumber: card.number,
-          expirationMonth: card.expirationMonth,
-          expirationYear: card.expirationYear,
-          securityCode: card.securityCode,
-        },
-        billingAddress: billing,
-        contactInfo: contact(firstName, lastName, payment.email, null),
-        useCardPrice: null,
-      });
-      return result.transaction;
-    }
-    const ach = payment.ach!;
-    const result = await this.deps.payments.payByAch(session.merchantId, invoiceId, {
-      instrument: {
-        kind: 'bank-account',
-        accountNumber: ach.accountNumber,
-        routingNumber: ach.routingNumber,
-        accountType: ach.accountType,
-        accountHolderType: ach.accountHolderType,
-      },
-      secCode: SecCode.Web,
-      requesterIp: payment.clientIp,
-      billingAddress: billing,
-      contactInfo: contact(ach.firstName, ach.lastName, payment.email, ach.phone),
-    });
+    const contactInfo = payerContact(payment);
+    const result =
+      payment.method === 'card'
+        ? await this.deps.payments.payByCard(session.merchantId, invoiceId, {
+            instrument: payerCard(payment),
+            billingAddress: billing,
+            contactInfo,
+            useCardPrice: null,
+          })
+        : await this.deps.payments.payByAch(session.merchantId, invoiceId, {
+            instrument: payerBankAccount(payment),
+            secCode: SecCode.Web,
+            requesterIp: payment.clientIp,
+            billingAddress: billing,
+            contactInfo,
+          });
     return result.transaction;
   }
 
@@ -126,8 +111,4 @@ export class InvoiceCheckout implements SessionSource {
     const all = await this.deps.transactions.bySource(session.merchantId, session.paymentSource!.id);
     return all.filter((t) => t.createdAt >= session.createdAt);
   }
-}
-
-function contact(firstName: string | null, lastName: string | null, email: string | null, phone: string | null) {
-  return { firstName, lastName, companyName: null, email, mobilePhoneNumber: phone, smsNotification: null };
 }

@@ -5,6 +5,7 @@ import { ValidationError } from '../../platform/http/errors.js';
 import { pageRequest } from '../../platform/http/paging.js';
 import { merchantOf } from '../../platform/http/principal.js';
 import type { App } from '../../platform/http/server.js';
+import { noBodyIsEmpty } from '../../platform/http/validation.js';
 import type { MerchantsService } from '../merchants/merchants.service.js';
 import { contactInfoOf } from '../payments/payment-request.js';
 import type { BankInstrument, CardInstrument, PaymentResult } from '../payments/payments.service.js';
@@ -58,11 +59,6 @@ function paymentView(result: PaymentResult) {
     responseCode: t.responseCode,
     responseMessage: t.responseMessage,
   };
-}
-
-/** The body is optional: none means `{}` (every field of it is optional). */
-async function noBodyIsEmpty(request: { body: unknown }) {
-  request.body ??= {};
 }
 
 /** What these routes use. */

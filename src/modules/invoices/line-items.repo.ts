@@ -25,6 +25,17 @@ function toLineItem(r: Record<string, unknown>): LineItem {
 
 type Stored = Omit<LineItemInput, 'unitTypeId'> & { unitTypeId: number };
 
+/** A stored item's columns from category_id to tax_rate_mpct, in their order in both statements below. */
+const storedValues = (item: Stored) => [
+  item.categoryId,
+  item.productName,
+  item.description,
+  item.sku,
+  item.unitPriceCents,
+  item.unitTypeId,
+  item.taxRateMpct,
+];
+
 export async function insertLineItem(
   sql: Sql,
   item: Stored & { id: string; merchantId: string; at: Date },
@@ -33,18 +44,7 @@ export async function insertLineItem(
     `INSERT INTO invoice_line_items (id, merchant_id, category_id, product_name, description, sku, unit_price_cents,
        unit_type_id, tax_rate_mpct, created_at, modified_at)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $10)`,
-    [
-      item.id,
-      item.merchantId,
-      item.categoryId,
-      item.productName,
-      item.description,
-      item.sku,
-      item.unitPriceCents,
-      item.unitTypeId,
-      item.taxRateMpct,
-      item.at,
-    ],
+    [item.id, item.merchantId, ...storedValues(item), item.at],
   );
 }
 
@@ -54,18 +54,7 @@ export async function replaceLineItem(sql: Sql, merchantId: string, id: string, 
     `UPDATE invoice_line_items SET category_id = $3, product_name = $4, description = $5, sku = $6,
        unit_price_cents = $7, unit_type_id = $8, tax_rate_mpct = $9, modified_at = $10
      WHERE id = $1 AND merchant_id = $2 AND deleted_at IS NULL`,
-    [
-      id,
-      merchantId,
-      item.categoryId,
-      item.productName,
-      item.description,
-      item.sku,
-      item.unitPriceCents,
-      item.unitTypeId,
-      item.taxRateMpct,
-      at,
-    ],
+    [id, merchantId, ...storedValues(item), at],
   );
   return rowCount === 1;
 }

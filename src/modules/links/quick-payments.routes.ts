@@ -3,6 +3,7 @@ import { NotFoundError } from '../../platform/http/errors.js';
 import { dateRange, pageRequest } from '../../platform/http/paging.js';
 import { merchantOf } from '../../platform/http/principal.js';
 import type { App } from '../../platform/http/server.js';
+import { noBodyIsEmpty } from '../../platform/http/validation.js';
 import { toCents } from '../../platform/money.js';
 import type { LinkSharing } from './link-sharing.js';
 import type { LinkStatus, PaymentLink } from './links.model.js';
@@ -32,11 +33,6 @@ const STATUS_FILTER: Record<number, LinkStatus[]> = {
   2: ['active'],
   3: ['inactive', 'expired', 'completed'],
 };
-
-/** The body is optional: none means `{}`. */
-async function noBodyIsEmpty(request: { body: unknown }) {
-  request.body ??= {};
-}
 
 /** Quick payments (`/pay-int-api/quick-payments`): one-time and reusable links on the integration surface. */
 export function quickPaymentsRoutes(app: App, deps: QuickPaymentsRouteDeps): void {

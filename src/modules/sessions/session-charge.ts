@@ -1,7 +1,7 @@
 import type { MerchantConfiguration } from '../merchants/merchants.model.js';
 import { ZeroCostProcessingOption } from '../merchants/merchants.model.js';
-import type { ChargeRequest } from '../payments/payments.service.js';
-import { CardDataSource, CreateMethod } from '../payments/transactions.model.js';
+import type { BankInstrument, CardInstrument, ChargeRequest } from '../payments/payments.service.js';
+import { CardDataSource, type ContactInfo, CreateMethod } from '../payments/transactions.model.js';
 import type { Address } from '../reference/address.js';
 import type { PayerPayment } from './session-payments.js';
 import type { PaymentSession } from './sessions.model.js';
@@ -14,19 +14,11 @@ export function chargeRequest(
   payment: PayerPayment,
   billing: Address | null,
 ): ChargeRequest {
-  const card = payment.card!;
-  const [firstName, lastName] = splitName(card.name);
   return {
     merchantId: session.merchantId,
     source: { typeId: CreateMethod.WebComponent, id: session.id },
     processorId: session.card.processorId,
-    instrument: {
-      kind: 'card',
-      accountNumber: card.number,
-      expirationMonth: card.expirationMonth,
-      expirationYear: card.expirationYear,
-      securityCode: card.securityCode,
-    },
+    instrument: payerCard(payment),
     amount: {
       baseCents: baseCents(session, payment),
       tipCents: session.tipCents,
@@ -35,18 +27,50 @@ export function chargeRequest(
       tax: sessionTax(session),
     },
     billingAddress: billing,
-    contactInfo: {
-      firstName,
-      lastName,
-      companyName: null,
-      email: payment.email,
-      mobilePhoneNumber: null,
-      smsNotification: null,
-    },
+    contactInfo: payerContact(payment),
     cardDataSource: CardDataSource.Internet,
     referenceId: session.referenceId,
     initiator: 'customer',
     skipAddressVerification: session.skipAddressVerification,
+  };
+}
+
+/** The card the payer entered, as the payments core takes it (never stored). */
+export function payerCard(payment: PayerPayment): CardInstrument {
+  const card = payment.card!;
+  return {
+    kind: 'card',
+    accountNumber: card.number,
+    expirationMonth: card.expirationMonth,
+    expirationYear: card.expirationYear,
+    securityCode: card.securityCode,
+  };
+}
+
+/** The bank account the payer entered. */
+export function payerBankAccount(payment: PayerPayment): BankInstrument {
+  const ach = payment.ach!;
+  return {
+    kind: 'bank-account',
+    accountNumber: ach.accountNumber,
+    routingNumber: ach.routingNumber,
+    accountType: ach.accountType,
+    accountHolderType: ach.accountHolderType,
+  };
+}
+
+/** Who paid, from the form: the card's name split, or the account holder's names and phone. */
+export function payerContact(payment: PayerPayment): ContactInfo {
+  const [firstName, lastName] = payment.ach
+    ? [payment.ach.firstName, payment.ach.lastName]
+    : splitName(payment.card!.name);
+  return {
+    firstName,
+    lastName,
+    companyName: null,
+    email: payment.email,
+    mobilePhoneNumber: payment.ach?.phone ?? null,
+    smsNotification: null,
   };
 }
 

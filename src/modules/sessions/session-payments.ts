@@ -15,7 +15,7 @@ import { CreateMethod, type Transaction, TransactionStatus } from '../payments/t
 import type { TransactionsService } from '../payments/transactions.service.js';
 import { normalizeAddress } from '../reference/address.js';
 import type { VaultService } from '../vault/vault.service.js';
-import { baseCents, chargeRequest } from './session-charge.js';
+import { baseCents, chargeRequest, payerBankAccount, payerContact } from './session-charge.js';
 import { type SessionSources, sessionAttemptId } from './session-sources.js';
 import { saveMethod, unsaveMethod } from './session-vaulting.js';
 import {
@@ -268,34 +268,18 @@ export class SessionPayments {
       const result = await this.deps.payments.charge(saved ? { ...charge, instrument: savedMethod(saved) } : charge);
       transaction = result.transaction;
     } else {
-      const ach = payment.ach!;
       const result = await this.deps.payments.achDebit({
         merchantId: session.merchantId,
         source: { typeId: CreateMethod.WebComponent, id: session.id },
         ...this.attribution(session),
         amount: { baseCents: baseCents(session, payment), tipCents: session.tipCents, tax: sessionTax(session) },
         processorId: session.ach.processorId,
-        instrument: saved
-          ? savedMethod(saved)
-          : {
-              kind: 'bank-account',
-              accountNumber: ach.accountNumber,
-              routingNumber: ach.routingNumber,
-              accountType: ach.accountType,
-              accountHolderType: ach.accountHolderType,
-            },
+        instrument: saved ? savedMethod(saved) : payerBankAccount(payment),
         secCode: SecCode.Web,
         requesterIp: payment.clientIp,
         isFasterProcessing: session.ach.fasterProcessing,
         billingAddress: billing,
-        contactInfo: {
-          firstName: ach.firstName,
-          lastName: ach.lastName,
-          companyName: null,
-          email: payment.email,
-          mobilePhoneNumber: ach.phone,
-          smsNotification: null,
-        },
+        contactInfo: payerContact(payment),
       });
       transaction = result.transaction;
     }

@@ -226,3 +226,8 @@ function joinField(parent: string, child: string): string {
 function label(field: string): string {
   return field === '' ? 'body' : field;
 }
+
+/** A route's `preValidation` for an optional body whose fields are all optional: no body means `{}`. */
+export async function noBodyIsEmpty(request: { body: unknown }): Promise<void> {
+  request.body ??= {};
+}

@@ -102,6 +102,15 @@ describe('partner API: identity tokens and the envelope', () => {
     assert.ok(res.body.meta.as_of);
   });
 
+  it('refuses a principal without a subject or with both scopes', async () => {
+    const blank = await t.admin('POST', '/admin/v1/partner-principals', { subject: '  ', system: true });
+    assert.equal(blank.status, 400);
+    assert.ok(blank.body.errors.subject);
+    const both = await t.admin('POST', '/admin/v1/partner-principals', { subject: 'x', system: false });
+    assert.equal(both.status, 400);
+    assert.ok(both.body.errors.partnerId);
+  });
+
   it('mints tokens with the built-in provider for a partner-scoped principal', async () => {
     const discovery = await t.request('GET', '/idp/.well-known/openid-configuration');
     assert.equal(discovery.body.jwks_uri, `${discovery.body.issuer}/jwks.json`);

@@ -60,6 +60,8 @@ export class PartnerPrincipals {
     system?: boolean;
     permissions?: string[];
   }): Promise<PartnerPrincipal> {
+    const subject = input.subject.trim();
+    if (subject === '') throw ValidationError.field('subject', "'subject' must not be blank.");
     const system = input.system === true;
     if (system === Boolean(input.partnerId)) {
       throw ValidationError.field('partnerId', "Give either 'partnerId' or 'system: true'.");
@@ -72,7 +74,7 @@ export class PartnerPrincipals {
         [
           newId(),
           input.issuer?.trim() || this.builtinIssuer,
-          input.subject.trim(),
+          subject,
           input.label?.trim() || null,
           input.partnerId ?? null,
           system,

@@ -145,6 +145,7 @@ export async function buildApp(ctx: AppContext, http: HttpDeps, options: BuildAp
       config,
       verifier: s.identityVerifier,
       principals: s.partnerPrincipals,
+      portfolios: s.merchants.portfolios,
       version: API_VERSION_TAG,
       build: process.env.TESSERA_BUILD ?? 'dev',
     });

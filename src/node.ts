@@ -23,6 +23,7 @@ import { linkQueues, linkSchedules } from './modules/links/links.jobs.js';
 import { LinksService } from './modules/links/links.service.js';
 import { ConfigurationCache } from './modules/merchants/configuration-cache.js';
 import { MerchantsService } from './modules/merchants/merchants.service.js';
+import { MerchantPortfolios } from './modules/merchants/portfolio/portfolio.service.js';
 import { MessagesService } from './modules/messages/messages.service.js';
 import { AccessTokenAuthenticator } from './modules/oauth/access-token.authenticator.js';
 import { OAuthService } from './modules/oauth/oauth.service.js';
@@ -129,7 +130,7 @@ export async function createNode(config: Config, options: NodeOptions): Promise<
     const partners = new PartnersService(pool, clock);
     const configurations = new ConfigurationCache(config.configCacheTtlMs);
     configurations.listen(listener);
-    const merchants = new MerchantsService(pool, clock, partners, configurations);
+    const merchants = new MerchantsService(pool, clock, partners, configurations, new MerchantPortfolios(pool, clock));
     const apiKeys = new ApiKeysService(pool, clock, merchants, partners);
     const keyring = new SigningKeyRing(pool, kek, config.env);
     await keyring.load();

@@ -18,6 +18,8 @@ import {
 } from './merchants.model.js';
 import type { CreateMerchantBody, UpdateMerchantBody } from './merchants.schemas.js';
 import type { MerchantDetails } from './merchants.service.js';
+import { portfolioChanges } from './portfolio/portfolio.input.js';
+import type { Portfolio } from './portfolio/portfolio.model.js';
 
 const rate = (mpct: number | null) => (mpct === null ? null : fromMillipercent(mpct));
 const toRate = (value: number | null | undefined) => (value == null ? null : toMillipercent(value));
@@ -48,7 +50,32 @@ export function settingsView(s: MerchantSettings) {
   };
 }
 
-export function adminMerchantView({ merchant: m, processors, contacts }: MerchantDetails) {
+function portfolioView(p: Portfolio) {
+  return {
+    dbaName: p.dbaName,
+    legalName: p.legalName,
+    status: p.status,
+    onboardingDate: p.onboardingDate.toISOString(),
+    closeDate: p.closeDate?.toISOString() ?? null,
+    processor: p.processor,
+    mccCode: p.mccCode,
+    addressLine1: p.addressLine1,
+    city: p.city,
+    state: p.state,
+    postalCode: p.postalCode,
+    primaryAgentId: p.primaryAgentId,
+    primaryAgentName: p.primaryAgentName,
+    partnerOfficeId: p.partnerOfficeId,
+    partnerOfficeName: p.partnerOfficeName,
+    fundingProgram: p.fundingProgram,
+    fundingProgramCode: p.fundingProgramCode,
+    overridden: Object.keys(p.overrides),
+    pciStatus: p.compliance.status,
+    lastDataRefresh: p.lastDataRefresh.toISOString(),
+  };
+}
+
+export function adminMerchantView({ merchant: m, processors, contacts, portfolio }: MerchantDetails) {
   const main = contacts.find((c) => c.isMain);
   const hasAddress =
     main && (main.address.line1 || main.address.city || main.address.postalCode || main.address.stateId);
@@ -69,6 +96,7 @@ export function adminMerchantView({ merchant: m, processors, contacts }: Merchan
     timeZone: m.settings.timeZone,
     subscriptionRetryDays: m.settings.subscriptionRetryDays,
     paymentProcessors: processors.map(processorView),
+    portfolio: portfolio ? portfolioView(portfolio) : null,
     createdOn: m.createdAt.toISOString(),
     modifiedOn: m.modifiedAt.toISOString(),
   };
@@ -222,6 +250,7 @@ export function merchantChanges(body: UpdateMerchantBody): MerchantChanges {
     address:
       body.address === undefined ? undefined : body.address === null ? null : normalizeAddress(body.address, 'address'),
     settings: settingsChanges(body),
+    portfolio: body.portfolio === undefined ? undefined : portfolioChanges(body.portfolio),
   };
 }
 
@@ -240,6 +269,7 @@ export function merchantDraft(body: CreateMerchantBody): MerchantDraft {
     phone: changes.phone ?? null,
     website: changes.website ?? null,
     address: changes.address ?? null,
+    portfolio: changes.portfolio,
     settings: {
       isTipsEnabled: defined(settings.isTipsEnabled, DEFAULT_SETTINGS.isTipsEnabled),
       defaultTipsOptionsMpct: defined(settings.defaultTipsOptionsMpct, DEFAULT_SETTINGS.defaultTipsOptionsMpct),

@@ -1,4 +1,5 @@
 import type { Address } from '../reference/address.js';
+import type { PortfolioChanges } from './portfolio/portfolio.model.js';
 
 export const MerchantStatus = { Active: 1, Suspended: 2, Closed: 3 } as const;
 export const MERCHANT_STATUS_NAMES: Record<number, string> = { 1: 'Active', 2: 'Suspended', 3: 'Closed' };
@@ -106,6 +107,8 @@ export interface MerchantContact {
 /** What the operator sends to create a merchant, already converted from wire units. */
 export type MerchantDraft = Omit<Merchant, 'id' | 'lastTransactionAt' | 'createdAt' | 'modifiedAt'> & {
   address: Address | null;
+  /** The operator's portfolio overrides (the partner portfolio API's fields). */
+  portfolio?: PortfolioChanges;
 };
 
 /** A partial change: absent keys stay as they are; settings merge field by field. */

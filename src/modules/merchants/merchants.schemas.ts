@@ -3,6 +3,7 @@ import { DateFilter, type ListSpec, listQuerySchema, Paged } from '../../platfor
 import { AmountSchema, RateSchema } from '../../platform/money.js';
 import { AddressInput, AddressView } from '../reference/address.js';
 import { PhoneFields, PhoneNumber } from '../reference/phone.js';
+import { PORTFOLIO_EXAMPLE, PortfolioInput, PortfolioView } from './portfolio/portfolio.schemas.js';
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
 const Uuid = (description?: string) => Type.String({ format: 'uuid', ...(description ? { description } : {}) });
@@ -288,6 +289,7 @@ const MerchantFields = {
         "The merchant's IANA time zone (e.g. America/Chicago); default America/New_York. Subscriptions fall due on its calendar.",
     }),
   ),
+  portfolio: Type.Optional(PortfolioInput),
   subscriptionRetryDays: Type.Optional(
     Type.Array(Type.Integer({ minimum: 1, maximum: 60 }), {
       maxItems: 10,
@@ -318,7 +320,13 @@ export type CreateMerchantBody = Static<typeof CreateMerchantBody>;
 
 export const UpdateMerchantBody = Type.Object(
   { companyName: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })), ...MerchantFields },
-  { additionalProperties: false, examples: [{ status: 'Suspended', settings: { isTipsEnabled: false } }] },
+  {
+    additionalProperties: false,
+    examples: [
+      { status: 'Suspended', settings: { isTipsEnabled: false } },
+      { portfolio: { dbaName: 'Demo Coffee', primaryAgentId: 'AG-104', primaryAgentName: 'Dana Agent' } },
+    ],
+  },
 );
 export type UpdateMerchantBody = Static<typeof UpdateMerchantBody>;
 
@@ -353,6 +361,7 @@ export const AdminMerchantView = Type.Object(
     timeZone: Type.String(),
     subscriptionRetryDays: Type.Array(Type.Integer()),
     paymentProcessors: Type.Array(PaymentProcessorView),
+    portfolio: Nullable(PortfolioView),
     createdOn: Type.String({ format: 'date-time' }),
     modifiedOn: Type.String({ format: 'date-time' }),
   },
@@ -396,6 +405,7 @@ export const AdminMerchantView = Type.Object(
         timeZone: 'America/New_York',
         subscriptionRetryDays: [1, 3, 5],
         paymentProcessors: EXAMPLE_PROCESSORS,
+        portfolio: PORTFOLIO_EXAMPLE,
         createdOn: '2026-11-21T10:00:00.000Z',
         modifiedOn: '2026-11-21T10:00:00.000Z',
       },

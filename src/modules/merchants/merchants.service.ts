@@ -33,11 +33,15 @@ import {
   updateMerchant,
   upsertMainContact,
 } from './merchants.repo.js';
+import type { Portfolio } from './portfolio/portfolio.model.js';
+import type { MerchantPortfolios } from './portfolio/portfolio.service.js';
 
 export interface MerchantDetails {
   merchant: Merchant;
   processors: PaymentProcessor[];
   contacts: MerchantContact[];
+  /** What the partner portfolio API reports (absent only while a merchant is being created). */
+  portfolio?: Portfolio;
 }
 
 const NEW_YORK = 'America/New_York';
@@ -85,6 +89,7 @@ export class MerchantsService {
     private readonly clock: Clock,
     private readonly partners: PartnersService,
     private readonly configurations: ConfigurationCache,
+    readonly portfolios: MerchantPortfolios,
   ) {}
 
   async createMerchant(draft: MerchantDraft, sql?: Sql): Promise<MerchantDetails> {
@@ -124,7 +129,9 @@ export class MerchantsService {
         resourceType: 'merchant',
         resourceId: merchant.id,
       });
-      return this.details(tx, merchant);
+      const details = await this.details(tx, merchant, { withPortfolio: false });
+      details.portfolio = await this.portfolios.sync(tx, details, draft.portfolio, true);
+      return details;
     };
     return sql ? run(sql) : withTransaction(this.pool, run);
   }
@@ -134,7 +141,7 @@ export class MerchantsService {
       const current = await findMerchant(tx, id, { forUpdate: true });
       if (!current) throw new NotFoundError('Merchant', id);
       if (changes.partnerId) await this.partners.getPartner(changes.partnerId, tx);
-      const { settings, address, ...rest } = changes;
+      const { settings, address, portfolio, ...rest } = changes;
       const next: Merchant = {
         ...current,
         ...stripUndefined(rest),
@@ -161,7 +168,9 @@ export class MerchantsService {
           now: next.modifiedAt,
         });
       }
-      return this.details(tx, next);
+      const details = await this.details(tx, next, { withPortfolio: false });
+      details.portfolio = await this.portfolios.sync(tx, details, portfolio);
+      return details;
     });
   }
 
@@ -261,12 +270,17 @@ export class MerchantsService {
     return (await countMerchants(sql)) === 0;
   }
 
-  private async details(sql: Sql, merchant: Merchant): Promise<MerchantDetails> {
-    const [processors, contacts] = await Promise.all([
+  private async details(
+    sql: Sql,
+    merchant: Merchant,
+    options: { withPortfolio: boolean } = { withPortfolio: true },
+  ): Promise<MerchantDetails> {
+    const [processors, contacts, portfolio] = await Promise.all([
       listProcessors(sql, merchant.id),
       listContacts(sql, merchant.id),
+      options.withPortfolio ? this.portfolios.find(merchant.id, sql) : undefined,
     ]);
-    return { merchant, processors, contacts };
+    return { merchant, processors, contacts, ...(portfolio ? { portfolio } : {}) };
   }
 }
 

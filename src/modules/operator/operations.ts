@@ -4,6 +4,7 @@ import { NotFoundError, ValidationError } from '../../platform/http/errors.js';
 import { DEVICE_OPERATIONS } from '../devices/devices.operations.js';
 import { adminMerchantView, merchantChanges, merchantDraft } from '../merchants/merchants.mapper.js';
 import { AdminMerchantView, CreateMerchantBody, UpdateMerchantBody } from '../merchants/merchants.schemas.js';
+import { PORTFOLIO_OPERATIONS } from '../merchants/portfolio/portfolio.operations.js';
 import { MESSAGE_OPERATIONS } from '../messages/messages.operations.js';
 import { PARTNER_API_OPERATIONS } from '../partner-api/partner-api.operations.js';
 import type { Partner } from '../partners/partners.service.js';
@@ -104,7 +105,8 @@ export const OPERATIONS: OperatorOperation[] = [
     verb: 'update',
     method: 'PATCH',
     path: '/admin/v1/merchants/:id',
-    summary: 'Change a merchant (any of the create fields; settings merge field by field)',
+    summary:
+      'Change a merchant (any of the create fields; settings and portfolio merge field by field, a null portfolio field follows the merchant again)',
     params: IdParams,
     body: UpdateMerchantBody,
     response: AdminMerchantView,
@@ -173,6 +175,7 @@ export const OPERATIONS: OperatorOperation[] = [
       return { now: now.toISOString() };
     },
   },
+  ...PORTFOLIO_OPERATIONS,
   ...TERMINAL_OPERATIONS,
   ...DEVICE_OPERATIONS,
   ...POS_OPERATIONS,

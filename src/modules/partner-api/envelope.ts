@@ -110,5 +110,5 @@ export const errorEnvelopes = (...statuses: number[]) =>
   Object.fromEntries(statuses.map((status) => [status, ErrorEnvelope]));
 
 export function meta(requestId: string, extra: Record<string, unknown> = {}) {
-  return { request_id: requestId, api_version: API_VERSION, ...extra };
+  return { request_id: requestId, api_version: API_VERSION as typeof API_VERSION, ...extra };
 }

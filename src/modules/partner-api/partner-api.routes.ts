@@ -5,11 +5,13 @@ import type { Clock } from '../../platform/clock/clock.js';
 import type { Pool } from '../../platform/db/pool.js';
 import { toAppError } from '../../platform/http/error-handler.js';
 import { RateLimiter } from '../../platform/http/rate-limit.js';
-import type { App } from '../../platform/http/server.js';
+import { type App, frameworkErrorsUnder } from '../../platform/http/server.js';
 import type { Logger } from '../../platform/observability/logger.js';
+import type { MerchantPortfolios } from '../merchants/portfolio/portfolio.service.js';
 import { Envelope, envelopeErrors, errorEnvelopes, meta, PartnerApiError } from './envelope.js';
 import type { IdentityTokenVerifier } from './identity-verifier.js';
 import { IdentityTokenError } from './identity-verifier.js';
+import { PARTNER_DATA_SOURCE, partnerMerchantRoutes } from './partner-merchants.routes.js';
 import type { PartnerPrincipal, PartnerPrincipals } from './principals.js';
 
 export interface PartnerApiRouteDeps {
@@ -22,6 +24,7 @@ export interface PartnerApiRouteDeps {
   >;
   verifier: IdentityTokenVerifier;
   principals: PartnerPrincipals;
+  portfolios: MerchantPortfolios;
   version: string;
   build: string;
 }
@@ -92,6 +95,11 @@ export function partnerApiRoutes(app: App, deps: PartnerApiRouteDeps): void {
     { name: 'partner-ai', windowSeconds: 60, limit: limits.ai_per_minute },
   ]);
 
+  frameworkErrorsUnder(app, '/api/partner/', (error, requestId) => ({
+    data: null,
+    meta: meta(requestId),
+    errors: envelopeErrors(error).errors,
+  }));
   app.register(
     async (scope) => {
       limiter.start();
@@ -206,7 +214,7 @@ export function partnerApiRoutes(app: App, deps: PartnerApiRouteDeps): void {
               scope: { kind: p.system ? 'system' : 'organization', organization_id: p.partnerId },
               rate_limits: limits,
             },
-            meta: meta(request.id, { source: 'tessera', as_of: deps.clock.now().toISOString() }),
+            meta: meta(request.id, { source: PARTNER_DATA_SOURCE, as_of: deps.clock.now().toISOString() }),
             errors: [],
           };
         },
@@ -254,6 +262,13 @@ export function partnerApiRoutes(app: App, deps: PartnerApiRouteDeps): void {
           };
         },
       );
+
+      partnerMerchantRoutes(scope as unknown as App, {
+        portfolios: deps.portfolios,
+        clock: deps.clock,
+        tags,
+        errors: ERRORS,
+      });
     },
     { prefix: '/api/partner' },
   );

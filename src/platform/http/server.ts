@@ -90,7 +90,12 @@ export function createHttpServer(deps: HttpDeps): App {
           ? 'A path segment is longer than 100 characters; no id is that long.'
           : 'The URL path is not valid percent-encoded text.';
       reply.header('x-correlation-id', request.id);
-      const body = errorBody(new MalformedRequestError(message), request.id, deps.documentationUrl);
+      const error_ = new MalformedRequestError(message);
+      const own = frameworkErrorBodies
+        .get((request as FastifyRequest).server.server)
+        ?.find((entry) => request.url.startsWith(entry.prefix));
+      if (own) return (reply as FastifyReply).code(400).send(own.render(error_, request.id));
+      const body = errorBody(error_, request.id, deps.documentationUrl);
       return (reply as FastifyReply).code(400).send(body);
     },
   }).withTypeProvider<TypeBoxTypeProvider>();
@@ -190,6 +195,19 @@ export function createHttpServer(deps: HttpDeps): App {
 }
 
 const closing = new WeakSet<object>();
+
+/** Error bodies of APIs with their own shape (the partner envelope), by URL prefix, for the router's refusals. */
+const frameworkErrorBodies = new WeakMap<object, Array<{ prefix: string; render: FrameworkErrorRender }>>();
+type FrameworkErrorRender = (error: MalformedRequestError, requestId: string) => unknown;
+
+/**
+ * The router refuses some URLs before any route or scope is chosen (bad percent-encoding, an overlong segment):
+ * under `prefix`, those refusals are rendered by `render` instead of the standard error body.
+ */
+export function frameworkErrorsUnder(app: App, prefix: string, render: FrameworkErrorRender): void {
+  // Keyed by the HTTP server, which every encapsulated child instance shares with the root.
+  frameworkErrorBodies.set(app.server, [...(frameworkErrorBodies.get(app.server) ?? []), { prefix, render }]);
+}
 
 /**
  * Stops accepting connections and waits for in-flight requests. A keep-alive connection that was busy when closing

@@ -9,12 +9,7 @@
 //    search), p50/p99 one request at a time and under 8 concurrent clients, against the bare SELECT 1 route's p99.
 import autocannon from 'autocannon';
 import pg from 'pg';
-
-interface Figure {
-  requestsPerSecond: number;
-  p50Ms: number;
-  p99Ms: number;
-}
+import { type Figure, runWithClients as run } from './fixed-clients.js';
 
 export interface InvoiceBenchOptions {
   api: string;
@@ -30,21 +25,6 @@ export interface InvoiceBenchOptions {
 }
 
 const LIST_SIZE = Number(process.env.BENCH_INVOICES ?? 100_000);
-
-async function run(name: string, options: autocannon.Options, connections: number, duration: number): Promise<Figure> {
-  await autocannon({ ...options, connections, duration: 1 });
-  const result = await autocannon({ ...options, connections, duration });
-  if (result.non2xx + result.errors > 0) throw new Error(`${name}: ${result.non2xx + result.errors} failures`);
-  const figure = {
-    requestsPerSecond: Math.round(result.requests.average),
-    p50Ms: result.latency.p50,
-    p99Ms: result.latency.p99,
-  };
-  console.log(
-    `  ${name.padEnd(52)} ${String(figure.requestsPerSecond).padStart(7)} req/s  p50 ${figure.p50Ms} ms  p99 ${figure.p99Ms} ms`,
-  );
-  return figure;
-}
 
 const round2 = (n: number) => Math.round(n * 100) / 100;
 

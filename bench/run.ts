@@ -14,6 +14,7 @@ import { billingBenchmark } from './billing.js';
 import { invoicesBenchmark } from './invoices.js';
 import { linksBenchmark } from './links.js';
 import { nachaBenchmark } from './nacha.js';
+import { partnerBenchmark } from './partner.js';
 import { posBenchmark } from './pos.js';
 import { sessionsBenchmark } from './sessions.js';
 import { prepareWal, walSegmentsCreated } from './wal.js';
@@ -576,6 +577,23 @@ if (!ONLY || ONLY.some((part) => 'links'.includes(part))) {
   );
 }
 
+// Run 11: the partner portfolio API's merchant list with 100,000 merchants, page_size 200.
+let partner: Awaited<ReturnType<typeof partnerBenchmark>> | undefined;
+if (!ONLY || ONLY.some((part) => 'partner'.includes(part))) {
+  // The bench principals are not throttled: the limiter still runs on every request, with limits it will not reach.
+  const partnerServer = await startServer({
+    PARTNER_RATE_LIMIT_PER_MINUTE: '100000000',
+    PARTNER_RATE_LIMIT_BURST_PER_10S: '100000000',
+  });
+  partner = await partnerBenchmark({
+    api: partnerServer.api,
+    baselineUrl: partnerServer.baseline,
+    databaseUrl: db.url,
+    adminToken: ADMIN_TOKEN,
+    durationSeconds: DURATION,
+  }).finally(() => stopServer(partnerServer));
+}
+
 const summary = {
   date: new Date().toISOString(),
   node: process.version,
@@ -601,6 +619,7 @@ const summary = {
   invoices,
   invoicesInline,
   links,
+  partner,
 };
 console.log(`
   authenticated GET / baseline throughput            ${summary.authenticatedGet?.throughputRatio}  (target >= 0.5)
@@ -626,6 +645,7 @@ console.log(`
   invoice PDFs/s (worker threads; inline)            ${invoices?.pdf?.pdfsPerSecond}; ${invoicesInline?.pdf?.pdfsPerSecond}
   plain route p99 while PDFs render / alone          ${invoices?.pdf?.p99Ratio} (threads); ${invoicesInline?.pdf?.p99Ratio} (inline)
   invoice list p99, ${invoices?.list?.invoices} invoices (1 client; 8)     ${(invoices?.list?.firstPage as Figure | undefined)?.p99Ms} ms; ${(invoices?.list?.concurrent as Figure | undefined)?.p99Ms} ms (target < 20 ms; over baseline p99 ${invoices?.list?.p99Ratio})
+  partner merchants p99, ${partner?.merchants} merchants, 200/page  ${partner?.own.p99Ms} ms (worst filter/sort ${partner?.worstP99Ms} ms; 8 clients ${partner?.concurrent.p99Ms} ms; target < 50 ms; over baseline p99 ${partner?.p99Ratio})
   link page opened / checkout page (per second)      ${links?.throughputRatio}  (${links?.linkOpened.perSecond} vs ${links?.checkoutPage.perSecond}/s; p99 ${links?.linkOpened.p99Ms} vs ${links?.checkoutPage.p99Ms} ms; target >= 0.5)
   billing run installments/s / API vaulted sale      ${billing?.throughputRatio}  (${billing?.perSecond} vs ${billing?.apiSale.requestsPerSecond} req/s; target >= 0.5, memory flat: live heap ${billing?.liveHeapGrowthMiB.at10k} → ${billing?.liveHeapGrowthMiB.at100k} MiB, ledger clean)
 `);
@@ -660,6 +680,10 @@ if (links && links.throughputRatio < 0.5) {
 const listP99 = (invoices?.list?.firstPage as Figure | undefined)?.p99Ms;
 if (listP99 !== undefined && listP99 >= 20) {
   console.error('the invoice list misses its target (a page under 20 ms p99 with 100,000 invoices)');
+  process.exitCode = 1;
+}
+if (partner && !partner.meetsTarget) {
+  console.error('the partner merchant list misses its target (p99 under 50 ms with 100,000 merchants, page_size 200)');
   process.exitCode = 1;
 }
 if (pos && (pos.longPoll.heapPerWaiterKiB >= 50 || pos.longPoll.releaseP99Ms >= 50)) {

@@ -383,6 +383,38 @@ describe('partner API: merchants, status and compliance', () => {
     });
     assert.equal(unknown.status, 404);
   });
+  it('keeps the counted totals equal to a count over the portfolio through every kind of move', async () => {
+    const other = (await t.expectOk(t.admin('POST', '/admin/v1/partners', { name: 'Second Co' }))).id;
+    const moved = own[4]!.id;
+    await t.expectOk(t.admin('PATCH', `/admin/v1/merchants/${moved}`, { partnerId: other }));
+    await t.expectOk(t.admin('PATCH', `/admin/v1/merchants/${own[3]!.id}`, { portfolio: { status: 'active' } }));
+    await t.expectOk(t.admin('PATCH', `/admin/v1/merchants/${own[3]!.id}`, { portfolio: { status: null } }));
+    await t.expectOk(t.admin('POST', `/admin/v1/merchants/${own[0]!.id}/compliance`, { status: 'non_compliant' }));
+    await t.expectOk(t.admin('POST', `/admin/v1/merchants/${own[0]!.id}/compliance`, { status: 'compliant' }));
+    assert.equal((await ok('/merchants', partnerToken)).meta.total_count, 4);
+    const drift = await t.query(
+      `WITH actual AS (
+         SELECT coalesce(partner_id::text, '') AS k, status, pci_status, count(*) AS n FROM merchant_portfolios GROUP BY 1, 2, 3
+         UNION ALL SELECT '*', status, pci_status, count(*) FROM merchant_portfolios GROUP BY 2, 3
+       )
+       SELECT * FROM actual a FULL JOIN merchant_portfolio_counts c
+         ON c.partner_key = a.k AND c.status = a.status AND c.pci_status = a.pci_status
+       WHERE coalesce(a.n, 0) <> coalesce(c.n, 0)`,
+    );
+    assert.deepEqual(drift, []);
+    for (const query of ['', '?status=active', '?pci_status=compliant', '?status=other&pci_status=unknown']) {
+      for (const token of [systemToken, partnerToken]) {
+        const listed = (await ok(`/merchants${query}`, token)).meta.total_count;
+        const params = new URLSearchParams(query.slice(1));
+        const [counted] = await t.query<{ n: number }>(
+          `SELECT count(*)::int AS n FROM merchant_portfolios WHERE ($1::uuid IS NULL OR partner_id = $1)
+             AND ($2::text IS NULL OR status = $2) AND ($3::text IS NULL OR pci_status = $3)`,
+          [token === partnerToken ? partnerId : null, params.get('status'), params.get('pci_status')],
+        );
+        assert.equal(listed, counted!.n, `${query} as ${token === partnerToken ? 'partner' : 'system'}`);
+      }
+    }
+  });
 });
 
 describe('partner API: one rate limit across two nodes', () => {

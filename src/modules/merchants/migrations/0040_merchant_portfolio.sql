@@ -29,20 +29,31 @@ CREATE TABLE merchant_portfolios (
   pci_saq_due_date date,
   pci_last_updated timestamptz,
   pci_snapshot_id uuid,
-  last_data_refresh timestamptz NOT NULL
+  last_data_refresh timestamptz NOT NULL,
+  -- Names sort case-insensitively, whatever the database's collation. Stored columns (not expression indexes) so a
+  -- page's ids come from an index-only scan.
+  dba_sort text GENERATED ALWAYS AS (lower(dba_name)) STORED,
+  legal_sort text GENERATED ALWAYS AS (lower(legal_name)) STORED
 );
--- Every sort order, in both scopes (every merchant; one partner's), ends with the id so pages never overlap. Names
--- sort case-insensitively (lower()), whatever the database's collation.
-CREATE INDEX merchant_portfolios_dba ON merchant_portfolios (lower(dba_name), merchant_id);
-CREATE INDEX merchant_portfolios_legal ON merchant_portfolios (lower(legal_name), merchant_id);
-CREATE INDEX merchant_portfolios_onboarding ON merchant_portfolios (onboarding_date, merchant_id);
-CREATE INDEX merchant_portfolios_status ON merchant_portfolios (status, merchant_id);
-CREATE INDEX merchant_portfolios_refresh ON merchant_portfolios (last_data_refresh, merchant_id);
-CREATE INDEX merchant_portfolios_partner_dba ON merchant_portfolios (partner_id, lower(dba_name), merchant_id);
-CREATE INDEX merchant_portfolios_partner_legal ON merchant_portfolios (partner_id, lower(legal_name), merchant_id);
-CREATE INDEX merchant_portfolios_partner_onboarding ON merchant_portfolios (partner_id, onboarding_date, merchant_id);
-CREATE INDEX merchant_portfolios_partner_status ON merchant_portfolios (partner_id, status, merchant_id);
-CREATE INDEX merchant_portfolios_partner_refresh ON merchant_portfolios (partner_id, last_data_refresh, merchant_id);
+-- Every sort order, in both scopes (every merchant; one partner's), ends with the id so pages never overlap. The
+-- status and compliance filters are carried in each index, so a filtered page is still an index-only scan.
+CREATE INDEX merchant_portfolios_dba ON merchant_portfolios (dba_sort, merchant_id) INCLUDE (status, pci_status);
+CREATE INDEX merchant_portfolios_legal ON merchant_portfolios (legal_sort, merchant_id) INCLUDE (status, pci_status);
+CREATE INDEX merchant_portfolios_onboarding ON merchant_portfolios (onboarding_date, merchant_id)
+  INCLUDE (status, pci_status);
+CREATE INDEX merchant_portfolios_status ON merchant_portfolios (status, merchant_id) INCLUDE (pci_status);
+CREATE INDEX merchant_portfolios_refresh ON merchant_portfolios (last_data_refresh, merchant_id)
+  INCLUDE (status, pci_status);
+CREATE INDEX merchant_portfolios_partner_dba ON merchant_portfolios (partner_id, dba_sort, merchant_id)
+  INCLUDE (status, pci_status);
+CREATE INDEX merchant_portfolios_partner_legal ON merchant_portfolios (partner_id, legal_sort, merchant_id)
+  INCLUDE (status, pci_status);
+CREATE INDEX merchant_portfolios_partner_onboarding ON merchant_portfolios (partner_id, onboarding_date, merchant_id)
+  INCLUDE (status, pci_status);
+CREATE INDEX merchant_portfolios_partner_status ON merchant_portfolios (partner_id, status, merchant_id)
+  INCLUDE (pci_status);
+CREATE INDEX merchant_portfolios_partner_refresh ON merchant_portfolios (partner_id, last_data_refresh, merchant_id)
+  INCLUDE (status, pci_status);
 CREATE INDEX merchant_portfolios_close ON merchant_portfolios (close_date) WHERE close_date IS NOT NULL;
 CREATE INDEX merchant_portfolios_dba_trgm ON merchant_portfolios USING gin (dba_name gin_trgm_ops);
 
@@ -81,3 +92,44 @@ SELECT m.id, m.partner_id, m.company_name, coalesce(m.legal_name, m.company_name
        a.postal_code, m.modified_at
 FROM merchants m
 LEFT JOIN merchant_addresses a ON a.merchant_id = m.id AND a.is_main;
+
+-- How many merchants each partner ('' for none, '*' for every merchant) has in each status and compliance standing,
+-- kept by a trigger: the list's total_count without a search or date filter is a sum of a few rows, not a count over
+-- the portfolio. A change applies its deltas in key order, so two concurrent moves cannot deadlock.
+CREATE TABLE merchant_portfolio_counts (
+  partner_key text NOT NULL,
+  status text NOT NULL,
+  pci_status text NOT NULL,
+  n bigint NOT NULL,
+  PRIMARY KEY (partner_key, status, pci_status)
+);
+
+CREATE FUNCTION merchant_portfolio_counts_track() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  WITH changes (partner_key, status, pci_status, delta) AS (
+    SELECT k, OLD.status, OLD.pci_status, -1
+    FROM unnest(ARRAY[coalesce(OLD.partner_id::text, ''), '*']) AS k WHERE TG_OP <> 'INSERT'
+    UNION ALL
+    SELECT k, NEW.status, NEW.pci_status, 1
+    FROM unnest(ARRAY[coalesce(NEW.partner_id::text, ''), '*']) AS k WHERE TG_OP <> 'DELETE'
+  ), net AS (
+    SELECT partner_key, status, pci_status, sum(delta) AS delta FROM changes GROUP BY 1, 2, 3 HAVING sum(delta) <> 0
+  )
+  INSERT INTO merchant_portfolio_counts AS c (partner_key, status, pci_status, n)
+    SELECT partner_key, status, pci_status, delta FROM net ORDER BY 1, 2, 3
+    ON CONFLICT (partner_key, status, pci_status) DO UPDATE SET n = c.n + EXCLUDED.n;
+  RETURN NULL;
+END
+$$;
+
+CREATE TRIGGER merchant_portfolio_counts_rows AFTER INSERT OR DELETE ON merchant_portfolios
+  FOR EACH ROW EXECUTE FUNCTION merchant_portfolio_counts_track();
+CREATE TRIGGER merchant_portfolio_counts_moves AFTER UPDATE OF partner_id, status, pci_status ON merchant_portfolios
+  FOR EACH ROW
+  WHEN (OLD.partner_id IS DISTINCT FROM NEW.partner_id OR OLD.status <> NEW.status OR OLD.pci_status <> NEW.pci_status)
+  EXECUTE FUNCTION merchant_portfolio_counts_track();
+
+INSERT INTO merchant_portfolio_counts (partner_key, status, pci_status, n)
+  SELECT coalesce(partner_id::text, ''), status, pci_status, count(*) FROM merchant_portfolios GROUP BY 1, 2, 3
+  UNION ALL
+  SELECT '*', status, pci_status, count(*) FROM merchant_portfolios GROUP BY 2, 3;

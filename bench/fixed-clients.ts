@@ -1,5 +1,6 @@
-// A measurement with a fixed number of clients (1 for one-request-at-a-time latency), after a one-second warm-up;
-// any non-2xx answer fails the run. Shared by the list benchmarks (invoices, the partner merchants list).
+// One measurement with a fixed number of clients (1 for one-request-at-a-time latency), after a warm-up (JIT, pool,
+// caches); any non-2xx answer or error fails the run, naming the status codes. Every autocannon figure of
+// `npm run bench` is taken here.
 import autocannon from 'autocannon';
 
 export interface Figure {
@@ -13,10 +14,16 @@ export async function runWithClients(
   options: autocannon.Options,
   connections: number,
   duration: number,
+  warmupSeconds = 1,
 ): Promise<Figure> {
-  await autocannon({ ...options, connections, duration: 1 });
+  await autocannon({ ...options, connections, duration: warmupSeconds });
   const result = await autocannon({ ...options, connections, duration });
-  if (result.non2xx + result.errors > 0) throw new Error(`${name}: ${result.non2xx + result.errors} failures`);
+  const failed = result.non2xx + result.errors;
+  if (failed > 0) {
+    const { statusCodeStats, timeouts } = result as unknown as { statusCodeStats: unknown; timeouts: number };
+    const detail = JSON.stringify({ statusCodes: statusCodeStats, errors: result.errors, timeouts });
+    throw new Error(`${name}: ${failed} non-2xx responses or errors ${detail}`);
+  }
   const figure = {
     requestsPerSecond: Math.round(result.requests.average),
     p50Ms: result.latency.p50,

@@ -4,13 +4,14 @@ import { type ChildProcess, fork } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import autocannon from 'autocannon';
+import type autocannon from 'autocannon';
 import pg from 'pg';
 import { startEmbeddedPostgres } from '../src/platform/db/embedded.js';
 import { migrate } from '../src/platform/db/migrator.js';
 import { freePort } from '../src/platform/net.js';
 import { projectRoot } from '../src/platform/paths.js';
 import { billingBenchmark } from './billing.js';
+import { type Figure, runWithClients } from './fixed-clients.js';
 import { invoicesBenchmark } from './invoices.js';
 import { linksBenchmark } from './links.js';
 import { nachaBenchmark } from './nacha.js';
@@ -109,31 +110,9 @@ async function call(method: string, url: string, body?: unknown) {
   return res.json() as Promise<any>;
 }
 
-interface Figure {
-  requestsPerSecond: number;
-  p50Ms: number;
-  p99Ms: number;
-}
-
 async function measure(name: string, options: autocannon.Options, selected = false): Promise<Figure | undefined> {
   if (!selected && ONLY && !ONLY.some((part) => name.includes(part))) return undefined;
-  await autocannon({ ...options, duration: 2, connections: CONNECTIONS }); // warm-up: JIT, pool, caches
-  const result = await autocannon({ ...options, duration: DURATION, connections: CONNECTIONS });
-  const failed = result.non2xx + result.errors;
-  if (failed > 0) {
-    const { statusCodeStats, timeouts } = result as unknown as { statusCodeStats: unknown; timeouts: number };
-    const detail = JSON.stringify({ statusCodes: statusCodeStats, errors: result.errors, timeouts });
-    throw new Error(`${name}: ${failed} non-2xx responses or errors ${detail}`);
-  }
-  const figure = {
-    requestsPerSecond: Math.round(result.requests.average),
-    p50Ms: result.latency.p50,
-    p99Ms: result.latency.p99,
-  };
-  console.log(
-    `  ${name.padEnd(52)} ${String(figure.requestsPerSecond).padStart(7)} req/s  p50 ${figure.p50Ms} ms  p99 ${figure.p99Ms} ms`,
-  );
-  return figure;
+  return runWithClients(name, options, CONNECTIONS, DURATION, 2);
 }
 
 const ratio = (a: Figure | undefined, b: Figure | undefined) =>

@@ -142,6 +142,12 @@ function defineAdminCommand(group: Command, operation: OperatorOperation) {
   if (operation.group === 'api-keys' && operation.verb === 'create') {
     command.option('--merchant-id <id>').option('--partner-id <id>').option('--name <name>');
   }
+  if (operation.group === 'identity-token' && operation.verb === 'mint') {
+    command
+      .option('--principal <id>', 'the registered principal to mint for')
+      .option('--audience <url>', 'default PARTNER_BASE_URL')
+      .option('--ttl-seconds <n>', 'at most and by default 3600');
+  }
   command.action(async (...args: unknown[]) => {
     const options = args.at(-2) as Record<string, string | undefined>;
     const positional = args.slice(0, -2) as string[];
@@ -154,6 +160,9 @@ function defineAdminCommand(group: Command, operation: OperatorOperation) {
       if (options.partnerId) body.partnerId = options.partnerId;
       if (options.merchantId) body.merchantId = options.merchantId;
       if (operation.group === 'clock') body.seconds = Number(positional[0]);
+      if (options.principal) body.principalId = options.principal;
+      if (options.audience) body.audience = options.audience;
+      if (options.ttlSeconds) body.ttlSeconds = Number(options.ttlSeconds);
     }
     const query = Object.fromEntries(
       queryNames

@@ -182,6 +182,40 @@ describe('the embedded default', () => {
     assert.match(JSON.parse(bad.stdout.join('')).errors.mccCode[0], /format/);
   });
 
+  it('reaches the partner API with a principal and an identity token made by the admin CLI', async () => {
+    // The CLI mints with its own PUBLIC_BASE_URL (the issuer and audience): the server's environment, as documented.
+    const env = { DATA_DIR: dataDir, ADMIN_TOKEN: '', ENCRYPTION_KEY: '', PORT: new URL(server!.baseUrl).port };
+    const run = async (args: string[]) => {
+      const cli = tessera(['admin', ...args], env);
+      assert.equal(await cli.exited, 0, cli.output.join(''));
+      return JSON.parse(cli.stdout.join(''));
+    };
+    const principal = await run([
+      'partner-principals',
+      'create',
+      '--json',
+      '{"subject":"cli-reporting","system":true}',
+    ]);
+    const minted = await run(['identity-token', 'mint', '--principal', principal.id, '--ttl-seconds', '600']);
+    const credentials = JSON.parse(readFileSync(path.join(dataDir, 'sandbox-credentials.json'), 'utf8'));
+    const recorded = await run([
+      'merchants',
+      'record-compliance',
+      credentials.merchant.id,
+      '--json',
+      '{"status":"compliant","saq":{"type":"A","dueDate":"2027-10-01"}}',
+    ]);
+    assert.equal(recorded.current, true);
+    const me = await json(`${server!.baseUrl}/api/partner/me`, { token: minted.token });
+    assert.equal(me.status, 200);
+    assert.equal(me.body.data.principal_id, principal.id);
+    const merchant = await json(`${server!.baseUrl}/api/partner/merchants/${credentials.merchant.id}`, {
+      token: minted.token,
+    });
+    assert.equal(merchant.body.data.dba_name, 'Demo Merchant');
+    assert.deepEqual(merchant.body.data.pci_compliance.saq_due_date, '2027-10-01');
+  });
+
   it('stops PostgreSQL with the server and reuses the data on the next start', async () => {
     assert.equal(await stop(server!), 0);
     assert.throws(() => statSync(path.join(dataDir, 'pg', 'postmaster.pid')), 'PostgreSQL stopped cleanly');

@@ -5,6 +5,8 @@ import swaggerUi from '@fastify/swagger-ui';
 import websocket from '@fastify/websocket';
 import type { AppContext } from './context.js';
 import { apiKeysRoutes } from './modules/api-keys/api-keys.routes.js';
+import { v2SettingsRoutes } from './modules/api-v2/v2-settings.routes.js';
+import { v2TransactionsRoutes } from './modules/api-v2/v2-transactions.routes.js';
 import { checkoutRoutes } from './modules/checkout/checkout.routes.js';
 import { customersRoutes } from './modules/customers/customers.routes.js';
 import { devicesRoutes } from './modules/devices/devices.routes.js';
@@ -102,7 +104,7 @@ export async function buildApp(ctx: AppContext, http: HttpDeps, options: BuildAp
   await app.register(async (api) => {
     const scoped = api as unknown as App;
     const { services: s, config } = ctx;
-    systemRoutes(scoped, { pool: ctx.pool, metrics: ctx.metrics });
+    systemRoutes(scoped, { pool: ctx.pool, metrics: ctx.metrics, clock: ctx.clock });
     oauthRoutes(scoped, { oauth: s.oauth, config, logger: ctx.logger });
     merchantsRoutes(scoped, { merchants: s.merchants });
     apiKeysRoutes(scoped, { apiKeys: s.apiKeys });
@@ -116,6 +118,12 @@ export async function buildApp(ctx: AppContext, http: HttpDeps, options: BuildAp
       devices: s.devices,
     });
     achRoutes(scoped, { ach: s.ach });
+    v2TransactionsRoutes(scoped, {
+      cardPayments: s.cardPayments,
+      merchants: s.merchants,
+      transactions: s.transactions,
+    });
+    v2SettingsRoutes(scoped, { merchants: s.merchants });
     settlementsRoutes(scoped, { settlements: s.settlements });
     webhooksRoutes(scoped, { webhooks: s.webhooks });
     sessionsRoutes(scoped, { sessions: s.sessions, config });

@@ -1,4 +1,5 @@
 import Type from 'typebox';
+import type { Clock } from '../../platform/clock/clock.js';
 import type { Pool } from '../../platform/db/pool.js';
 import type { App } from '../../platform/http/server.js';
 import type { Metrics } from '../../platform/observability/metrics.js';
@@ -9,6 +10,7 @@ const Status = (value: string) => Type.Object({ status: Type.String() }, { examp
 export interface SystemRouteDeps {
   pool: Pool;
   metrics: Metrics;
+  clock: Clock;
 }
 
 export function systemRoutes(app: App, deps: SystemRouteDeps): void {
@@ -19,6 +21,25 @@ export function systemRoutes(app: App, deps: SystemRouteDeps): void {
       schema: { tags: ['Operations'], summary: 'Liveness: the process is up', response: { 200: Status('ok') } },
     },
     async () => ({ status: 'ok' }),
+  );
+
+  app.get(
+    '/pay-int-api/ping',
+    {
+      config: { auth: 'public' },
+      schema: {
+        tags: ['Operations'],
+        summary: 'Ping: the API answers (what the vendor CLI’s `ping` calls)',
+        description: 'No authentication; `timestamp` is the server’s business time.',
+        response: {
+          200: Type.Object(
+            { status: Type.String(), timestamp: Type.String({ format: 'date-time' }) },
+            { examples: [{ status: 'ok', timestamp: '2026-11-24T10:00:00.000Z' }] },
+          ),
+        },
+      },
+    },
+    async () => ({ status: 'ok', timestamp: deps.clock.now().toISOString() }),
   );
 
   app.get(

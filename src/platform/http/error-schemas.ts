@@ -67,6 +67,13 @@ const EXAMPLES: Record<
     details: 'Internal server error',
     errors: {},
   },
+  501: {
+    errorCode: 'U0000',
+    exceptionType: 'NotImplementedException',
+    title: 'Not implemented',
+    details: 'ACH through POST /v2/transactions is not available yet: use POST /pay-api/v1/ach/debit.',
+    errors: {},
+  },
 };
 
 function errorSchema(status: number) {

@@ -90,6 +90,7 @@ export function createHttpServer(deps: HttpDeps): App {
           ? 'A path segment is longer than 100 characters; no id is that long.'
           : 'The URL path is not valid percent-encoded text.';
       reply.header('x-correlation-id', request.id);
+      reply.header('x-request-id', request.id);
       const error_ = new MalformedRequestError(message);
       const own = frameworkErrorBodies
         .get((request as FastifyRequest).server.server)
@@ -125,6 +126,8 @@ export function createHttpServer(deps: HttpDeps): App {
 
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-correlation-id', request.id);
+    // The vendor's SDK reads the request id of an answer (its errors carry it) from x-request-id.
+    reply.header('x-request-id', request.id);
     if (request.is404) return;
     await authenticate(request, deps);
     await enforceRateLimit(request, deps);

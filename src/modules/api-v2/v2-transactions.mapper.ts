@@ -1,0 +1,110 @@
+import { CARD_TYPE_NAMES, CREDIT_DEBIT_NAMES } from '../../connectors/card/card-numbers.js';
+import { fromCents } from '../../platform/money.js';
+import type { MerchantConfiguration } from '../merchants/merchants.model.js';
+import type { OperationResult } from '../payments/card-payments.service.js';
+import { STATUS_NAMES, type Transaction, TransactionStatus } from '../payments/transactions.model.js';
+
+function processorName(t: Transaction, configuration: MerchantConfiguration): string | null {
+  return configuration.processors.find((p) => p.id === t.processorId)?.typeName ?? null;
+}
+
+/** The operation's result as v2 names it: Approved, Declined, Failed, or Pending while the outcome is unknown. */
+function resultStatus(result: OperationResult): 'Pending' | 'Approved' | 'Declined' | 'Failed' {
+  const kind = result.outcome?.kind;
+  if (kind === 'approved') return 'Approved';
+  if (kind === 'declined') return 'Declined';
+  if (kind === 'failed') return 'Failed';
+  if (kind === undefined) {
+    const status = result.transaction.statusId;
+    if (status === TransactionStatus.Declined) return 'Declined';
+    if (status === TransactionStatus.Failed) return 'Failed';
+    if (status === TransactionStatus.Pending || result.transaction.pendingOperation) return 'Pending';
+    return 'Approved';
+  }
+  return 'Pending';
+}
+
+function amountDetails(t: Transaction) {
+  return {
+    baseAmount: fromCents(t.baseCents),
+    tipAmount: fromCents(t.tipCents),
+    surchargeAmount: fromCents(t.surchargeCents),
+    discountAmount: fromCents(t.percentageOffCents + t.cashDiscountCents),
+  };
+}
+
+function processorResponse(result: OperationResult | null, t: Transaction, configuration: MerchantConfiguration) {
+  const code = result?.outcome?.responseCode ?? t.responseCode;
+  const message = result?.outcome?.message ?? t.responseMessage;
+  return {
+    processorName: processorName(t, configuration),
+    responseCode: code,
+    responseMessage: message,
+    responseDefinition: t.detailsMessage ?? message,
+  };
+}
+
+function avs(t: Transaction) {
+  return t.avsResponse
+    ? { action: t.avsResponse.action, responseCode: t.avsResponse.responseCode, description: t.avsResponse.description }
+    : null;
+}
+
+/** `POST /v2/transactions` and capture (TransactionResponseDto). */
+export function transactionResult(result: OperationResult, configuration: MerchantConfiguration) {
+  const t = result.transaction;
+  const status = resultStatus(result);
+  const processor = processorResponse(result, t, configuration);
+  return {
+    transactionId: t.id,
+    transactionStatus: status,
+    processedAmount: fromCents(result.processedCents),
+    currencyCode: 'USD',
+    amountDetails: amountDetails(t),
+    processorResponse: processor,
+    responseDetails:
+      status === 'Declined' || status === 'Failed'
+        ? { code: processor.responseCode, message: processor.responseMessage, source: 'PROCESSOR' }
+        : null,
+    avsResponse: avs(t),
+    receipt: null,
+  };
+}
+
+/** Reversal (ReversalOperationResponseDto): the operation's result, without the breakdown. */
+export function reversalResult(result: OperationResult, configuration: MerchantConfiguration) {
+  const t = result.transaction;
+  return {
+    transactionId: t.id,
+    transactionStatus: resultStatus(result),
+    processedAmount: fromCents(result.processedCents),
+    currencyCode: 'USD',
+    processorResponse: processorResponse(result, t, configuration),
+  };
+}
+
+/** `GET /v2/transactions/{id}` and the list (GetTransactionResponseDto). */
+export function transactionDetail(t: Transaction) {
+  const moved = t.capturedCents > 0 ? t.capturedCents - t.refundedCents : t.authorizedCents;
+  return {
+    transactionId: t.id,
+    transactionDateTime: t.createdAt.toISOString(),
+    status: STATUS_NAMES[t.statusId] ?? 'Informational',
+    paymentMethodType: t.method === 'ach' ? ('ElectronicCheck' as const) : ('Card' as const),
+    referenceId: t.referenceId,
+    processedAmount: fromCents(moved),
+    currencyCode: 'USD',
+    amountBreakdown: amountDetails(t),
+    avsResponse: avs(t),
+    cardDetails:
+      t.method === 'card'
+        ? {
+            maskedCardNumber: t.panMask,
+            cardType: CARD_TYPE_NAMES[t.cardTypeId ?? 0] ?? 'Unknown',
+            creditDebitType: CREDIT_DEBIT_NAMES[t.creditDebitTypeId ?? 3] ?? 'Unknown',
+          }
+        : null,
+    achDetails: null,
+    transactionEvents: null,
+  };
+}

@@ -1,0 +1,282 @@
+import { AUTHENTICATED_ERRORS, errorResponses } from '../../platform/http/error-schemas.js';
+import { NotFoundError, NotImplementedError, ValidationError } from '../../platform/http/errors.js';
+import { pageRequest } from '../../platform/http/paging.js';
+import { merchantOf } from '../../platform/http/principal.js';
+import type { App } from '../../platform/http/server.js';
+import { fromCents, toCents, toMillipercent } from '../../platform/money.js';
+import { ZERO_COST_OPTION_NAMES } from '../merchants/merchants.model.js';
+import type { MerchantsService } from '../merchants/merchants.service.js';
+import { calculateAmount } from '../payments/amounts.js';
+import type { CardPaymentsService } from '../payments/card-payments.service.js';
+import { contactInfoOf, type PaymentCommand } from '../payments/payment-request.js';
+import { CreateMethod, TransactionStatus } from '../payments/transactions.model.js';
+import { TRANSACTION_LIST } from '../payments/transactions.schemas.js';
+import type { TransactionsService } from '../payments/transactions.service.js';
+import { normalizeAddress } from '../reference/address.js';
+import { reversalResult, transactionDetail, transactionResult } from './v2-transactions.mapper.js';
+import {
+  CalculateQuery,
+  CalculateResponse,
+  CaptureBody,
+  CreateTransactionBody as CreateBody,
+  type CreateTransactionBody,
+  IdParams,
+  ListQuery,
+  ReversalBody,
+  ReversalResult,
+  TransactionDetailView,
+  TransactionIdParams,
+  TransactionPage,
+  TransactionResult,
+} from './v2-transactions.schemas.js';
+
+export interface V2TransactionsRouteDeps {
+  cardPayments: CardPaymentsService;
+  merchants: MerchantsService;
+  transactions: TransactionsService;
+}
+
+const cents = (value: number | null | undefined) => (value == null ? null : toCents(value));
+const mpct = (value: number | null | undefined) => (value == null ? null : toMillipercent(value));
+
+/** Only US dollars are processed: any other currency is a 400 naming the field, not a silent USD charge. */
+function checkCurrency(field: string, code: string | null | undefined): void {
+  if (code != null && code.trim().toUpperCase() !== 'USD') {
+    throw ValidationError.field(field, `'${code}' is not supported: only USD.`);
+  }
+}
+
+/** The v2 create, as the payments core's card command (sale for captureMethod Auto, authorization for Manual). */
+function cardCommand(merchantId: string, body: CreateTransactionBody): PaymentCommand {
+  const card = body.transactionDetails.cardData!;
+  const details = card.paymentMethodDetails ?? undefined;
+  const extra = body.extraAmounts ?? undefined;
+  return {
+    kind: card.captureMethod === 'Manual' ? 'authorize' : 'sale',
+    merchantId,
+    processorId: body.paymentProcessorId,
+    paymentMethodId: card.paymentMethodId,
+    accountNumber: details?.cardNumber,
+    expirationMonth: details?.expirationMonth,
+    expirationYear: details?.expirationYear,
+    securityCode: details?.securityCode,
+    amountCents: toCents(body.baseAmount),
+    tipCents: cents(extra?.tipAmount),
+    percentageOffRateMpct: mpct(extra?.discountAmount),
+    surchargeRateMpct: mpct(extra?.surchargeRate),
+    currencyId: 1,
+    billingAddress: body.billingAddress ? normalizeAddress(body.billingAddress, 'billingAddress') : null,
+    shippingAddress: body.shippingAddress ? normalizeAddress(body.shippingAddress, 'shippingAddress') : null,
+    contactInfo: contactInfoOf(body.contactInfo ?? undefined),
+    cardDataSourceId: 1,
+    referenceId: body.referenceId?.trim() || null,
+    customerInitiated: body.customerInitiatedTransaction,
+    createMethodId: CreateMethod.ApiToken,
+  };
+}
+
+/**
+ * `/v2/transactions`: the surface the vendor's official SDK speaks, over the same payments core as
+ * `/pay-api/v1/transactions` (docs/api-v2.md lists where the two documents differ and what is not supported yet).
+ */
+export function v2TransactionsRoutes(app: App, deps: V2TransactionsRouteDeps): void {
+  const { cardPayments, merchants, transactions } = deps;
+  const tags = ['Transactions (v2)'];
+  const ERRORS = errorResponses(...AUTHENTICATED_ERRORS, 404, 409);
+  const configurationOf = (merchantId: string) => merchants.getConfiguration(merchantId);
+
+  app.post(
+    '/v2/transactions',
+    {
+      config: { idempotent: true },
+      schema: {
+        tags,
+        summary: 'Create a transaction',
+        description:
+          'A card sale (`captureMethod` Auto, the default) or authorization (Manual), with raw card data ' +
+          '(`paymentMethodDetails`) or a vaulted or orphan card (`paymentMethodId`). A decline is HTTP 200 with ' +
+          '`transactionStatus` Declined. `pricingType` Cash and currencies other than USD are a 400. ACH ' +
+          '(`achData`) is not served here yet: 501, use POST /pay-api/v1/ach/debit. Honours `idempotency-key`.',
+        body: CreateBody,
+        response: { 200: TransactionResult, ...errorResponses(...AUTHENTICATED_ERRORS, 404, 501) },
+      },
+    },
+    async (request) => {
+      const merchantId = merchantOf(request).merchantId;
+      const body = request.body;
+      checkCurrency('currencyCode', body.currencyCode);
+      if (body.pricingType === 'Cash') {
+        throw ValidationError.field(
+          'pricingType',
+          'Cash payments are recorded by the merchant, not processed: Card only.',
+        );
+      }
+      const { cardData, achData } = body.transactionDetails;
+      if (cardData && achData) {
+        throw ValidationError.field('transactionDetails', 'Send cardData or achData, not both.');
+      }
+      if (achData) {
+        throw new NotImplementedError(
+          'ACH through POST /v2/transactions is not available yet: use POST /pay-api/v1/ach/debit.',
+        );
+      }
+      if (!cardData) throw ValidationError.field('transactionDetails.cardData', 'cardData or achData is required.');
+      const result = await cardPayments.pay({ ...cardCommand(merchantId, body), idempotency: request.idempotency });
+      return transactionResult(result, await configurationOf(merchantId));
+    },
+  );
+
+  app.get(
+    '/v2/transactions',
+    {
+      schema: {
+        tags,
+        summary: 'List transactions',
+        description: 'Newest first; `page` is zero-based like the other payments routes.',
+        querystring: ListQuery,
+        response: { 200: TransactionPage, ...errorResponses(...AUTHENTICATED_ERRORS) },
+      },
+    },
+    async (request) => {
+      const result = await transactions.list(
+        { merchantId: merchantOf(request).merchantId },
+        pageRequest(request.query, TRANSACTION_LIST),
+      );
+      return { items: result.items.map(transactionDetail), total: result.total };
+    },
+  );
+
+  app.get(
+    '/v2/transactions/:id',
+    {
+      schema: {
+        tags,
+        summary: 'Get a transaction',
+        params: IdParams,
+        response: { 200: TransactionDetailView, ...ERRORS },
+      },
+    },
+    async (request) => {
+      const t = await transactions.get(merchantOf(request).merchantId, request.params.id);
+      if (!t) throw new NotFoundError('Transaction', request.params.id);
+      return transactionDetail(t);
+    },
+  );
+
+  app.post(
+    '/v2/transactions/:transactionId/capture',
+    {
+      config: { idempotent: true },
+      schema: {
+        tags,
+        summary: 'Capture an authorization',
+        description:
+          'The whole authorized amount without `amount`; a partial capture with it. Concurrent captures capture once.',
+        params: TransactionIdParams,
+        body: CaptureBody,
+        response: { 200: TransactionResult, ...ERRORS },
+      },
+    },
+    async (request) => {
+      const merchantId = merchantOf(request).merchantId;
+      const amount = request.body?.amount;
+      const result = await cardPayments.capture(
+        merchantId,
+        request.params.transactionId,
+        amount == null ? undefined : toCents(amount),
+        request.idempotency,
+      );
+      return transactionResult(result, await configurationOf(merchantId));
+    },
+  );
+
+  app.post(
+    '/v2/transactions/:transactionId/reversal',
+    {
+      config: { idempotent: true },
+      schema: {
+        tags,
+        summary: 'Reverse a transaction: void or refund, as its state allows',
+        description:
+          'An authorization, or a sale not yet settled, is voided (the whole amount; `amount` is ignored). A ' +
+          'settled sale is refunded: the whole remaining amount, or `amount` for a partial refund.',
+        params: TransactionIdParams,
+        body: ReversalBody,
+        response: { 200: ReversalResult, ...ERRORS },
+      },
+    },
+    async (request) => {
+      const merchantId = merchantOf(request).merchantId;
+      const id = request.params.transactionId;
+      const t = await transactions.get(merchantId, id);
+      if (!t) throw new NotFoundError('Transaction', id);
+      if (t.method === 'ach') {
+        throw ValidationError.field('transactionId', 'ACH reversals are not served here yet: use /pay-api/v1/ach.');
+      }
+      const voidable =
+        t.statusId === TransactionStatus.Authorized || (t.statusId === TransactionStatus.Captured && !t.settledAt);
+      const amount = request.body?.amount;
+      const result = voidable
+        ? await cardPayments.void(merchantId, id, request.idempotency)
+        : await cardPayments.refund(
+            merchantId,
+            id,
+            amount == null ? undefined : toCents(amount),
+            1,
+            request.idempotency,
+          );
+      return reversalResult(result, await configurationOf(merchantId));
+    },
+  );
+
+  app.get(
+    '/v2/transactions/calculate-amount',
+    {
+      schema: {
+        tags,
+        summary: 'What a payment of this amount totals, per tender',
+        description:
+          'As the vendor document says: `discountRate` and `tipRate` are fractions (0.10 is 10%), `surchargeRate` a ' +
+          'percentage (2.5 is 2.5%); `pricingType` Cash answers the cash price (dual pricing).',
+        querystring: CalculateQuery,
+        response: { 200: CalculateResponse, ...errorResponses(...AUTHENTICATED_ERRORS) },
+      },
+    },
+    async (request) => {
+      const q = request.query;
+      checkCurrency('currencyCode', q.currencyCode);
+      const { settings } = await configurationOf(merchantOf(request).merchantId);
+      const input = {
+        baseCents: toCents(q.baseAmount),
+        percentageOffRateMpct: q.discountRate == null ? null : Math.round(q.discountRate * 100_000),
+        tipCents: cents(q.tipAmount),
+        tipRateMpct: q.tipRate == null ? null : Math.round(q.tipRate * 100_000),
+        zeroCostOptionId: settings.zeroCostProcessingOptionId,
+        surchargeRateMpct: mpct(q.surchargeRate) ?? settings.defaultSurchargeRateMpct,
+        cashDiscountRateMpct: settings.defaultCashDiscountRateMpct,
+        dualPricingRateMpct: settings.defaultDualPricingRateMpct,
+        useCardPrice: q.pricingType === undefined ? null : q.pricingType === 'Card',
+      };
+      const view = (tender: 'cash' | 'credit' | 'debit' | 'ach') => {
+        const a = calculateAmount({ ...input, tender });
+        return {
+          baseAmount: fromCents(a.baseCents),
+          discountAmount: fromCents(a.percentageOffCents + a.cashDiscountCents),
+          surchargeAmount: fromCents(a.surchargeCents),
+          tipAmount: fromCents(a.tipCents),
+          taxAmount: fromCents(a.taxCents),
+          totalAmount: fromCents(a.totalCents),
+        };
+      };
+      return {
+        currencyCode: 'USD',
+        zeroCostProcessingOption: ZERO_COST_OPTION_NAMES[settings.zeroCostProcessingOptionId] ?? 'None',
+        pricingType: q.pricingType ?? 'Card',
+        cash: view('cash'),
+        creditCard: view('credit'),
+        debitCard: view('debit'),
+        ach: view('ach'),
+      };
+    },
+  );
+}

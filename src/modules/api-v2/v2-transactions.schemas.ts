@@ -1,0 +1,305 @@
+// The version 2 transaction shapes, as the vendor's official SDK and its OpenAPI document (isv-api-v2.json) name
+// them. Amounts are decimals on the wire like every other route; they are integer cents inside.
+import Type, { type Static } from 'typebox';
+import { AmountSchema } from '../../platform/money.js';
+import { AddressInput } from '../reference/address.js';
+
+const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
+const Opt = <T extends Parameters<typeof Type.Optional>[0]>(schema: T) => Type.Optional(schema);
+/** A string the answer takes from a closed set (documented; answers are not validated against it). */
+const Enum = (values: readonly string[], description?: string) =>
+  Type.String({ description: `${description ? `${description} ` : ''}One of: ${values.join(', ')}.` });
+const Pricing = Type.Union([Type.Literal('Card'), Type.Literal('Cash')], {
+  description: 'Card (default). Cash is not processed here: a 400.',
+});
+const Money = (description: string) => Type.Number({ description });
+const NullableText = Nullable(Type.String());
+
+export const RESULT_STATUSES = ['Pending', 'Approved', 'Declined', 'Failed'] as const;
+
+const CardDetails = Type.Object(
+  {
+    cardNumber: Opt(Nullable(Type.String({ maxLength: 19 }))),
+    securityCode: Opt(Nullable(Type.String({ maxLength: 4 }))),
+    expirationMonth: Opt(Nullable(Type.Integer({ minimum: 1, maximum: 12 }))),
+    expirationYear: Opt(Nullable(Type.Integer({ minimum: 2000, maximum: 2099 }))),
+  },
+  { additionalProperties: false },
+);
+
+const CardData = Type.Object(
+  {
+    captureMethod: Opt(
+      Type.Union([Type.Literal('Auto'), Type.Literal('Manual')], {
+        description: 'Auto (default): a sale, authorized and captured. Manual: an authorization.',
+      }),
+    ),
+    paymentMethodId: Opt(Nullable(Type.String({ format: 'uuid', description: 'A vaulted or orphan card.' }))),
+    paymentMethodDetails: Opt(Nullable(CardDetails)),
+  },
+  { additionalProperties: false },
+);
+
+const ExtraAmounts = Type.Object(
+  {
+    tipAmount: Opt(Nullable(AmountSchema())),
+    discountAmount: Opt(Nullable(Type.Number({ minimum: 0, maximum: 100, description: 'Percentage off (0–100).' }))),
+    surchargeRate: Opt(Nullable(Type.Number({ minimum: 0, maximum: 100, description: 'Credit card surcharge %.' }))),
+  },
+  { additionalProperties: false },
+);
+
+const ContactInfo = Type.Object(
+  {
+    firstName: Opt(Nullable(Type.String({ maxLength: 100 }))),
+    lastName: Opt(Nullable(Type.String({ maxLength: 100 }))),
+    companyName: Opt(Nullable(Type.String({ maxLength: 200 }))),
+    email: Opt(Nullable(Type.String({ maxLength: 254 }))),
+    mobileNumber: Opt(Nullable(Type.String({ maxLength: 20 }))),
+    hasSmsConsent: Opt(Nullable(Type.Boolean())),
+  },
+  { additionalProperties: false },
+);
+
+const CREATE_EXAMPLE = {
+  baseAmount: 100,
+  currencyCode: 'USD',
+  referenceId: 'REF-SALE-001',
+  customerInitiatedTransaction: true,
+  pricingType: 'Card',
+  extraAmounts: { tipAmount: 15 },
+  billingAddress: {
+    city: 'New York',
+    countryCode: 'US',
+    line1: '123 Main Street',
+    postalCode: '10001',
+    stateCode: 'NY',
+  },
+  contactInfo: { firstName: 'Jane', lastName: 'Smith', email: 'jane.smith@example.com' },
+  transactionDetails: {
+    cardData: {
+      captureMethod: 'Auto',
+      paymentMethodDetails: {
+        cardNumber: '4111111111111111',
+        securityCode: '123',
+        expirationMonth: 12,
+        expirationYear: 2030,
+      },
+    },
+  },
+};
+
+export const CreateTransactionBody = Type.Object(
+  {
+    paymentProcessorId: Opt(Nullable(Type.String({ format: 'uuid' }))),
+    baseAmount: AmountSchema({ exclusiveMinimum: 0 }),
+    currencyCode: Opt(Nullable(Type.String({ maxLength: 3, description: 'ISO 4217; USD only.' }))),
+    referenceId: Opt(Nullable(Type.String({ maxLength: 100 }))),
+    customerInitiatedTransaction: Opt(Type.Boolean()),
+    pricingType: Opt(Nullable(Pricing)),
+    extraAmounts: Opt(Nullable(ExtraAmounts)),
+    transactionEnhancedData: Opt(Nullable(Type.Record(Type.String(), Type.Unknown()))),
+    billingAddress: Opt(Nullable(AddressInput)),
+    shippingAddress: Opt(Nullable(AddressInput)),
+    contactInfo: Opt(Nullable(ContactInfo)),
+    transactionDetails: Type.Object(
+      {
+        cardData: Opt(Nullable(CardData)),
+        achData: Opt(Nullable(Type.Record(Type.String(), Type.Unknown()))),
+      },
+      { additionalProperties: false },
+    ),
+    deviceId: Opt(Nullable(Type.String({ format: 'uuid' }))),
+    platform: Opt(Nullable(Type.String({ maxLength: 20 }))),
+    appVersion: Opt(Nullable(Type.String({ maxLength: 50 }))),
+    sdkVersion: Opt(Nullable(Type.String({ maxLength: 50 }))),
+  },
+  { additionalProperties: false, examples: [CREATE_EXAMPLE] },
+);
+export type CreateTransactionBody = Static<typeof CreateTransactionBody>;
+
+const AmountDetails = Type.Object({
+  baseAmount: Money('Base amount before adjustments.'),
+  tipAmount: Money('Tip.'),
+  surchargeAmount: Money('Surcharge.'),
+  discountAmount: Money('Percentage off, or cash discount.'),
+});
+
+export const ProcessorResponse = Type.Object({
+  processorName: NullableText,
+  responseCode: NullableText,
+  responseMessage: NullableText,
+  responseDefinition: NullableText,
+});
+
+const AvsResponse = Nullable(
+  Type.Object({ action: Enum(['Allow', 'Deny']), responseCode: NullableText, description: NullableText }),
+);
+
+const PROCESSOR_EXAMPLE = {
+  processorName: 'SandboxCard',
+  responseCode: '00',
+  responseMessage: 'Approved',
+  responseDefinition: 'Approved and completed',
+};
+
+export const TransactionResult = Type.Object(
+  {
+    transactionId: Type.String({ format: 'uuid' }),
+    transactionStatus: Enum(RESULT_STATUSES),
+    processedAmount: Money('What the operation moved.'),
+    currencyCode: NullableText,
+    amountDetails: AmountDetails,
+    processorResponse: ProcessorResponse,
+    responseDetails: Nullable(Type.Object({ code: NullableText, message: NullableText, source: NullableText })),
+    avsResponse: AvsResponse,
+    receipt: NullableText,
+  },
+  {
+    examples: [
+      {
+        transactionId: '01936f6e-3f5b-7a21-9c3e-6f1d2a4b5d10',
+        transactionStatus: 'Approved',
+        processedAmount: 115,
+        currencyCode: 'USD',
+        amountDetails: { baseAmount: 100, tipAmount: 15, surchargeAmount: 0, discountAmount: 0 },
+        processorResponse: PROCESSOR_EXAMPLE,
+        responseDetails: null,
+        avsResponse: { action: 'Allow', responseCode: 'Y', description: 'Address and ZIP match' },
+        receipt: null,
+      },
+    ],
+  },
+);
+
+export const ReversalResult = Type.Object(
+  {
+    transactionId: Type.String({ format: 'uuid' }),
+    transactionStatus: Enum(RESULT_STATUSES),
+    processedAmount: Money('What the reversal moved.'),
+    currencyCode: NullableText,
+    processorResponse: ProcessorResponse,
+  },
+  {
+    examples: [
+      {
+        transactionId: '01936f6e-3f5b-7a21-9c3e-6f1d2a4b5d11',
+        transactionStatus: 'Approved',
+        processedAmount: 25,
+        currencyCode: 'USD',
+        processorResponse: PROCESSOR_EXAMPLE,
+      },
+    ],
+  },
+);
+
+export const TransactionDetail = Type.Object({
+  transactionId: Type.String({ format: 'uuid' }),
+  transactionDateTime: Type.String({ format: 'date-time' }),
+  status: Type.String({ description: 'AggregatedTransactionStatus: Authorized, Captured, Voided, Refunded, …' }),
+  paymentMethodType: Enum(['Card', 'ElectronicCheck', 'Cash']),
+  referenceId: NullableText,
+  processedAmount: Money('Captured (or authorized while only authorized), less refunds.'),
+  currencyCode: NullableText,
+  amountBreakdown: AmountDetails,
+  avsResponse: AvsResponse,
+  cardDetails: Nullable(
+    Type.Object({ maskedCardNumber: NullableText, cardType: Type.String(), creditDebitType: Type.String() }),
+  ),
+  achDetails: Nullable(Type.Object({ maskedAccountNumber: NullableText, maskedRoutingNumber: NullableText })),
+  transactionEvents: Nullable(Type.Array(Type.Record(Type.String(), Type.Unknown()))),
+});
+
+const DETAIL_EXAMPLE = {
+  transactionId: '01936f6e-3f5b-7a21-9c3e-6f1d2a4b5d10',
+  transactionDateTime: '2026-11-24T10:00:00.000Z',
+  status: 'Captured',
+  paymentMethodType: 'Card',
+  referenceId: 'REF-SALE-001',
+  processedAmount: 115,
+  currencyCode: 'USD',
+  amountBreakdown: { baseAmount: 100, tipAmount: 15, surchargeAmount: 0, discountAmount: 0 },
+  avsResponse: null,
+  cardDetails: { maskedCardNumber: '411111******1111', cardType: 'Visa', creditDebitType: 'Credit' },
+  achDetails: null,
+  transactionEvents: null,
+};
+
+export const TransactionDetailView = Type.Object(TransactionDetail.properties, { examples: [DETAIL_EXAMPLE] });
+
+export const TransactionPage = Type.Object(
+  { items: Type.Array(TransactionDetail), total: Type.Integer() },
+  { examples: [{ items: [DETAIL_EXAMPLE], total: 1 }] },
+);
+
+export const ListQuery = Type.Object({
+  page: Opt(Type.Integer({ minimum: 0, maximum: 10_000_000, description: 'Zero-based. Default 0.' })),
+  pageSize: Opt(Type.Integer({ minimum: 1, maximum: 100, description: 'Default 15.' })),
+});
+
+export const IdParams = Type.Object({ id: Type.String({ format: 'uuid' }) });
+export const TransactionIdParams = Type.Object({ transactionId: Type.String({ format: 'uuid' }) });
+
+/** `{amount?}`, or no body at all (the SDK's void sends `{}`; some clients send nothing or `null`). */
+const OptionalAmountBody = (example: number) =>
+  Type.Union(
+    [
+      Type.Object({ amount: Opt(Nullable(AmountSchema({ exclusiveMinimum: 0 }))) }, { additionalProperties: false }),
+      Type.Null(),
+    ],
+    { examples: [{ amount: example }] },
+  );
+export const CaptureBody = OptionalAmountBody(50);
+export const ReversalBody = OptionalAmountBody(25);
+
+export const CalculateQuery = Type.Object({
+  baseAmount: AmountSchema(),
+  currencyCode: Opt(Type.String({ maxLength: 3 })),
+  pricingType: Opt(Pricing),
+  discountRate: Opt(Type.Number({ minimum: 0, maximum: 1, description: 'Percentage off as a fraction: 0.10 is 10%.' })),
+  surchargeRate: Opt(Type.Number({ minimum: 0, maximum: 100, description: 'Credit card surcharge %, e.g. 2.5.' })),
+  tipAmount: Opt(AmountSchema()),
+  tipRate: Opt(Type.Number({ minimum: 0, maximum: 1, description: 'Tip as a fraction: 0.15 is 15%.' })),
+});
+
+const Calculated = Type.Object({
+  baseAmount: Type.Number(),
+  discountAmount: Type.Number(),
+  surchargeAmount: Type.Number(),
+  tipAmount: Type.Number(),
+  taxAmount: Type.Number(),
+  totalAmount: Type.Number(),
+});
+const CALCULATED_EXAMPLE = {
+  baseAmount: 100,
+  discountAmount: 0,
+  surchargeAmount: 0,
+  tipAmount: 15,
+  taxAmount: 0,
+  totalAmount: 115,
+};
+
+export const CalculateResponse = Type.Object(
+  {
+    currencyCode: NullableText,
+    zeroCostProcessingOption: Type.String(),
+    pricingType: Type.String(),
+    cash: Calculated,
+    creditCard: Calculated,
+    debitCard: Calculated,
+    ach: Calculated,
+  },
+  {
+    examples: [
+      {
+        currencyCode: 'USD',
+        zeroCostProcessingOption: 'None',
+        pricingType: 'Card',
+        cash: CALCULATED_EXAMPLE,
+        creditCard: CALCULATED_EXAMPLE,
+        debitCard: CALCULATED_EXAMPLE,
+        ach: CALCULATED_EXAMPLE,
+      },
+    ],
+  },
+);

@@ -283,3 +283,15 @@ export async function eventually<T>(
     await sleep(intervalMs);
   }
 }
+
+/**
+ * Moves the business clock to the start of the next minute and waits until every node sees it, so that fixed
+ * rate-limit windows (10 s, 60 s) cannot roll over in the middle of a test that counts them.
+ */
+export async function startOfFreshMinute(...nodes: TestNode[]): Promise<void> {
+  const clockOf = async (node: TestNode) => Date.parse((await node.expectOk(node.admin('GET', '/admin/v1/clock'))).now);
+  const first = nodes[0]!;
+  await first.advanceClockTo(new Date(Math.ceil(((await clockOf(first)) + 1) / 60_000) * 60_000));
+  const target = await clockOf(first);
+  for (const node of nodes.slice(1)) await eventually(async () => (await clockOf(node)) >= target);
+}

@@ -6,7 +6,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { exportJWK, generateKeyPair, type JWK, SignJWT } from 'jose';
-import { startNode, type TestNode } from '../harness.js';
+import { startNode, startOfFreshMinute, type TestNode } from '../harness.js';
 
 type SigningKey = Parameters<SignJWT['sign']>[0];
 
@@ -212,6 +212,8 @@ describe('partner API: identity tokens and the envelope', () => {
     await t.expectOk(
       t.admin('POST', '/admin/v1/partner-principals', { issuer: ISSUER, subject: 'busy', system: true }),
     );
+    // A fixed 10 s window must not roll over between the first request and the refusal.
+    await startOfFreshMinute(t);
     const token = await sign({ sub: 'busy' });
     const first = await call('/rate-limit', token);
     assert.equal(first.status, 200, first.text);

@@ -3,7 +3,7 @@
 // paging against a seeded portfolio, every answer in the envelope; and the rate limit shared by two nodes.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { eventually, startNode, type TestNode } from '../harness.js';
+import { startNode, startOfFreshMinute, type TestNode } from '../harness.js';
 
 interface Seeded {
   id: string;
@@ -432,13 +432,8 @@ describe('partner API: one rate limit across two nodes', () => {
   });
 
   it('counts a principal’s requests on every node in one window', async () => {
-    // Start at the beginning of a minute of business time (on both nodes), so no window rolls over mid-test.
-    const clockOf = async (node: TestNode) =>
-      Date.parse((await node.expectOk(node.admin('GET', '/admin/v1/clock'))).now);
-    const now = await clockOf(a);
-    await a.advanceClockTo(new Date(Math.ceil((now + 1) / 60_000) * 60_000));
-    const target = await clockOf(a);
-    await eventually(async () => (await clockOf(b)) >= target);
+    // Start at the beginning of a minute of business time on both nodes, so no window rolls over mid-test.
+    await startOfFreshMinute(a, b);
 
     const token = await principalToken(a, { subject: 'spread', system: true });
     const call = (node: TestNode, path = '/merchants') =>

@@ -105,7 +105,10 @@ describe('version 2: settings and transactions as the SDK calls them', () => {
     assert.equal((await ok('GET', `/v2/transactions/${unsettled.transactionId}`)).status, 'Voided');
 
     const settled = await create('Auto', 40);
-    await ok('POST', '/pay-api/v1/transactions/settle', {});
+    const settings = await ok('GET', '/v2/settings/payment-config');
+    const card = settings.availablePaymentProcessors.find((p: { type: string }) => p.type === 'SandboxCard');
+    const closed = await ok('POST', '/v2/settlements/settle', { paymentProcessorId: card.id });
+    assert.equal(closed.status, 'Approve');
     assert.equal((await ok('GET', `/v2/transactions/${settled.transactionId}`)).status, 'Settled');
     const refunded = await ok('POST', `/v2/transactions/${settled.transactionId}/reversal`, { amount: 15 });
     assert.equal(refunded.transactionStatus, 'Approved');
@@ -113,6 +116,35 @@ describe('version 2: settings and transactions as the SDK calls them', () => {
     assert.notEqual(refunded.transactionId, settled.transactionId, 'a refund is a transaction of its own');
     const rest = await ok('POST', `/v2/transactions/${settled.transactionId}/reversal`, null);
     assert.equal(rest.processedAmount, 25);
+  });
+
+  it('adjusts a tip and credits a card without an original transaction', async () => {
+    const auth = await create('Manual', 20, { extraAmounts: { tipAmount: 2 } });
+    const adjusted = await ok('POST', '/v2/transactions/tip-adjustment', {
+      transactionId: auth.transactionId,
+      tipAmount: 4,
+    });
+    assert.equal(adjusted.transactionStatus, 'Approved');
+    assert.equal(adjusted.amountDetails.tipAmount, 4);
+    const credit = await ok('POST', '/v2/transactions/credit', {
+      baseAmount: 12.5,
+      currencyCode: 'USD',
+      referenceId: 'credit-1',
+      creditDetails: { cardData: { paymentMethodDetails: CARD } },
+    });
+    assert.equal(credit.transactionStatus, 'Approved');
+    assert.equal(credit.processedAmount, 12.5);
+    const shown = await ok('GET', `/v2/transactions/${credit.transactionId}`);
+    assert.equal(shown.referenceId, 'credit-1');
+    const achCredit = await call('POST', '/v2/transactions/credit', {
+      baseAmount: 1,
+      creditDetails: { achData: { requesterIpAddress: '127.0.0.1' } },
+    });
+    assert.equal(achCredit.status, 501);
+    const unknownProcessor = await call('POST', '/v2/settlements/settle', {
+      paymentProcessorId: '01936f6e-3f5b-7a21-9c3e-6f1d2a4b5c98',
+    });
+    assert.equal(unknownProcessor.status, 404);
   });
 
   it('reports a decline as 200 Declined, and refuses what it does not process', async () => {

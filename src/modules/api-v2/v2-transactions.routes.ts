@@ -20,10 +20,15 @@ import {
   CaptureBody,
   CreateTransactionBody as CreateBody,
   type CreateTransactionBody,
+  type CreditBody,
+  CreditBody as CreditSchema,
   IdParams,
   ListQuery,
   ReversalBody,
   ReversalResult,
+  SettleBody,
+  SettleResult,
+  TipAdjustmentBody,
   TransactionDetailView,
   TransactionIdParams,
   TransactionPage,
@@ -71,6 +76,28 @@ function cardCommand(merchantId: string, body: CreateTransactionBody): PaymentCo
     cardDataSourceId: 1,
     referenceId: body.referenceId?.trim() || null,
     customerInitiated: body.customerInitiatedTransaction,
+    createMethodId: CreateMethod.ApiToken,
+  };
+}
+
+/** An unreferenced card credit, as the core's refund-without-reference command. */
+function creditCommand(merchantId: string, body: CreditBody): PaymentCommand {
+  const details = body.creditDetails.cardData!.paymentMethodDetails;
+  return {
+    kind: 'refund-without-reference',
+    merchantId,
+    processorId: body.paymentProcessorId,
+    accountNumber: details.cardNumber,
+    expirationMonth: details.expirationMonth,
+    expirationYear: details.expirationYear,
+    securityCode: details.securityCode,
+    amountCents: toCents(body.baseAmount),
+    currencyId: 1,
+    billingAddress: body.billingAddress ? normalizeAddress(body.billingAddress, 'billingAddress') : null,
+    shippingAddress: body.shippingAddress ? normalizeAddress(body.shippingAddress, 'shippingAddress') : null,
+    contactInfo: contactInfoOf(body.contactInfo ?? undefined),
+    cardDataSourceId: 1,
+    referenceId: body.referenceId?.trim() || null,
     createMethodId: CreateMethod.ApiToken,
   };
 }
@@ -226,6 +253,82 @@ export function v2TransactionsRoutes(app: App, deps: V2TransactionsRouteDeps): v
             request.idempotency,
           );
       return reversalResult(result, await configurationOf(merchantId));
+    },
+  );
+
+  app.post(
+    '/v2/transactions/tip-adjustment',
+    {
+      config: { idempotent: true },
+      schema: {
+        tags,
+        summary: 'Change the tip of an authorized or unsettled captured card transaction',
+        body: TipAdjustmentBody,
+        response: { 200: TransactionResult, ...ERRORS },
+      },
+    },
+    async (request) => {
+      const merchantId = merchantOf(request).merchantId;
+      const result = await cardPayments.tipAdjust(
+        merchantId,
+        request.body.transactionId,
+        toCents(request.body.tipAmount),
+        request.idempotency,
+      );
+      return transactionResult(result, await configurationOf(merchantId));
+    },
+  );
+
+  app.post(
+    '/v2/transactions/credit',
+    {
+      config: { idempotent: true },
+      schema: {
+        tags,
+        summary: 'Credit a card without an original transaction',
+        description:
+          'An unreferenced card refund (raw card data only, as the document says); it nets in the open batch. ACH ' +
+          'credits (`achData`) are not served here yet: 501.',
+        body: CreditSchema,
+        response: { 200: ReversalResult, ...errorResponses(...AUTHENTICATED_ERRORS, 404, 501) },
+      },
+    },
+    async (request) => {
+      const merchantId = merchantOf(request).merchantId;
+      const body = request.body;
+      checkCurrency('currencyCode', body.currencyCode);
+      const { cardData, achData } = body.creditDetails;
+      if (cardData && achData) throw ValidationError.field('creditDetails', 'Send cardData or achData, not both.');
+      if (achData) throw new NotImplementedError('ACH credits through /v2 are not available yet.');
+      if (!cardData) throw ValidationError.field('creditDetails.cardData', 'cardData or achData is required.');
+      const result = await cardPayments.pay({ ...creditCommand(merchantId, body), idempotency: request.idempotency });
+      return reversalResult(result, await configurationOf(merchantId));
+    },
+  );
+
+  app.post(
+    '/v2/settlements/settle',
+    {
+      schema: {
+        tags: ['Settlements (v2)'],
+        summary: "Close a processor's open batch now",
+        description:
+          'As POST /pay-api/v1/transactions/settle: 409 while an operation on one of its transactions is in flight.',
+        body: SettleBody,
+        response: { 200: SettleResult, ...ERRORS },
+      },
+    },
+    async (request) => {
+      const merchantId = merchantOf(request).merchantId;
+      const configuration = await configurationOf(merchantId);
+      const processor = configuration.processors.find((p) => p.id === request.body.paymentProcessorId);
+      if (!processor) throw new NotFoundError('PaymentProcessor', request.body.paymentProcessorId);
+      const settled = await transactions.settle(merchantId, processor.id);
+      return {
+        status: settled.details.code,
+        message: settled.message,
+        processorResponseCode: settled.processorResponseCode,
+      };
     },
   );
 

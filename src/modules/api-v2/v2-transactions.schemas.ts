@@ -303,3 +303,62 @@ export const CalculateResponse = Type.Object(
     ],
   },
 );
+
+export const TipAdjustmentBody = Type.Object(
+  { transactionId: Type.String({ format: 'uuid' }), tipAmount: AmountSchema() },
+  { additionalProperties: false, examples: [{ transactionId: '01936f6e-3f5b-7a21-9c3e-6f1d2a4b5d10', tipAmount: 5 }] },
+);
+
+export const CreditBody = Type.Object(
+  {
+    paymentProcessorId: Opt(Nullable(Type.String({ format: 'uuid' }))),
+    baseAmount: AmountSchema({ exclusiveMinimum: 0 }),
+    currencyCode: Opt(Nullable(Type.String({ maxLength: 3 }))),
+    referenceId: Opt(Nullable(Type.String({ maxLength: 100 }))),
+    billingAddress: Opt(Nullable(AddressInput)),
+    shippingAddress: Opt(Nullable(AddressInput)),
+    contactInfo: Opt(Nullable(ContactInfo)),
+    creditDetails: Type.Object(
+      {
+        cardData: Opt(Nullable(Type.Object({ paymentMethodDetails: CardDetails }, { additionalProperties: false }))),
+        achData: Opt(Nullable(Type.Record(Type.String(), Type.Unknown()))),
+      },
+      { additionalProperties: false },
+    ),
+  },
+  {
+    additionalProperties: false,
+    examples: [
+      {
+        baseAmount: 100,
+        currencyCode: 'USD',
+        referenceId: 'ext-ref-123',
+        creditDetails: {
+          cardData: {
+            paymentMethodDetails: {
+              cardNumber: '4111111111111111',
+              securityCode: '123',
+              expirationMonth: 12,
+              expirationYear: 2030,
+            },
+          },
+        },
+      },
+    ],
+  },
+);
+export type CreditBody = Static<typeof CreditBody>;
+
+export const SettleBody = Type.Object(
+  { paymentProcessorId: Type.String({ format: 'uuid' }) },
+  { additionalProperties: false, examples: [{ paymentProcessorId: '01936f6e-3f5b-7a21-9c3e-6f1d2a4b5c60' }] },
+);
+
+export const SettleResult = Type.Object(
+  {
+    status: Type.String({ description: 'Approve, Decline or Error.' }),
+    message: NullableText,
+    processorResponseCode: NullableText,
+  },
+  { examples: [{ status: 'Approve', message: 'Batch closed successfully', processorResponseCode: '00' }] },
+);

@@ -185,12 +185,12 @@ const vaulted = (await (
 ).json()) as { id: string };
 let referenceSeq = 0;
 /** Every sale gets its own referenceId, so the duplicate check runs for real and never refuses. */
-const sale = (body: Record<string, unknown>): autocannon.Options => ({
+const sale = (body: Record<string, unknown>, path = '/pay-api/v1/transactions/sale'): autocannon.Options => ({
   url: payServer.api,
   requests: [
     {
       method: 'POST',
-      path: '/pay-api/v1/transactions/sale',
+      path,
       headers: authHeaders,
       setupRequest: (request) => ({
         ...request,
@@ -216,6 +216,28 @@ const rawSale = await measure(
     securityCode: '123',
     billingAddress: { line1: '123 Test St', postalCode: '10001' },
   }),
+);
+// The version 2 create of the same raw-card sale: the v2 layer's cost over the v1 route (target >= 0.9).
+const v2Sale = await measure(
+  'POST /v2/transactions (raw card sale)',
+  sale(
+    {
+      baseAmount: 12.34,
+      billingAddress: { line1: '123 Test St', postalCode: '10001' },
+      transactionDetails: {
+        cardData: {
+          captureMethod: 'Auto',
+          paymentMethodDetails: {
+            cardNumber: '4111111111111111',
+            expirationMonth: 12,
+            expirationYear: 2035,
+            securityCode: '123',
+          },
+        },
+      },
+    },
+    '/v2/transactions',
+  ),
 );
 const vaultedSale = await measure(
   'POST /pay-api/v1/transactions/sale (vaulted card)',
@@ -589,6 +611,7 @@ const summary = {
   paymentBaselineAgain,
   rawSale: rawSale && { ...rawSale, throughputRatio: ratio(rawSale, paymentBaseline) },
   vaultedSale: vaultedSale && { ...vaultedSale, throughputRatio: ratio(vaultedSale, paymentBaseline) },
+  v2Sale: v2Sale && { ...v2Sale, ratioToV1Sale: ratio(v2Sale, rawSale) },
   wal: { note: walNote, segmentsCreatedDuringSales: walSegmentsCreatedDuringSales },
   webhookDelivery,
   sessions,
@@ -608,6 +631,7 @@ console.log(`
   baseline drift (second / first)                    ${ratio(baselineAgain, baseline)}
   raw-card sale / 2-INSERT baseline throughput       ${summary.rawSale?.throughputRatio}  (target >= 0.4, p99 <= 50 ms: ${rawSale?.p99Ms} ms)
   vaulted sale / 2-INSERT baseline throughput        ${summary.vaultedSale?.throughputRatio}  (target >= 0.4, p99 <= 50 ms: ${vaultedSale?.p99Ms} ms)
+  v2 raw-card sale / v1 raw-card sale throughput     ${summary.v2Sale?.ratioToV1Sale}  (target >= 0.9; p99 ${v2Sale?.p99Ms} vs ${rawSale?.p99Ms} ms)
   payment baseline drift (second / first)            ${ratio(paymentBaselineAgain, paymentBaseline)}
   WAL segments created during the sales              ${walSegmentsCreatedDuringSales}  (${walNote})
   webhook deliveries/s (ratio to receiver baseline)  ${webhookDelivery?.deliveriesPerSecond} (${webhookDelivery?.throughputRatio})  (target >= 500/s)
@@ -650,6 +674,10 @@ if (
   console.error(
     'the billing run misses its target (>= 0.5 of the API sale, memory flat in the number of installments)',
   );
+  process.exitCode = 1;
+}
+if (summary.v2Sale?.ratioToV1Sale !== undefined && summary.v2Sale.ratioToV1Sale < 0.9) {
+  console.error('the version 2 sale misses its target (>= 0.9 of the v1 raw-card sale)');
   process.exitCode = 1;
 }
 if (links && links.throughputRatio < 0.5) {

@@ -120,6 +120,7 @@ export async function buildApp(ctx: AppContext, http: HttpDeps, options: BuildAp
     achRoutes(scoped, { ach: s.ach });
     v2TransactionsRoutes(scoped, {
       cardPayments: s.cardPayments,
+      ach: s.ach,
       merchants: s.merchants,
       transactions: s.transactions,
     });

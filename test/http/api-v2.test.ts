@@ -174,12 +174,39 @@ describe('version 2: settings and transactions as the SDK calls them', () => {
     assert.ok(euro.body.errors.currencyCode);
     const nothing = await call('POST', '/v2/transactions', { baseAmount: 10, transactionDetails: {} });
     assert.equal(nothing.status, 400);
-    const ach = await call('POST', '/v2/transactions', {
+    const badIp = await call('POST', '/v2/transactions', {
       baseAmount: 10,
-      transactionDetails: { achData: { requesterIpAddress: '127.0.0.1' } },
+      transactionDetails: { achData: { requesterIpAddress: 'not-an-ip' } },
     });
-    assert.equal(ach.status, 501);
-    assert.match(ach.body.details, /ach\/debit/);
+    assert.equal(badIp.status, 400);
+    assert.ok(badIp.body.errors['transactionDetails.achData.requesterIpAddress']);
+  });
+
+  it('debits a bank account with achData: Pending until the bank clears it', async () => {
+    const debit = await ok('POST', '/v2/transactions', {
+      baseAmount: 42.5,
+      referenceId: 'ach-v2-1',
+      contactInfo: { firstName: 'Ada', lastName: 'Lovelace', mobileNumber: '+12125550123' },
+      billingAddress: { line1: '1 Analytical Way', city: 'New York', stateCode: 'NY', postalCode: '10001' },
+      transactionDetails: {
+        achData: {
+          paymentMethodDetails: {
+            routingNumber: '021000021',
+            accountNumber: '123456789',
+            accountHolderType: 'Personal',
+            accountType: 'Checking',
+          },
+          secCode: 'Web',
+          requesterIpAddress: '203.0.113.7',
+        },
+      },
+    });
+    assert.equal(debit.transactionStatus, 'Pending', JSON.stringify(debit));
+    assert.equal(debit.processedAmount, 42.5);
+    assert.equal(debit.processorResponse.processorName, 'SandboxAch');
+    const shown = await ok('GET', `/v2/transactions/${debit.transactionId}`);
+    assert.equal(shown.paymentMethodType, 'ElectronicCheck');
+    assert.equal(shown.referenceId, 'ach-v2-1');
   });
 
   it('calculates amounts with the document’s rates (fractions for discount and tip)', async () => {

@@ -1,6 +1,7 @@
 import { CARD_TYPE_NAMES, CREDIT_DEBIT_NAMES } from '../../connectors/card/card-numbers.js';
 import { fromCents } from '../../platform/money.js';
 import type { MerchantConfiguration } from '../merchants/merchants.model.js';
+import type { AchResponse } from '../payments/ach/ach.model.js';
 import type { OperationResult } from '../payments/card-payments.service.js';
 import { STATUS_NAMES, type Transaction, TransactionStatus } from '../payments/transactions.model.js';
 
@@ -106,5 +107,28 @@ export function transactionDetail(t: Transaction) {
         : null,
     achDetails: null,
     transactionEvents: null,
+  };
+}
+
+/** An ACH debit's answer: Pending until the bank clears it (or Declined when it was refused at once). */
+export function achResult(debit: AchResponse, t: Transaction, configuration: MerchantConfiguration) {
+  const declined = t.statusId === TransactionStatus.Declined || t.statusId === TransactionStatus.Failed;
+  return {
+    transactionId: t.id,
+    transactionStatus: declined ? ('Declined' as const) : ('Pending' as const),
+    processedAmount: debit.processedAmount,
+    currencyCode: 'USD',
+    amountDetails: amountDetails(t),
+    processorResponse: {
+      processorName: processorName(t, configuration),
+      responseCode: debit.responseCode,
+      responseMessage: debit.responseDescription,
+      responseDefinition: debit.responseDescription,
+    },
+    responseDetails: declined
+      ? { code: debit.responseCode, message: debit.responseDescription, source: 'PROCESSOR' }
+      : null,
+    avsResponse: null,
+    receipt: null,
   };
 }

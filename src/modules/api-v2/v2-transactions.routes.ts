@@ -1,3 +1,4 @@
+import ipaddr from 'ipaddr.js';
 import { AUTHENTICATED_ERRORS, errorResponses } from '../../platform/http/error-schemas.js';
 import { NotFoundError, NotImplementedError, ValidationError } from '../../platform/http/errors.js';
 import { pageRequest } from '../../platform/http/paging.js';
@@ -6,6 +7,9 @@ import type { App } from '../../platform/http/server.js';
 import { fromCents, toCents, toMillipercent } from '../../platform/money.js';
 import { ZERO_COST_OPTION_NAMES } from '../merchants/merchants.model.js';
 import type { MerchantsService } from '../merchants/merchants.service.js';
+import type { AchCommand } from '../payments/ach/ach.model.js';
+import { SecCode } from '../payments/ach/ach.model.js';
+import type { AchPaymentsService } from '../payments/ach/ach.service.js';
 import { calculateAmount } from '../payments/amounts.js';
 import type { CardPaymentsService } from '../payments/card-payments.service.js';
 import { contactInfoOf, type PaymentCommand } from '../payments/payment-request.js';
@@ -13,8 +17,9 @@ import { CreateMethod, TransactionStatus } from '../payments/transactions.model.
 import { TRANSACTION_LIST } from '../payments/transactions.schemas.js';
 import type { TransactionsService } from '../payments/transactions.service.js';
 import { normalizeAddress } from '../reference/address.js';
-import { reversalResult, transactionDetail, transactionResult } from './v2-transactions.mapper.js';
+import { achResult, reversalResult, transactionDetail, transactionResult } from './v2-transactions.mapper.js';
 import {
+  type AchData,
   CalculateQuery,
   CalculateResponse,
   CaptureBody,
@@ -37,6 +42,7 @@ import {
 
 export interface V2TransactionsRouteDeps {
   cardPayments: CardPaymentsService;
+  ach: AchPaymentsService;
   merchants: MerchantsService;
   transactions: TransactionsService;
 }
@@ -76,6 +82,47 @@ function cardCommand(merchantId: string, body: CreateTransactionBody): PaymentCo
     cardDataSourceId: 1,
     referenceId: body.referenceId?.trim() || null,
     customerInitiated: body.customerInitiatedTransaction,
+    createMethodId: CreateMethod.ApiToken,
+  };
+}
+
+const SEC_CODES = { Web: SecCode.Web, PPD: SecCode.PPD, CCD: SecCode.CCD, Telephone: SecCode.Telephone } as const;
+
+/** The end user's address, as the ACH rules want it: a real IPv4 (four parts) or IPv6 address. */
+function requesterIp(value: string): string {
+  const ip = value.trim();
+  if (!ipaddr.isValid(ip) || (ipaddr.IPv4.isValid(ip) && !ipaddr.IPv4.isValidFourPartDecimal(ip))) {
+    throw ValidationError.field(
+      'transactionDetails.achData.requesterIpAddress',
+      "'requesterIpAddress' must be an IPv4 or IPv6 address.",
+    );
+  }
+  return ip;
+}
+
+/** The v2 create with `achData`, as the payments core's ACH debit. */
+function achCommand(merchantId: string, body: CreateTransactionBody, ach: AchData): AchCommand {
+  const details = ach.paymentMethodDetails ?? undefined;
+  return {
+    merchantId,
+    direction: 'debit',
+    amountCents: toCents(body.baseAmount),
+    percentageOffRateMpct: mpct(body.extraAmounts?.discountAmount),
+    processorId: body.paymentProcessorId,
+    paymentMethodId: ach.paymentMethodId,
+    accountNumber: details?.accountNumber?.trim() || null,
+    routingNumber: details?.routingNumber?.trim() || null,
+    secCode: SEC_CODES[ach.secCode ?? 'Web'],
+    requesterIp: requesterIp(ach.requesterIpAddress),
+    isFasterProcessing: ach.isFasterProcessing ?? false,
+    taxId: details?.taxId,
+    accountType: details?.accountType == null ? undefined : details.accountType === 'Checking' ? 1 : 2,
+    accountHolderType:
+      details?.accountHolderType == null ? undefined : details.accountHolderType === 'Business' ? 1 : 2,
+    billingAddress: body.billingAddress ? normalizeAddress(body.billingAddress, 'billingAddress') : null,
+    shippingAddress: body.shippingAddress ? normalizeAddress(body.shippingAddress, 'shippingAddress') : null,
+    contactInfo: contactInfoOf(body.contactInfo ?? undefined),
+    referenceId: body.referenceId?.trim() || null,
     createMethodId: CreateMethod.ApiToken,
   };
 }
@@ -122,10 +169,11 @@ export function v2TransactionsRoutes(app: App, deps: V2TransactionsRouteDeps): v
         description:
           'A card sale (`captureMethod` Auto, the default) or authorization (Manual), with raw card data ' +
           '(`paymentMethodDetails`) or a vaulted or orphan card (`paymentMethodId`). A decline is HTTP 200 with ' +
-          '`transactionStatus` Declined. `pricingType` Cash and currencies other than USD are a 400. ACH ' +
-          '(`achData`) is not served here yet: 501, use POST /pay-api/v1/ach/debit. Honours `idempotency-key`.',
+          '`transactionStatus` Declined. Or an ACH debit (`achData`): a new account, or a vaulted or orphan one ' +
+          '(`paymentMethodId`); it is Pending until the bank clears it. `pricingType` Cash and currencies other ' +
+          'than USD are a 400. Honours `idempotency-key`.',
         body: CreateBody,
-        response: { 200: TransactionResult, ...errorResponses(...AUTHENTICATED_ERRORS, 404, 501) },
+        response: { 200: TransactionResult, ...ERRORS },
       },
     },
     async (request) => {
@@ -143,9 +191,12 @@ export function v2TransactionsRoutes(app: App, deps: V2TransactionsRouteDeps): v
         throw ValidationError.field('transactionDetails', 'Send cardData or achData, not both.');
       }
       if (achData) {
-        throw new NotImplementedError(
-          'ACH through POST /v2/transactions is not available yet: use POST /pay-api/v1/ach/debit.',
-        );
+        const debit = await deps.ach.create({
+          ...achCommand(merchantId, body, achData),
+          idempotency: request.idempotency,
+        });
+        const t = await transactions.get(merchantId, debit.transactionId);
+        return achResult(debit, t!, await configurationOf(merchantId));
       }
       if (!cardData) throw ValidationError.field('transactionDetails.cardData', 'cardData or achData is required.');
       const result = await cardPayments.pay({ ...cardCommand(merchantId, body), idempotency: request.idempotency });

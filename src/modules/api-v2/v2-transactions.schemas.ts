@@ -40,6 +40,33 @@ const CardData = Type.Object(
   { additionalProperties: false },
 );
 
+const Lit = <T extends string>(value: T) => Type.Literal(value);
+
+export const AchData = Type.Object(
+  {
+    paymentMethodId: Opt(Nullable(Type.String({ format: 'uuid', description: 'A vaulted or orphan bank account.' }))),
+    paymentMethodDetails: Opt(
+      Nullable(
+        Type.Object(
+          {
+            routingNumber: Opt(Nullable(Type.String({ maxLength: 9 }))),
+            accountNumber: Opt(Nullable(Type.String({ maxLength: 17 }))),
+            taxId: Opt(Nullable(Type.String({ maxLength: 20 }))),
+            accountHolderType: Opt(Nullable(Type.Union([Lit('Business'), Lit('Personal')]))),
+            accountType: Opt(Nullable(Type.Union([Lit('Checking'), Lit('Savings')]))),
+          },
+          { additionalProperties: false },
+        ),
+      ),
+    ),
+    secCode: Opt(Nullable(Type.Union([Lit('Web'), Lit('PPD'), Lit('CCD'), Lit('Telephone')]))),
+    isFasterProcessing: Opt(Nullable(Type.Boolean())),
+    requesterIpAddress: Type.String({ minLength: 1, maxLength: 45 }),
+  },
+  { additionalProperties: false },
+);
+export type AchData = Static<typeof AchData>;
+
 const ExtraAmounts = Type.Object(
   {
     tipAmount: Opt(Nullable(AmountSchema())),
@@ -105,7 +132,7 @@ export const CreateTransactionBody = Type.Object(
     transactionDetails: Type.Object(
       {
         cardData: Opt(Nullable(CardData)),
-        achData: Opt(Nullable(Type.Record(Type.String(), Type.Unknown()))),
+        achData: Opt(Nullable(AchData)),
       },
       { additionalProperties: false },
     ),

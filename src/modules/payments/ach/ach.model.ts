@@ -55,6 +55,8 @@ export interface AchCommand {
   createMethodId: number;
   /** The payment session paying (its id becomes the transaction's source). */
   sourceId?: string | null;
+  /** The caller's own reference (version 2 creates send one). */
+  referenceId?: string | null;
   /** A payment session's tip (ACH payments take one only through a session). */
   tipCents?: number | null;
   /** Tax configured by a payment session (see PaymentCommand.tax). */

@@ -70,6 +70,7 @@ export async function createAch(ctx: AchContext, cmd: AchCommand): Promise<AchRe
     createMethodId: cmd.createMethodId,
     sourceId: cmd.sourceId ?? null,
     idempotencyId: cmd.idempotency?.id ?? null,
+    referenceId: cmd.referenceId ?? null,
     amounts,
     authorizedCents: amounts.totalCents,
     panMask: account.mask,

@@ -71,7 +71,7 @@ const EXAMPLES: Record<
     errorCode: 'U0000',
     exceptionType: 'NotImplementedException',
     title: 'Not implemented',
-    details: 'ACH through POST /v2/transactions is not available yet: use POST /pay-api/v1/ach/debit.',
+    details: 'ACH credits through /v2 are not available yet.',
     errors: {},
   },
 };

@@ -5,8 +5,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import websocket from '@fastify/websocket';
 import type { AppContext } from './context.js';
 import { apiKeysRoutes } from './modules/api-keys/api-keys.routes.js';
-import { v2SettingsRoutes } from './modules/api-v2/v2-settings.routes.js';
-import { v2TransactionsRoutes } from './modules/api-v2/v2-transactions.routes.js';
+import { v2Routes } from './modules/api-v2/index.js';
 import { checkoutRoutes } from './modules/checkout/checkout.routes.js';
 import { customersRoutes } from './modules/customers/customers.routes.js';
 import { devicesRoutes } from './modules/devices/devices.routes.js';
@@ -118,13 +117,7 @@ export async function buildApp(ctx: AppContext, http: HttpDeps, options: BuildAp
       devices: s.devices,
     });
     achRoutes(scoped, { ach: s.ach });
-    v2TransactionsRoutes(scoped, {
-      cardPayments: s.cardPayments,
-      ach: s.ach,
-      merchants: s.merchants,
-      transactions: s.transactions,
-    });
-    v2SettingsRoutes(scoped, { merchants: s.merchants });
+    v2Routes(scoped, s, ctx.pool);
     settlementsRoutes(scoped, { settlements: s.settlements });
     webhooksRoutes(scoped, { webhooks: s.webhooks });
     sessionsRoutes(scoped, { sessions: s.sessions, config });

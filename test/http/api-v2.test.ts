@@ -136,11 +136,11 @@ describe('version 2: settings and transactions as the SDK calls them', () => {
     assert.equal(credit.processedAmount, 12.5);
     const shown = await ok('GET', `/v2/transactions/${credit.transactionId}`);
     assert.equal(shown.referenceId, 'credit-1');
-    const achCredit = await call('POST', '/v2/transactions/credit', {
+    const both = await call('POST', '/v2/transactions/credit', {
       baseAmount: 1,
-      creditDetails: { achData: { requesterIpAddress: '127.0.0.1' } },
+      creditDetails: { cardData: { paymentMethodDetails: CARD }, achData: { requesterIpAddress: '127.0.0.1' } },
     });
-    assert.equal(achCredit.status, 501);
+    assert.equal(both.status, 400);
     const unknownProcessor = await call('POST', '/v2/settlements/settle', {
       paymentProcessorId: '01936f6e-3f5b-7a21-9c3e-6f1d2a4b5c98',
     });

@@ -1,7 +1,7 @@
 import { CARD_TYPE_NAMES, CREDIT_DEBIT_NAMES } from '../../connectors/card/card-numbers.js';
 import { fromCents } from '../../platform/money.js';
 import type { MerchantConfiguration } from '../merchants/merchants.model.js';
-import type { AchResponse } from '../payments/ach/ach.model.js';
+import { type AchResponse, AchType } from '../payments/ach/ach.model.js';
 import type { OperationResult } from '../payments/card-payments.service.js';
 import { STATUS_NAMES, type Transaction, TransactionStatus } from '../payments/transactions.model.js';
 
@@ -110,25 +110,68 @@ export function transactionDetail(t: Transaction) {
   };
 }
 
+function achProcessorResponse(r: AchResponse, t: Transaction, configuration: MerchantConfiguration) {
+  return {
+    processorName: processorName(t, configuration),
+    responseCode: r.responseCode,
+    responseMessage: r.responseDescription,
+    responseDefinition: r.responseDescription,
+  };
+}
+
+/**
+ * An ACH operation's result as v2 names it: Declined or Failed when refused at once; Pending while money is still to
+ * move (a debit, credit or refund waits for its file); Approved when the move itself was the operation (hold, release,
+ * void).
+ */
+function achStatus(t: Transaction, moved: boolean): 'Pending' | 'Approved' | 'Declined' | 'Failed' {
+  if (t.statusId === TransactionStatus.Declined) return 'Declined';
+  if (t.statusId === TransactionStatus.Failed) return 'Failed';
+  return moved ? 'Approved' : 'Pending';
+}
+
 /** An ACH debit's answer: Pending until the bank clears it (or Declined when it was refused at once). */
 export function achResult(debit: AchResponse, t: Transaction, configuration: MerchantConfiguration) {
-  const declined = t.statusId === TransactionStatus.Declined || t.statusId === TransactionStatus.Failed;
+  const status = achStatus(t, false);
+  const processor = achProcessorResponse(debit, t, configuration);
   return {
     transactionId: t.id,
-    transactionStatus: declined ? ('Declined' as const) : ('Pending' as const),
+    transactionStatus: status,
     processedAmount: debit.processedAmount,
     currencyCode: 'USD',
     amountDetails: amountDetails(t),
-    processorResponse: {
-      processorName: processorName(t, configuration),
-      responseCode: debit.responseCode,
-      responseMessage: debit.responseDescription,
-      responseDefinition: debit.responseDescription,
-    },
-    responseDetails: declined
-      ? { code: debit.responseCode, message: debit.responseDescription, source: 'PROCESSOR' }
-      : null,
+    processorResponse: processor,
+    responseDetails:
+      status === 'Pending'
+        ? null
+        : { code: debit.responseCode, message: debit.responseDescription, source: 'PROCESSOR' },
     avsResponse: null,
     receipt: null,
+  };
+}
+
+/** An ACH credit, void or refund (ReversalOperationResponseDto); `t` is the transaction the answer names. */
+export function achReversalResult(
+  r: AchResponse,
+  t: Transaction,
+  configuration: MerchantConfiguration,
+  kind: 'void' | 'money',
+) {
+  return {
+    transactionId: t.id,
+    transactionStatus: achStatus(t, kind === 'void'),
+    processedAmount: r.processedAmount,
+    currencyCode: 'USD',
+    processorResponse: achProcessorResponse(r, t, configuration),
+  };
+}
+
+/** Hold and release (HoldActionResponseDto). */
+export function holdResult(r: AchResponse, t: Transaction, configuration: MerchantConfiguration) {
+  return {
+    transactionId: t.id,
+    type: r.typeId === AchType.Hold ? ('Hold' as const) : ('UnHold' as const),
+    transactionStatus: 'Approved' as const,
+    processorResponse: achProcessorResponse(r, t, configuration),
   };
 }

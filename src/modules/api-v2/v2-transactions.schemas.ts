@@ -348,7 +348,7 @@ export const CreditBody = Type.Object(
     creditDetails: Type.Object(
       {
         cardData: Opt(Nullable(Type.Object({ paymentMethodDetails: CardDetails }, { additionalProperties: false }))),
-        achData: Opt(Nullable(Type.Record(Type.String(), Type.Unknown()))),
+        achData: Opt(Nullable(AchData)),
       },
       { additionalProperties: false },
     ),

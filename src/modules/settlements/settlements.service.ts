@@ -150,6 +150,7 @@ export class SettlementsService {
     if (filter.batchIds) add((n) => `b.id = ANY(${n}::uuid[])`, filter.batchIds);
     if (filter.processorIds) add((n) => `b.processor_id = ANY(${n}::uuid[])`, filter.processorIds);
     if (filter.statusId !== undefined) add((n) => `b.status_id = ${n}`, filter.statusId);
+    if (filter.statusIds) add((n) => `b.status_id = ANY(${n}::smallint[])`, filter.statusIds);
     if (filter.from) add((n) => `coalesce(b.settled_at, b.opened_at) >= ${n}`, filter.from);
     if (filter.to) add((n) => `coalesce(b.settled_at, b.opened_at) <= ${n}`, filter.to);
     if (page.search) {
@@ -178,6 +179,8 @@ export interface BatchFilter {
   batchIds?: string[];
   processorIds?: string[];
   statusId?: number;
+  /** Any of these statuses (version 2 names a closing batch Open). */
+  statusIds?: number[];
   from?: Date;
   to?: Date;
 }

@@ -149,7 +149,9 @@ export function createHttpServer(deps: HttpDeps): App {
     const claim = request.idempotency;
     if (!claim) return payload;
     request.idempotency = undefined;
-    if (reply.statusCode >= 500 || (typeof payload !== 'string' && !Buffer.isBuffer(payload))) {
+    // An answer with no body (`reply.send()`) is stored as empty, so its retry replays it instead of acting again.
+    const body = payload ?? '';
+    if (reply.statusCode >= 500 || (typeof body !== 'string' && !Buffer.isBuffer(body))) {
       await deps.idempotency.release(claim).catch(() => {});
     } else {
       const contentType = reply.getHeader('content-type');
@@ -158,7 +160,7 @@ export function createHttpServer(deps: HttpDeps): App {
           claim,
           reply.statusCode,
           typeof contentType === 'string' ? contentType : null,
-          typeof payload === 'string' ? payload : payload.toString('utf8'),
+          typeof body === 'string' ? body : body.toString('utf8'),
         );
         if (!stored) {
           // This node was taken for dead meanwhile (its liveness session dropped); the retry that took the claim

@@ -1,0 +1,118 @@
+// Version 2 requests as the payments core's commands: the wire names stay here, the core speaks in cents.
+import ipaddr from 'ipaddr.js';
+import { ValidationError } from '../../platform/http/errors.js';
+import { toCents, toMillipercent } from '../../platform/money.js';
+import type { AchCommand } from '../payments/ach/ach.model.js';
+import { SecCode } from '../payments/ach/ach.model.js';
+import { contactInfoOf, type PaymentCommand } from '../payments/payment-request.js';
+import { CreateMethod } from '../payments/transactions.model.js';
+import { normalizeAddress } from '../reference/address.js';
+import type { AchData, CreateTransactionBody, CreditBody } from './v2-transactions.schemas.js';
+
+export const cents = (value: number | null | undefined) => (value == null ? null : toCents(value));
+export const mpct = (value: number | null | undefined) => (value == null ? null : toMillipercent(value));
+
+/** Only US dollars are processed: any other currency is a 400 naming the field, not a silent USD charge. */
+export function checkCurrency(field: string, code: string | null | undefined): void {
+  if (code != null && code.trim().toUpperCase() !== 'USD') {
+    throw ValidationError.field(field, `'${code}' is not supported: only USD.`);
+  }
+}
+
+/** What every v2 payment request carries besides its payment method. */
+type Common = Pick<
+  CreateTransactionBody,
+  'baseAmount' | 'paymentProcessorId' | 'billingAddress' | 'shippingAddress' | 'contactInfo' | 'referenceId'
+>;
+
+function commonFields(body: Common) {
+  return {
+    processorId: body.paymentProcessorId,
+    amountCents: toCents(body.baseAmount),
+    billingAddress: body.billingAddress ? normalizeAddress(body.billingAddress, 'billingAddress') : null,
+    shippingAddress: body.shippingAddress ? normalizeAddress(body.shippingAddress, 'shippingAddress') : null,
+    contactInfo: contactInfoOf(body.contactInfo ?? undefined),
+    referenceId: body.referenceId?.trim() || null,
+    createMethodId: CreateMethod.ApiToken,
+  };
+}
+
+/** The v2 create, as the payments core's card command (sale for captureMethod Auto, authorization for Manual). */
+export function cardCommand(merchantId: string, body: CreateTransactionBody): PaymentCommand {
+  const card = body.transactionDetails.cardData!;
+  const details = card.paymentMethodDetails ?? undefined;
+  const extra = body.extraAmounts ?? undefined;
+  return {
+    ...commonFields(body),
+    kind: card.captureMethod === 'Manual' ? 'authorize' : 'sale',
+    merchantId,
+    paymentMethodId: card.paymentMethodId,
+    accountNumber: details?.cardNumber,
+    expirationMonth: details?.expirationMonth,
+    expirationYear: details?.expirationYear,
+    securityCode: details?.securityCode,
+    tipCents: cents(extra?.tipAmount),
+    percentageOffRateMpct: mpct(extra?.discountAmount),
+    surchargeRateMpct: mpct(extra?.surchargeRate),
+    currencyId: 1,
+    cardDataSourceId: 1,
+    customerInitiated: body.customerInitiatedTransaction,
+  };
+}
+
+/** An unreferenced card credit, as the core's refund-without-reference command. */
+export function cardCreditCommand(merchantId: string, body: CreditBody): PaymentCommand {
+  const details = body.creditDetails.cardData!.paymentMethodDetails;
+  return {
+    ...commonFields(body),
+    kind: 'refund-without-reference',
+    merchantId,
+    accountNumber: details.cardNumber,
+    expirationMonth: details.expirationMonth,
+    expirationYear: details.expirationYear,
+    securityCode: details.securityCode,
+    currencyId: 1,
+    cardDataSourceId: 1,
+  };
+}
+
+const SEC_CODES = { Web: SecCode.Web, PPD: SecCode.PPD, CCD: SecCode.CCD, Telephone: SecCode.Telephone } as const;
+
+/** The end user's address, as the ACH rules want it: a real IPv4 (four parts) or IPv6 address. */
+function requesterIp(field: string, value: string): string {
+  const ip = value.trim();
+  if (!ipaddr.isValid(ip) || (ipaddr.IPv4.isValid(ip) && !ipaddr.IPv4.isValidFourPartDecimal(ip))) {
+    throw ValidationError.field(field, "'requesterIpAddress' must be an IPv4 or IPv6 address.");
+  }
+  return ip;
+}
+
+/**
+ * `achData` as the payments core's ACH command: a debit (the create) or a credit (`/credit`). `field` is where the
+ * request carries it, so errors name the caller's own path.
+ */
+export function achCommand(
+  merchantId: string,
+  direction: 'debit' | 'credit',
+  body: Common & { extraAmounts?: CreateTransactionBody['extraAmounts'] },
+  ach: AchData,
+  field: 'transactionDetails.achData' | 'creditDetails.achData',
+): AchCommand {
+  const details = ach.paymentMethodDetails ?? undefined;
+  return {
+    ...commonFields(body),
+    merchantId,
+    direction,
+    percentageOffRateMpct: mpct(body.extraAmounts?.discountAmount),
+    paymentMethodId: ach.paymentMethodId,
+    accountNumber: details?.accountNumber?.trim() || null,
+    routingNumber: details?.routingNumber?.trim() || null,
+    secCode: SEC_CODES[ach.secCode ?? 'Web'],
+    requesterIp: requesterIp(`${field}.requesterIpAddress`, ach.requesterIpAddress),
+    isFasterProcessing: ach.isFasterProcessing ?? false,
+    taxId: details?.taxId,
+    accountType: details?.accountType == null ? undefined : details.accountType === 'Checking' ? 1 : 2,
+    accountHolderType:
+      details?.accountHolderType == null ? undefined : details.accountHolderType === 'Business' ? 1 : 2,
+  };
+}

@@ -1,0 +1,148 @@
+import Type from 'typebox';
+import { AUTHENTICATED_ERRORS, errorResponses } from '../../platform/http/error-schemas.js';
+import { NotFoundError } from '../../platform/http/errors.js';
+import { DateFilter, dateRange, idList, listQuerySchema, Paged, pageRequest } from '../../platform/http/paging.js';
+import { merchantOf } from '../../platform/http/principal.js';
+import type { App } from '../../platform/http/server.js';
+import { fromCents } from '../../platform/money.js';
+import type { MerchantsService } from '../merchants/merchants.service.js';
+import type { TransactionsService } from '../payments/transactions.service.js';
+import { BatchStatus } from '../settlements/settlements.model.js';
+import { BATCH_LIST, type Batch, type SettlementsService } from '../settlements/settlements.service.js';
+import { SettleBody, SettleResult } from './v2-transactions.schemas.js';
+
+const BatchQuery = listQuerySchema(BATCH_LIST, {
+  dateFrom: DateFilter('Batch date (settlement time, or opening time while open) on or after.'),
+  dateTo: DateFilter('Batch date on or before.'),
+  batchIds: Type.Optional(
+    Type.String({ maxLength: 3700, description: 'Batch ids: the parameter repeated, or comma-separated.' }),
+  ),
+  paymentProcessorIds: Type.Optional(
+    Type.String({ maxLength: 3700, description: 'Processor ids: the parameter repeated, or comma-separated.' }),
+  ),
+  status: Type.Optional(
+    Type.Union([Type.Literal('Open'), Type.Literal('Settled')], {
+      description: 'Open (taking payments, or closing) or Settled.',
+    }),
+  ),
+});
+
+const BatchItem = Type.Object({
+  id: Type.String({ format: 'uuid' }),
+  paymentProcessorId: Type.String({ format: 'uuid' }),
+  paymentProcessorName: Type.String(),
+  externalBatchId: Type.Union([Type.String(), Type.Null()]),
+  batchDateTime: Type.String({ format: 'date-time' }),
+  transactionCount: Type.Integer(),
+  netAmount: Type.Number(),
+  refundsAmount: Type.Number(),
+  salesAmount: Type.Number(),
+  status: Type.Union([Type.Literal('Open'), Type.Literal('Settled')], {
+    description: 'A batch closing at this moment (PendingSettlement on v1) is still Open here.',
+  }),
+});
+
+function batchItem(b: Batch) {
+  return {
+    id: b.id,
+    paymentProcessorId: b.processorId,
+    paymentProcessorName: b.processorName,
+    externalBatchId: b.externalBatchId,
+    batchDateTime: (b.settledAt ?? b.openedAt).toISOString(),
+    transactionCount: b.transactionCount,
+    netAmount: fromCents(b.netCents),
+    refundsAmount: fromCents(b.refundsCents),
+    salesAmount: fromCents(b.salesCents),
+    status: b.statusId === BatchStatus.Settled ? ('Settled' as const) : ('Open' as const),
+  };
+}
+
+export interface V2SettlementsRouteDeps {
+  settlements: SettlementsService;
+  merchants: MerchantsService;
+  transactions: TransactionsService;
+}
+
+/** `/v2/settlements`: the batches, and closing a processor's open batch now. */
+export function v2SettlementsRoutes(app: App, deps: V2SettlementsRouteDeps): void {
+  app.get(
+    '/v2/settlements/batches',
+    {
+      schema: {
+        tags: ['Settlements (v2)'],
+        summary: 'List settlement batches',
+        description:
+          'As GET /pay-api/v1/settlements/batches, in the version 2 names: open batches show live totals, settled ' +
+          'ones the totals frozen when they closed. `page` is zero-based.',
+        querystring: BatchQuery,
+        response: {
+          200: Paged(BatchItem, {
+            items: [
+              {
+                id: '01936f6e-0000-7a21-9c3e-6f1d2a4b5c03',
+                paymentProcessorId: '01936f6e-0000-7a21-9c3e-6f1d2a4b5c02',
+                paymentProcessorName: 'Sandbox Card',
+                externalBatchId: 'SBXB1A2B3C',
+                batchDateTime: '2026-11-22T03:00:00.000Z',
+                transactionCount: 12,
+                netAmount: 1250.75,
+                refundsAmount: 50,
+                salesAmount: 1300.75,
+                status: 'Settled',
+              },
+            ],
+            total: 1,
+          }),
+          ...errorResponses(...AUTHENTICATED_ERRORS),
+        },
+      },
+    },
+    async (request) => {
+      const q = request.query;
+      const range = dateRange('dateFrom', q.dateFrom, 'dateTo', q.dateTo);
+      const result = await deps.settlements.list(
+        {
+          merchantId: merchantOf(request).merchantId,
+          batchIds: idList('batchIds', q.batchIds),
+          processorIds: idList('paymentProcessorIds', q.paymentProcessorIds),
+          statusIds:
+            q.status === undefined
+              ? undefined
+              : q.status === 'Settled'
+                ? [BatchStatus.Settled]
+                : [BatchStatus.Open, BatchStatus.PendingSettlement],
+          from: range.from,
+          to: range.to,
+        },
+        pageRequest(q, BATCH_LIST),
+      );
+      return { items: result.items.map(batchItem), total: result.total };
+    },
+  );
+
+  app.post(
+    '/v2/settlements/settle',
+    {
+      schema: {
+        tags: ['Settlements (v2)'],
+        summary: "Close a processor's open batch now",
+        description:
+          'As POST /pay-api/v1/transactions/settle: 409 while an operation on one of its transactions is in flight.',
+        body: SettleBody,
+        response: { 200: SettleResult, ...errorResponses(...AUTHENTICATED_ERRORS, 404, 409) },
+      },
+    },
+    async (request) => {
+      const merchantId = merchantOf(request).merchantId;
+      const configuration = await deps.merchants.getConfiguration(merchantId);
+      const processor = configuration.processors.find((p) => p.id === request.body.paymentProcessorId);
+      if (!processor) throw new NotFoundError('PaymentProcessor', request.body.paymentProcessorId);
+      const settled = await deps.transactions.settle(merchantId, processor.id);
+      return {
+        status: settled.details.code,
+        message: settled.message,
+        processorResponseCode: settled.processorResponseCode,
+      };
+    },
+  );
+}

@@ -322,6 +322,35 @@ for (const [operation, held, cleared] of [
     request: (ids) => ({ method: 'POST', url: `/pay-api/v1/transactions/ach/${ids.transactionId}/${operation}` }),
   });
 }
+for (const [path, held] of [
+  ['hold', false],
+  ['release-hold', true],
+] as const) {
+  CROSS_TENANT.push({
+    route: `POST /v2/transactions/${path} {transactionId}`,
+    caller: 'merchant',
+    setup: (t, owner) => achDebit(t, owner, held),
+    request: (ids) => ({ method: 'POST', url: `/v2/transactions/${path}`, body: { transactionId: ids.transactionId } }),
+  });
+}
+CROSS_TENANT.push(
+  {
+    route: 'POST /v2/transactions/{transactionId}/reversal (ACH)',
+    caller: 'merchant',
+    setup: (t, owner) => achDebit(t, owner),
+    request: (ids) => ({ method: 'POST', url: `/v2/transactions/${ids.transactionId}/reversal`, body: {} }),
+  },
+  {
+    route: 'POST /v2/transactions/{id}/send-receipt',
+    caller: 'merchant',
+    setup: (t, owner) => cardPayment(t, owner, 'sale'),
+    request: (ids) => ({
+      method: 'POST',
+      url: `/v2/transactions/${ids.transactionId}/send-receipt`,
+      body: { mobileNumber: '+15551234567', customerConsent: true },
+    }),
+  },
+);
 CROSS_TENANT.push({
   route: 'POST /pay-api/v1/transactions/ach/payment {customerId, paymentMethodId}',
   caller: 'merchant',
@@ -1144,6 +1173,10 @@ export const TOKEN_KINDS: Record<string, Kind[]> = {
   'POST /v2/transactions/tip-adjustment': ['merchant'],
   'POST /v2/transactions/credit': ['merchant'],
   'POST /v2/settlements/settle': ['merchant'],
+  'GET /v2/settlements/batches': ['merchant'],
+  'POST /v2/transactions/hold': ['merchant'],
+  'POST /v2/transactions/release-hold': ['merchant'],
+  'POST /v2/transactions/{id}/send-receipt': ['merchant'],
   'GET /v2/payment-links/{paymentLinkId}': ['merchant'],
   'PATCH /v2/payment-links/{paymentLinkId}': ['merchant'],
   'DELETE /v2/payment-links/{paymentLinkId}': ['merchant'],

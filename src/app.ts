@@ -117,7 +117,7 @@ export async function buildApp(ctx: AppContext, http: HttpDeps, options: BuildAp
       devices: s.devices,
     });
     achRoutes(scoped, { ach: s.ach });
-    v2Routes(scoped, s, ctx.pool);
+    v2Routes(scoped, { services: s, pool: ctx.pool, clock: ctx.clock, sandbox: config.env === 'sandbox' });
     settlementsRoutes(scoped, { settlements: s.settlements });
     webhooksRoutes(scoped, { webhooks: s.webhooks });
     sessionsRoutes(scoped, { sessions: s.sessions, config });

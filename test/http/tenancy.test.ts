@@ -719,6 +719,51 @@ CROSS_TENANT.push(
     setup: terminal,
     request: (ids) => ({ method: 'POST', url: POS, body: { terminalId: ids.terminalId, amount: 1 } }),
   },
+  {
+    route: 'GET /v2/pos/transactions/{id}',
+    caller: 'merchant',
+    setup: (t, owner) => posTransaction(t, owner),
+    request: (ids) => ({ method: 'GET', url: `/v2/pos/transactions/${ids.posTransactionId}` }),
+  },
+  {
+    route: 'POST /v2/pos/transactions/{id}/cancel',
+    caller: 'merchant',
+    setup: (t, owner) => posTransaction(t, owner),
+    request: (ids) => ({ method: 'POST', url: `/v2/pos/transactions/${ids.posTransactionId}/cancel` }),
+  },
+  {
+    route: 'POST /v2/pos/transactions {terminalId}',
+    caller: 'merchant',
+    setup: terminal,
+    request: (ids) => ({
+      method: 'POST',
+      url: '/v2/pos/transactions',
+      body: { terminalId: ids.terminalId, amount: 1 },
+    }),
+  },
+  {
+    route: 'POST /v2/pos/transactions {targetTransactionId}',
+    caller: 'merchant',
+    async setup(t, owner) {
+      const { posTransactionId } = await posTransaction(t, owner, true);
+      const done = await t.expectOk(
+        t.request('GET', `/pos-api/v1/pos-transactions/${posTransactionId}`, { token: owner.token }),
+      );
+      const { terminalId } = await terminal(t, owner);
+      return { terminalId: terminalId!, transactionId: done.transactionId };
+    },
+    request: (ids) => ({
+      method: 'POST',
+      url: '/v2/pos/transactions',
+      body: { terminalId: ids.terminalId, transactionType: 'Void', targetTransactionId: ids.transactionId },
+    }),
+  },
+  {
+    route: 'GET /v2/terminals/{id}/status',
+    caller: 'merchant',
+    setup: terminal,
+    request: (ids) => ({ method: 'GET', url: `/v2/terminals/${ids.terminalId}/status` }),
+  },
 );
 
 async function catalogEntries(t: TestNode, owner: Owner): Promise<Record<string, string>> {
@@ -1177,6 +1222,12 @@ export const TOKEN_KINDS: Record<string, Kind[]> = {
   'POST /v2/transactions/hold': ['merchant'],
   'POST /v2/transactions/release-hold': ['merchant'],
   'POST /v2/transactions/{id}/send-receipt': ['merchant'],
+  'GET /v2/terminals': ['merchant'],
+  'GET /v2/terminals/{id}/status': ['merchant'],
+  'POST /v2/pos/transactions': ['merchant'],
+  'GET /v2/pos/transactions': ['merchant'],
+  'GET /v2/pos/transactions/{id}': ['merchant'],
+  'POST /v2/pos/transactions/{id}/cancel': ['merchant'],
   'GET /v2/payment-links/{paymentLinkId}': ['merchant'],
   'PATCH /v2/payment-links/{paymentLinkId}': ['merchant'],
   'DELETE /v2/payment-links/{paymentLinkId}': ['merchant'],

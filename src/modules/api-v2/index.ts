@@ -1,20 +1,24 @@
 import type { Services } from '../../context.js';
+import type { Clock } from '../../platform/clock/clock.js';
 import type { Pool } from '../../platform/db/pool.js';
 import type { App } from '../../platform/http/server.js';
 import { ReceiptSms } from './receipt-sms.js';
 import { v2CalculateRoutes } from './v2-calculate.routes.js';
 import { v2HoldsRoutes } from './v2-holds.routes.js';
+import { v2PosRoutes } from './v2-pos.routes.js';
 import { v2ReceiptsRoutes } from './v2-receipts.routes.js';
 import { v2ReversalsRoutes } from './v2-reversals.routes.js';
 import { v2SettingsRoutes } from './v2-settings.routes.js';
 import { v2SettlementsRoutes } from './v2-settlements.routes.js';
+import { v2TerminalsRoutes } from './v2-terminals.routes.js';
 import { v2TransactionsRoutes } from './v2-transactions.routes.js';
 
 /**
  * The version 2 surface the vendor's official SDK speaks (docs/api-v2.md): a layer of wire names over the same
  * services as version 1, with no state of its own.
  */
-export function v2Routes(app: App, s: Services, pool: Pool): void {
+export function v2Routes(app: App, ctx: { services: Services; pool: Pool; clock: Clock; sandbox: boolean }): void {
+  const { services: s, pool } = ctx;
   const payments = {
     cardPayments: s.cardPayments,
     ach: s.ach,
@@ -30,4 +34,11 @@ export function v2Routes(app: App, s: Services, pool: Pool): void {
   });
   v2SettingsRoutes(app, { merchants: s.merchants });
   v2SettlementsRoutes(app, { settlements: s.settlements, merchants: s.merchants, transactions: s.transactions });
+  v2TerminalsRoutes(app, {
+    terminals: s.terminals,
+    busy: (terminalId) => s.pos.busy(terminalId),
+    clock: ctx.clock,
+    sandbox: ctx.sandbox,
+  });
+  v2PosRoutes(app, { pos: s.pos });
 }

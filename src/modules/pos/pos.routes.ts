@@ -15,7 +15,6 @@ import {
   PosListQuery,
   PosListResponse,
   PosView,
-  PrintBody,
 } from './pos.schemas.js';
 import type { PosService } from './pos.service.js';
 
@@ -120,7 +119,6 @@ export function posRoutes(app: App, deps: PosRouteDeps): void {
       posCreatedView(await pos.cancel(merchantOf(request).merchantId, request.params.posTransactionId)),
   );
 
-  const print = async (merchantId: string, id: string, terminalId?: string) => pos.print(merchantId, id, terminalId);
   app.post(
     `${base}/:posTransactionId/print`,
     {
@@ -135,24 +133,7 @@ export function posRoutes(app: App, deps: PosRouteDeps): void {
       },
     },
     async (request, reply) => {
-      await print(merchantOf(request).merchantId, request.params.posTransactionId);
-      return reply.send();
-    },
-  );
-  app.post(
-    '/v2/pos/transactions/:posTransactionId/print-receipt',
-    {
-      schema: {
-        tags,
-        summary: 'Print the receipt again (version 2)',
-        description: 'As `POST /pos-api/v1/pos-transactions/{id}/print`, with the terminal named in the body.',
-        params: PosIdParams,
-        body: PrintBody,
-        response: { 200: EMPTY, ...ERRORS },
-      },
-    },
-    async (request, reply) => {
-      await print(merchantOf(request).merchantId, request.params.posTransactionId, request.body.terminalId);
+      await pos.print(merchantOf(request).merchantId, request.params.posTransactionId);
       return reply.send();
     },
   );

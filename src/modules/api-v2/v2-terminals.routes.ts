@@ -1,0 +1,160 @@
+import Type from 'typebox';
+import type { Clock } from '../../platform/clock/clock.js';
+import { AUTHENTICATED_ERRORS, errorResponses } from '../../platform/http/error-schemas.js';
+import { listQuerySchema, Paged, pageRequest } from '../../platform/http/paging.js';
+import { merchantOf } from '../../platform/http/principal.js';
+import type { App } from '../../platform/http/server.js';
+import { terminalListItem, terminalStatusView } from '../terminals/terminals.mapper.js';
+import { DeliveryStatus } from '../terminals/terminals.model.js';
+import { TERMINAL_LIST } from '../terminals/terminals.repo.js';
+import type { TerminalsService } from '../terminals/terminals.service.js';
+
+const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
+/** A closed set of names in a request; in an answer, a string that says which (answers are not re-validated). */
+const Names = <const T extends string>(...names: T[]) => Type.Enum(names);
+const OneOf = (...names: string[]) => Type.String({ description: `One of: ${names.join(', ')}.` });
+const DELIVERY = ['PendingShipment', 'Shipping', 'Active', 'Inactive'] as const;
+const TERMINAL_ID = '01936f6e-3f5b-7a21-9c3e-6f1d2a4b5c70';
+
+const ListQuery = listQuerySchema(TERMINAL_LIST, {
+  deliveryStatus: Type.Optional(Names(...DELIVERY)),
+  serialNumber: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+});
+
+const Item = Type.Object({
+  id: Type.String({ format: 'uuid' }),
+  merchantId: Type.String({ format: 'uuid' }),
+  merchantCompanyName: Type.String(),
+  serialNumber: Type.String(),
+  terminalManufacturer: OneOf('Sunmi', 'Verifone'),
+  terminalModel: OneOf('SunmiP2', 'SunmiP2LiteSe', 'VerifoneVictaMobile', 'VerifoneVictaPortable', 'SunmiP3H'),
+  deliveryStatus: OneOf(...DELIVERY),
+  terminalMode: OneOf('Standalone', 'SemiIntegrated'),
+  connectionStatus: OneOf('Online', 'Offline'),
+  lastSeenTimestamp: Nullable(Type.String({ format: 'date-time' })),
+});
+
+const Status = Type.Object(
+  {
+    terminalId: Type.String({ format: 'uuid' }),
+    timestamp: Type.String({ format: 'date-time', description: 'When this answer was made (the business clock).' }),
+    terminalPosStatus: OneOf('Active', 'Busy', 'Offline'),
+    connectionStatus: OneOf('Online', 'Offline'),
+    connectionType: Nullable(OneOf('WiFi', 'Mobile', 'Ethernet')),
+    wifiConnectionStrength: Nullable(Type.Integer({ description: 'null while the terminal is offline.' })),
+    mobileConnectionStrength: Nullable(Type.Integer({ description: 'null while the terminal is offline.' })),
+    lastSeenTimestamp: Nullable(Type.String({ format: 'date-time' })),
+    debitPinKey: Type.Null({ description: 'Not reported by terminals on the terminal channel: always null.' }),
+    availabilityStatus: Nullable(OneOf('Ready', 'Busy')),
+    ariseTerminalVersion: Nullable(Type.String()),
+    batteryLevel: Nullable(Type.Integer({ minimum: 0, maximum: 100 })),
+    printerStatus: Nullable(OneOf('Normal', 'NotNormal', 'NotSupported')),
+    deviceSoftwareDetails: Type.Null({ description: 'Not reported on the terminal channel: always null.' }),
+  },
+  {
+    examples: [
+      {
+        terminalId: TERMINAL_ID,
+        timestamp: '2026-11-24T10:00:05.000Z',
+        terminalPosStatus: 'Active',
+        connectionStatus: 'Online',
+        connectionType: 'WiFi',
+        wifiConnectionStrength: 85,
+        mobileConnectionStrength: 0,
+        lastSeenTimestamp: '2026-11-24T10:00:00.000Z',
+        debitPinKey: null,
+        availabilityStatus: 'Ready',
+        ariseTerminalVersion: '1.0.0',
+        batteryLevel: 90,
+        printerStatus: 'Normal',
+        deviceSoftwareDetails: null,
+      },
+    ],
+  },
+);
+
+export interface V2TerminalsRouteDeps {
+  terminals: TerminalsService;
+  busy(terminalId: string): Promise<boolean>;
+  clock: Clock;
+  sandbox: boolean;
+}
+
+/** `/v2/terminals`: the merchant's terminals and their live status, as on `/pos-api/v1/terminals`. */
+export function v2TerminalsRoutes(app: App, deps: V2TerminalsRouteDeps): void {
+  const tags = ['Terminals (v2)'];
+
+  app.get(
+    '/v2/terminals',
+    {
+      schema: {
+        tags,
+        summary: 'List terminals',
+        description:
+          'The merchant’s terminals; `search` matches the serial number, `page` is zero-based. Online means a node ' +
+          'holds the terminal channel socket (in the sandbox, or the virtual terminal is switched on).',
+        querystring: ListQuery,
+        response: {
+          200: Paged(Item, {
+            items: [
+              {
+                id: TERMINAL_ID,
+                merchantId: '01936f6e-3f5b-7a21-9c3e-6f1d2a4b5c01',
+                merchantCompanyName: 'Acme Widgets',
+                serialNumber: 'SN100001',
+                terminalManufacturer: 'Sunmi',
+                terminalModel: 'SunmiP2',
+                deliveryStatus: 'Active',
+                terminalMode: 'SemiIntegrated',
+                connectionStatus: 'Online',
+                lastSeenTimestamp: '2026-11-24T10:00:00.000Z',
+              },
+            ],
+            total: 1,
+          }),
+          ...errorResponses(...AUTHENTICATED_ERRORS),
+        },
+      },
+    },
+    async (request) => {
+      const q = request.query;
+      const result = await deps.terminals.list(
+        {
+          merchantId: merchantOf(request).merchantId,
+          deliveryStatusId: q.deliveryStatus === undefined ? undefined : DeliveryStatus[q.deliveryStatus],
+          serialNumber: q.serialNumber,
+        },
+        pageRequest(q, TERMINAL_LIST),
+      );
+      return {
+        // The answer's schema keeps only the version 2 fields of the v1 view.
+        items: result.items.map((row) => {
+          const v = terminalListItem(row, deps.sandbox);
+          return { ...v, deliveryStatus: v.deliveryStatusName, terminalMode: v.terminalModeName };
+        }),
+        total: result.total,
+      };
+    },
+  );
+
+  app.get(
+    '/v2/terminals/:id/status',
+    {
+      schema: {
+        tags,
+        summary: 'Terminal status',
+        description:
+          'As the terminal last reported it over its channel. Offline: what it cannot know now (battery, printer, ' +
+          'signal, connection type) is null.',
+        params: Type.Object({ id: Type.String({ format: 'uuid' }) }),
+        response: { 200: Status, ...errorResponses(...AUTHENTICATED_ERRORS, 404) },
+      },
+    },
+    async (request) => {
+      const terminal = await deps.terminals.get(merchantOf(request).merchantId, request.params.id);
+      const presence = await deps.terminals.presence(terminal);
+      const v = terminalStatusView(terminal, presence, presence.online && (await deps.busy(terminal.id)));
+      return { ...v, timestamp: deps.clock.now().toISOString(), debitPinKey: null, deviceSoftwareDetails: null };
+    },
+  );
+}

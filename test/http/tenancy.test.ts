@@ -277,6 +277,86 @@ const merchantCases: CrossTenantCase[] = [
 ];
 CROSS_TENANT.push(...merchantCases);
 
+const V2_CUSTOMER = '/v2/customers';
+CROSS_TENANT.push(
+  {
+    route: 'GET /v2/customers/{id}',
+    caller: 'merchant',
+    setup: customerWithCard,
+    request: (ids) => ({ method: 'GET', url: `${V2_CUSTOMER}/${ids.customerId}` }),
+  },
+  {
+    route: 'PUT /v2/customers/{id}',
+    caller: 'merchant',
+    setup: customerWithCard,
+    request: (ids) => ({ method: 'PUT', url: `${V2_CUSTOMER}/${ids.customerId}`, body: { firstName: 'New' } }),
+  },
+  {
+    route: 'DELETE /v2/customers/{id}',
+    caller: 'merchant',
+    setup: customerWithCard,
+    request: (ids) => ({ method: 'DELETE', url: `${V2_CUSTOMER}/${ids.customerId}` }),
+  },
+  {
+    route: 'GET /v2/customers/{id}/payment-methods',
+    caller: 'merchant',
+    setup: customerWithCard,
+    request: (ids) => ({ method: 'GET', url: `${V2_CUSTOMER}/${ids.customerId}/payment-methods` }),
+  },
+  {
+    route: 'POST /v2/customers/{id}/payment-methods',
+    caller: 'merchant',
+    setup: customerWithCard,
+    request: (ids) => ({
+      method: 'POST',
+      url: `${V2_CUSTOMER}/${ids.customerId}/payment-methods`,
+      body: { card: { cardNumber: CARD.accountNumber, expirationMonth: 12, expirationYear: 2031 } },
+    }),
+  },
+  {
+    route: 'PUT /v2/customers/{id}/payment-methods/{paymentMethodId}',
+    caller: 'merchant',
+    setup: customerWithCard,
+    request: (ids) => ({
+      method: 'PUT',
+      url: `${V2_CUSTOMER}/${ids.customerId}/payment-methods/${ids.paymentMethodId}`,
+      body: { name: 'n' },
+    }),
+  },
+  {
+    route: 'PUT /v2/customers/{id}/payment-methods/{paymentMethodId}/set-default',
+    caller: 'merchant',
+    setup: customerWithCard,
+    request: (ids) => ({
+      method: 'PUT',
+      url: `${V2_CUSTOMER}/${ids.customerId}/payment-methods/${ids.paymentMethodId}/set-default`,
+    }),
+  },
+  {
+    route: 'DELETE /v2/customers/{id}/payment-methods/{paymentMethodId}',
+    caller: 'merchant',
+    setup: customerWithCard,
+    request: (ids) => ({
+      method: 'DELETE',
+      url: `${V2_CUSTOMER}/${ids.customerId}/payment-methods/${ids.paymentMethodId}`,
+    }),
+  },
+  {
+    route: 'POST /v2/transactions {paymentMethodId}',
+    caller: 'merchant',
+    setup: customerWithCard,
+    request: (ids) => ({
+      method: 'POST',
+      url: '/v2/transactions',
+      body: {
+        baseAmount: 3,
+        referenceId: `tenancy-${++referenceSeq}`,
+        transactionDetails: { cardData: { paymentMethodId: ids.paymentMethodId } },
+      },
+    }),
+  },
+);
+
 /** An ACH debit from a new account, still Scheduled (so hold, void and unhold-after-hold apply). */
 async function achDebit(t: TestNode, owner: Owner, hold = false, cleared = false): Promise<Record<string, string>> {
   const created = await t.expectOk(
@@ -1223,6 +1303,16 @@ export const TOKEN_KINDS: Record<string, Kind[]> = {
   'POST /v2/transactions/release-hold': ['merchant'],
   'POST /v2/transactions/{id}/send-receipt': ['merchant'],
   'GET /v2/terminals': ['merchant'],
+  'POST /v2/customers': ['merchant'],
+  'GET /v2/customers': ['merchant'],
+  'GET /v2/customers/{id}': ['merchant'],
+  'PUT /v2/customers/{id}': ['merchant'],
+  'DELETE /v2/customers/{id}': ['merchant'],
+  'POST /v2/customers/{id}/payment-methods': ['merchant'],
+  'GET /v2/customers/{id}/payment-methods': ['merchant'],
+  'PUT /v2/customers/{id}/payment-methods/{paymentMethodId}': ['merchant'],
+  'DELETE /v2/customers/{id}/payment-methods/{paymentMethodId}': ['merchant'],
+  'PUT /v2/customers/{id}/payment-methods/{paymentMethodId}/set-default': ['merchant'],
   'GET /v2/terminals/{id}/status': ['merchant'],
   'POST /v2/pos/transactions': ['merchant'],
   'GET /v2/pos/transactions': ['merchant'],

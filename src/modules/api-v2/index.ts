@@ -4,6 +4,7 @@ import type { Pool } from '../../platform/db/pool.js';
 import type { App } from '../../platform/http/server.js';
 import { ReceiptSms } from './receipt-sms.js';
 import { v2CalculateRoutes } from './v2-calculate.routes.js';
+import { v2CustomersRoutes } from './v2-customers.routes.js';
 import { v2HoldsRoutes } from './v2-holds.routes.js';
 import { v2PosRoutes } from './v2-pos.routes.js';
 import { v2ReceiptsRoutes } from './v2-receipts.routes.js';
@@ -24,6 +25,7 @@ export function v2Routes(app: App, ctx: { services: Services; pool: Pool; clock:
     ach: s.ach,
     merchants: s.merchants,
     transactions: s.transactions,
+    vault: s.vault,
   };
   v2TransactionsRoutes(app, payments);
   v2ReversalsRoutes(app, payments);
@@ -41,4 +43,5 @@ export function v2Routes(app: App, ctx: { services: Services; pool: Pool; clock:
     sandbox: ctx.sandbox,
   });
   v2PosRoutes(app, { pos: s.pos });
+  v2CustomersRoutes(app, { customers: s.customers });
 }

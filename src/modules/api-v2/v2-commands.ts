@@ -7,6 +7,7 @@ import { SecCode } from '../payments/ach/ach.model.js';
 import { contactInfoOf, type PaymentCommand } from '../payments/payment-request.js';
 import { CreateMethod } from '../payments/transactions.model.js';
 import { normalizeAddress } from '../reference/address.js';
+import type { VaultService } from '../vault/vault.service.js';
 import type { AchData, CreateTransactionBody, CreditBody } from './v2-transactions.schemas.js';
 
 export const cents = (value: number | null | undefined) => (value == null ? null : toCents(value));
@@ -17,6 +18,18 @@ export function checkCurrency(field: string, code: string | null | undefined): v
   if (code != null && code.trim().toUpperCase() !== 'USD') {
     throw ValidationError.field(field, `'${code}' is not supported: only USD.`);
   }
+}
+
+/**
+ * Version 2 requests name a vaulted method without its customer (the document has no `customerId`): the method's own
+ * customer pays. Another merchant's method is not found.
+ */
+export async function customerOfMethod(
+  vault: VaultService,
+  merchantId: string,
+  paymentMethodId: string | null | undefined,
+): Promise<string | null> {
+  return paymentMethodId ? (await vault.get(merchantId, paymentMethodId)).customerId : null;
 }
 
 /** What every v2 payment request carries besides its payment method. */

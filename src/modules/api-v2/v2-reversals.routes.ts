@@ -10,12 +10,14 @@ import type { CardPaymentsService } from '../payments/card-payments.service.js';
 import type { RequestClaim } from '../payments/payment-request.js';
 import { type Transaction, TransactionStatus } from '../payments/transactions.model.js';
 import type { TransactionsService } from '../payments/transactions.service.js';
-import { achCommand, cardCreditCommand, checkCurrency } from './v2-commands.js';
+import type { VaultService } from '../vault/vault.service.js';
+import { achCommand, cardCreditCommand, checkCurrency, customerOfMethod } from './v2-commands.js';
 import { achReversalResult, reversalResult } from './v2-transactions.mapper.js';
 import { CreditBody, ReversalBody, ReversalResult, TransactionIdParams } from './v2-transactions.schemas.js';
 
 export interface V2ReversalsRouteDeps {
   cardPayments: CardPaymentsService;
+  vault: VaultService;
   ach: AchPaymentsService;
   merchants: MerchantsService;
   transactions: TransactionsService;
@@ -106,6 +108,7 @@ export function v2ReversalsRoutes(app: App, deps: V2ReversalsRouteDeps): void {
       if (achData) {
         const credit = await ach.create({
           ...achCommand(merchantId, 'credit', body, achData, 'creditDetails.achData'),
+          customerId: await customerOfMethod(deps.vault, merchantId, achData.paymentMethodId),
           idempotency: request.idempotency,
         });
         const t = (await transactions.get(merchantId, credit.transactionId))!;

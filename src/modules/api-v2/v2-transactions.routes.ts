@@ -9,7 +9,8 @@ import type { AchPaymentsService } from '../payments/ach/ach.service.js';
 import type { CardPaymentsService } from '../payments/card-payments.service.js';
 import { TRANSACTION_LIST } from '../payments/transactions.schemas.js';
 import type { TransactionsService } from '../payments/transactions.service.js';
-import { achCommand, cardCommand, checkCurrency } from './v2-commands.js';
+import type { VaultService } from '../vault/vault.service.js';
+import { achCommand, cardCommand, checkCurrency, customerOfMethod } from './v2-commands.js';
 import { achResult, transactionDetail, transactionResult } from './v2-transactions.mapper.js';
 import {
   CaptureBody,
@@ -25,6 +26,7 @@ import {
 
 export interface V2TransactionsRouteDeps {
   cardPayments: CardPaymentsService;
+  vault: VaultService;
   ach: AchPaymentsService;
   merchants: MerchantsService;
   transactions: TransactionsService;
@@ -74,13 +76,18 @@ export function v2TransactionsRoutes(app: App, deps: V2TransactionsRouteDeps): v
       if (achData) {
         const debit = await deps.ach.create({
           ...achCommand(merchantId, 'debit', body, achData, 'transactionDetails.achData'),
+          customerId: await customerOfMethod(deps.vault, merchantId, achData.paymentMethodId),
           idempotency: request.idempotency,
         });
         const t = await transactions.get(merchantId, debit.transactionId);
         return achResult(debit, t!, await configurationOf(merchantId));
       }
       if (!cardData) throw ValidationError.field('transactionDetails.cardData', 'cardData or achData is required.');
-      const result = await cardPayments.pay({ ...cardCommand(merchantId, body), idempotency: request.idempotency });
+      const result = await cardPayments.pay({
+        ...cardCommand(merchantId, body),
+        customerId: await customerOfMethod(deps.vault, merchantId, cardData.paymentMethodId),
+        idempotency: request.idempotency,
+      });
       return transactionResult(result, await configurationOf(merchantId));
     },
   );

@@ -184,6 +184,11 @@ export interface CustomerFilter {
   customerIds: string[] | undefined;
   createdFrom: Date | undefined;
   createdTo: Date | undefined;
+  /** Partial, case-insensitive matches on one field each (version 2's filters). */
+  fullName?: string;
+  email?: string;
+  companyName?: string;
+  mobileNumber?: string;
 }
 
 export async function listCustomers(
@@ -200,6 +205,10 @@ export async function listCustomers(
   if (filter.customerIds) add((n) => `c.id = ANY(${n}::uuid[])`, filter.customerIds);
   if (filter.createdFrom) add((n) => `c.created_at >= ${n}`, filter.createdFrom);
   if (filter.createdTo) add((n) => `c.created_at <= ${n}`, filter.createdTo);
+  if (filter.fullName) add((n) => `concat_ws(' ', c.first_name, c.last_name) ILIKE ${n}`, likePattern(filter.fullName));
+  if (filter.email) add((n) => `c.email ILIKE ${n}`, likePattern(filter.email));
+  if (filter.companyName) add((n) => `c.company_name ILIKE ${n}`, likePattern(filter.companyName));
+  if (filter.mobileNumber) add((n) => `c.mobile_phone_number ILIKE ${n}`, likePattern(filter.mobileNumber));
   if (page.search) {
     add(
       (n) =>

@@ -120,6 +120,36 @@ export class CustomersService {
     return { id: customer.id };
   }
 
+  /**
+   * A customer with its first cards and bank accounts, in one transaction (a bad card leaves nothing behind); the
+   * first of each kind becomes the default.
+   */
+  async createWithMethods(
+    merchantId: string,
+    input: CustomerInput,
+    cards: CardInput[],
+    accounts: AchInput[],
+  ): Promise<{ id: string }> {
+    return withTransaction(this.pool, async (tx) => {
+      const { id } = await this.create(merchantId, input, tx);
+      const cardIds: string[] = [];
+      const accountIds: string[] = [];
+      for (const card of cards) cardIds.push((await this.vault.addCard(merchantId, id, card, tx)).id);
+      for (const account of accounts)
+        accountIds.push((await this.vault.addBankAccount(merchantId, id, account, tx)).id);
+      if (cardIds.length + accountIds.length > 0) {
+        await setDefaults(
+          tx,
+          merchantId,
+          id,
+          { card: cardIds[0] ?? null, ach: accountIds[0] ?? null },
+          this.clock.now(),
+        );
+      }
+      return { id };
+    });
+  }
+
   async replace(merchantId: string, id: string, input: CustomerInput): Promise<void> {
     const fields = customerFields(input);
     if (!(await replaceCustomer(this.pool, merchantId, id, fields, this.clock.now()))) {

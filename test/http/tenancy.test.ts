@@ -80,6 +80,29 @@ export const CROSS_TENANT: CrossTenantCase[] = [
       body: { merchantId: ids.merchantId, tokenName: 'x' },
     }),
   },
+  {
+    route: 'DELETE /v2/api-keys/{clientId}',
+    caller: 'partner',
+    async setup(t, owner) {
+      const key = await t.expectOk(
+        t.request('POST', '/v2/api-keys', { token: owner.token, body: { merchantId: owner.merchantId, name: 'k' } }),
+      );
+      return { clientId: key.clientId, merchantId: owner.merchantId };
+    },
+    request: (ids) => ({ method: 'DELETE', url: `/v2/api-keys/${ids.clientId}?merchantId=${ids.merchantId}` }),
+  },
+  {
+    route: 'GET /v2/api-keys?merchantId',
+    caller: 'partner',
+    setup: async (_t, owner) => ({ merchantId: owner.merchantId }),
+    request: (ids) => ({ method: 'GET', url: `/v2/api-keys?merchantId=${ids.merchantId}` }),
+  },
+  {
+    route: 'POST /v2/api-keys {merchantId}',
+    caller: 'partner',
+    setup: async (_t, owner) => ({ merchantId: owner.merchantId }),
+    request: (ids) => ({ method: 'POST', url: '/v2/api-keys', body: { merchantId: ids.merchantId, name: 'x' } }),
+  },
 ];
 
 const CARD = { accountNumber: '4111111111111111', expirationMonth: 12, expirationYear: 2031 };
@@ -1303,6 +1326,9 @@ export const TOKEN_KINDS: Record<string, Kind[]> = {
   'POST /v2/transactions/release-hold': ['merchant'],
   'POST /v2/transactions/{id}/send-receipt': ['merchant'],
   'GET /v2/terminals': ['merchant'],
+  'POST /v2/api-keys': ['merchant', 'partner'],
+  'GET /v2/api-keys': ['merchant', 'partner'],
+  'DELETE /v2/api-keys/{clientId}': ['merchant', 'partner'],
   'POST /v2/customers': ['merchant'],
   'GET /v2/customers': ['merchant'],
   'GET /v2/customers/{id}': ['merchant'],

@@ -3,6 +3,7 @@ import type { Clock } from '../../platform/clock/clock.js';
 import type { Pool } from '../../platform/db/pool.js';
 import type { App } from '../../platform/http/server.js';
 import { ReceiptSms } from './receipt-sms.js';
+import { v2ApiKeysRoutes } from './v2-api-keys.routes.js';
 import { v2CalculateRoutes } from './v2-calculate.routes.js';
 import { v2CustomersRoutes } from './v2-customers.routes.js';
 import { v2HoldsRoutes } from './v2-holds.routes.js';
@@ -44,4 +45,5 @@ export function v2Routes(app: App, ctx: { services: Services; pool: Pool; clock:
   });
   v2PosRoutes(app, { pos: s.pos });
   v2CustomersRoutes(app, { customers: s.customers });
+  v2ApiKeysRoutes(app, { apiKeys: s.apiKeys });
 }

@@ -1326,6 +1326,8 @@ export const TOKEN_KINDS: Record<string, Kind[]> = {
   'POST /v2/transactions/release-hold': ['merchant'],
   'POST /v2/transactions/{id}/send-receipt': ['merchant'],
   'GET /v2/terminals': ['merchant'],
+  'GET /v2/settings/transaction-autofill': ['merchant'],
+  'PUT /v2/settings/transaction-autofill': ['merchant'],
   'POST /v2/api-keys': ['merchant', 'partner'],
   'GET /v2/api-keys': ['merchant', 'partner'],
   'DELETE /v2/api-keys/{clientId}': ['merchant', 'partner'],

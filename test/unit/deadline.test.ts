@@ -29,6 +29,7 @@ describe('connector deadlines', () => {
             card: { pan: '4111111111111111', expirationMonth: 12, expirationYear: 2035, securityCode: '123' },
             avs: null,
             cardPresent: false,
+            enhancedData: null,
           },
           { signal },
         ),

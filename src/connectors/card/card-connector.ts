@@ -32,6 +32,34 @@ export interface PaymentRequest {
   /** Card not present requests carry the billing address for AVS. */
   avs: AvsRequest | null;
   cardPresent: boolean;
+  /** Level 2 / Level 3 data for the processor (commercial cards qualify for lower interchange with it). */
+  enhancedData: EnhancedData | null;
+}
+
+/** One line item of Level 3 data. */
+export interface EnhancedProduct {
+  name: string | null;
+  code: string | null;
+  unitPriceCents: number | null;
+  measurementUnit: string | null;
+  quantity: number | null;
+  taxCents: number | null;
+  discountRateMpct: number | null;
+  description: string | null;
+}
+
+/**
+ * Level 2 (sales tax) and Level 3 (order and line items) data of a card payment. Informational for the processor:
+ * it changes no amount. `autofilled` names the fields the merchant's autofill settings supplied.
+ */
+export interface EnhancedData {
+  salesTaxRateMpct: number | null;
+  invoiceNumber: string | null;
+  purchaseOrder: string | null;
+  shippingCents: number | null;
+  dutyCents: number | null;
+  products: EnhancedProduct[];
+  autofilled: Array<'salesTaxRate' | 'shippingCharges' | 'dutyCharges' | 'products'>;
 }
 
 export interface ApprovedOutcome {

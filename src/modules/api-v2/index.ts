@@ -4,6 +4,7 @@ import type { Pool } from '../../platform/db/pool.js';
 import type { App } from '../../platform/http/server.js';
 import { ReceiptSms } from './receipt-sms.js';
 import { v2ApiKeysRoutes } from './v2-api-keys.routes.js';
+import { v2AutofillRoutes } from './v2-autofill.routes.js';
 import { v2CalculateRoutes } from './v2-calculate.routes.js';
 import { v2CustomersRoutes } from './v2-customers.routes.js';
 import { v2HoldsRoutes } from './v2-holds.routes.js';
@@ -36,6 +37,7 @@ export function v2Routes(app: App, ctx: { services: Services; pool: Pool; clock:
     receipts: new ReceiptSms({ pool, transactions: s.transactions, merchants: s.merchants, messages: s.messages }),
   });
   v2SettingsRoutes(app, { merchants: s.merchants });
+  v2AutofillRoutes(app, { merchants: s.merchants });
   v2SettlementsRoutes(app, { settlements: s.settlements, merchants: s.merchants, transactions: s.transactions });
   v2TerminalsRoutes(app, {
     terminals: s.terminals,

@@ -4,6 +4,7 @@ import { ValidationError } from '../../platform/http/errors.js';
 import { toCents, toMillipercent } from '../../platform/money.js';
 import type { AchCommand } from '../payments/ach/ach.model.js';
 import { SecCode } from '../payments/ach/ach.model.js';
+import { enhancedDataOf } from '../payments/enhanced-data.js';
 import { contactInfoOf, type PaymentCommand } from '../payments/payment-request.js';
 import { CreateMethod } from '../payments/transactions.model.js';
 import { normalizeAddress } from '../reference/address.js';
@@ -70,6 +71,7 @@ export function cardCommand(merchantId: string, body: CreateTransactionBody): Pa
     currencyId: 1,
     cardDataSourceId: 1,
     customerInitiated: body.customerInitiatedTransaction,
+    enhancedData: enhancedDataOf(body.transactionEnhancedData),
   };
 }
 

@@ -2,6 +2,7 @@
 // them. Amounts are decimals on the wire like every other route; they are integer cents inside.
 import Type, { type Static } from 'typebox';
 import { AmountSchema } from '../../platform/money.js';
+import { EnhancedDataInput } from '../payments/enhanced-data.schemas.js';
 import { AddressInput } from '../reference/address.js';
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
@@ -125,7 +126,7 @@ export const CreateTransactionBody = Type.Object(
     customerInitiatedTransaction: Opt(Type.Boolean()),
     pricingType: Opt(Nullable(Pricing)),
     extraAmounts: Opt(Nullable(ExtraAmounts)),
-    transactionEnhancedData: Opt(Nullable(Type.Record(Type.String(), Type.Unknown()))),
+    transactionEnhancedData: Opt(Nullable(EnhancedDataInput)),
     billingAddress: Opt(Nullable(AddressInput)),
     shippingAddress: Opt(Nullable(AddressInput)),
     contactInfo: Opt(Nullable(ContactInfo)),

@@ -92,6 +92,27 @@ export interface MerchantConfiguration {
   statusId: number;
   settings: MerchantSettings;
   processors: PaymentProcessor[];
+  /** L2/L3 defaults for card payments that do not send their own (null: none). */
+  transactionAutofill: TransactionAutofill | null;
+}
+
+/** The product line a payment without line items is given (L3). */
+export interface AutofillProduct {
+  name: string | null;
+  code: string | null;
+  unitPriceCents: number | null;
+  measurementUnit: string | null;
+  quantity: number | null;
+  discountRateMpct: number | null;
+  description: string | null;
+}
+
+/** The merchant's L2/L3 autofill settings, in internal units. */
+export interface TransactionAutofill {
+  taxRateMpct: number | null;
+  product: AutofillProduct | null;
+  shippingCents: number | null;
+  dutyRateMpct: number | null;
 }
 
 export interface MerchantContact {

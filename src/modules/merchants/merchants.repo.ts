@@ -8,6 +8,7 @@ import type {
   MerchantSettings,
   PaymentProcessor,
   SettlementTimeSlot,
+  TransactionAutofill,
 } from './merchants.model.js';
 
 interface MerchantRow {
@@ -146,6 +147,7 @@ export async function updateMerchant(sql: Sql, merchant: Merchant): Promise<void
 
 type ConfigurationRow = Pick<MerchantRow, 'company_name' | 'mcc_code' | 'mcc_code_description' | 'status_id'> &
   SettingsColumns & {
+    transaction_autofill: TransactionAutofill | null;
     // The processor's columns; all null for a merchant without processors.
     p_id: string | null;
     p_method: 'card' | 'ach' | null;
@@ -167,7 +169,7 @@ const configurationById = prepared(
      m.default_tips_options_mpct, m.zero_cost_processing_option_id, m.default_surcharge_rate_mpct,
      m.default_cash_discount_rate_mpct, m.default_dual_pricing_rate_mpct, m.max_transaction_amount_cents,
      m.avs_enabled, m.avs_profile_id, m.card_saving_by_terminal_enabled, m.time_zone, m.subscription_retry_days,
-     p.id AS p_id, p.method AS p_method, p.name AS p_name, p.type_id AS p_type_id, p.type_name AS p_type_name,
+     m.transaction_autofill, p.id AS p_id, p.method AS p_method, p.name AS p_name, p.type_id AS p_type_id, p.type_name AS p_type_name,
      p.connector AS p_connector, p.is_default AS p_is_default, p.status_id AS p_status_id,
      p.settlement_time_slots AS p_settlement_time_slots, p.created_at AS p_created_at
    FROM merchants m LEFT JOIN payment_processors p ON p.merchant_id = m.id
@@ -206,6 +208,7 @@ export async function findConfiguration(sql: Sql, merchantId: string): Promise<M
     statusId: first.status_id,
     settings: settingsOf(first),
     processors,
+    transactionAutofill: first.transaction_autofill,
   };
 }
 
@@ -354,6 +357,20 @@ export async function findProcessorWithSettings(
     [processorId],
   );
   return rows[0] ? { ...toProcessor(rows[0]), settings: rows[0].settings ?? {} } : undefined;
+}
+
+/** Replaces the merchant's L2/L3 autofill settings; false when there is no such merchant. */
+export async function saveTransactionAutofill(
+  sql: Sql,
+  merchantId: string,
+  autofill: TransactionAutofill | null,
+  now: Date,
+): Promise<boolean> {
+  const { rowCount } = await sql.query(
+    'UPDATE merchants SET transaction_autofill = $2, modified_at = $3 WHERE id = $1',
+    [merchantId, autofill === null ? null : JSON.stringify(autofill), now],
+  );
+  return rowCount === 1;
 }
 
 /** Replaces one method's settings of a processor (and its time slots); answers the merchant it belongs to. */

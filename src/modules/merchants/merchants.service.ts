@@ -16,6 +16,7 @@ import {
   type MerchantDraft,
   type PaymentProcessor,
   PaymentProcessorType,
+  type TransactionAutofill,
 } from './merchants.model.js';
 import {
   countMerchants,
@@ -30,6 +31,7 @@ import {
   listProcessors,
   type PartnerMerchantFilter,
   saveProcessorSettings,
+  saveTransactionAutofill,
   updateMerchant,
   upsertMainContact,
 } from './merchants.repo.js';
@@ -259,6 +261,17 @@ export class MerchantsService {
       await tx.query(`SELECT pg_notify('${MERCHANT_CHANNEL}', $1)`, [merchantId]);
       tx.afterCommit(() => this.configurations.delete(merchantId));
       return true;
+    });
+  }
+
+  /** The merchant's L2/L3 autofill settings, replaced whole; every node's cached configuration is dropped at once. */
+  async setTransactionAutofill(merchantId: string, autofill: TransactionAutofill | null): Promise<void> {
+    await withTransaction(this.pool, async (tx) => {
+      if (!(await saveTransactionAutofill(tx, merchantId, autofill, this.clock.now()))) {
+        throw new NotFoundError('Merchant', merchantId);
+      }
+      await tx.query(`SELECT pg_notify('${MERCHANT_CHANNEL}', $1)`, [merchantId]);
+      tx.afterCommit(() => this.configurations.delete(merchantId));
     });
   }
 

@@ -66,6 +66,7 @@ export function newTransaction(t: NewTransaction): Transaction {
     pendingOperation: t.pendingOperation ?? null,
     batchId: t.batchId ?? null,
     detailsMessage: t.detailsMessage ?? null,
+    enhancedData: t.enhancedData ?? null,
     createdAt: t.createdAt,
     modifiedAt: t.modifiedAt ?? t.createdAt,
     capturedAt: t.capturedAt ?? null,

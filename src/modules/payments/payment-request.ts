@@ -2,6 +2,7 @@ import type { IdempotencyClaim } from '../../platform/http/idempotency.js';
 import type { Address } from '../reference/address.js';
 import { pickPhone } from '../reference/phone.js';
 import type { TaxSetting } from './amounts.js';
+import type { EnhancedData } from './enhanced-data.js';
 import type { ContactInfo } from './transactions.model.js';
 
 /**
@@ -44,6 +45,8 @@ export interface PaymentCommand {
   skipAddressVerification?: boolean;
   /** Tax configured by a payment session: a rate or a fixed amount, added on top (exclusive) or included. */
   tax?: TaxSetting | null;
+  /** Level 2/3 data the request sent; a sale or authorization completes it with the merchant's autofill. */
+  enhancedData?: EnhancedData | null;
 }
 
 /** The request's `contactInfo` as stored (either phone spelling accepted; a bad one is a 400 naming the field). */

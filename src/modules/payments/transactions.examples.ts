@@ -69,6 +69,7 @@ const configuration: MerchantConfiguration = {
       settlementTimeSlots: [],
     },
   ],
+  transactionAutofill: null,
 };
 
 const approved = {

@@ -9,6 +9,7 @@ import type { AmountBreakdown } from './amounts.js';
 import { percentOf } from './amounts.js';
 import { avsView } from './avs.js';
 import type { OperationResult } from './card-payments.service.js';
+import { enhancedDataView } from './enhanced-data.js';
 import {
   CARD_DATA_SOURCE_NAMES,
   CREATE_METHOD_NAMES,
@@ -273,6 +274,7 @@ export function transactionView(
     avsResponse: avsView(t.avsResponse),
     emvTags: null,
     orderNumber: t.referenceId,
+    transactionEnhancedData: enhancedDataView(t.enhancedData),
   };
 }
 

@@ -1,4 +1,4 @@
-import type { AvsResult } from '../../connectors/card/card-connector.js';
+import type { AvsResult, EnhancedData } from '../../connectors/card/card-connector.js';
 import { namesOf } from '../../platform/db/sql-ids.js';
 import type { Address } from '../reference/address.js';
 import type { AmountColumns } from './amounts.js';
@@ -176,6 +176,8 @@ export interface Transaction extends AmountColumns {
   pendingOperation: PendingOperation | null;
   batchId: string | null;
   detailsMessage: string | null;
+  /** Level 2/3 data of a card sale or authorization (see enhanced-data.ts); null when it has none. */
+  enhancedData: EnhancedData | null;
   createdAt: Date;
   modifiedAt: Date;
   capturedAt: Date | null;

@@ -56,13 +56,21 @@ const FIELDS: ReadonlyArray<readonly [keyof Transaction, string]> = [
   ['pendingOperation', 'pending_operation'],
   ['batchId', 'batch_id'],
   ['detailsMessage', 'details_message'],
+  ['enhancedData', 'enhanced_data'],
   ['createdAt', 'created_at'],
   ['modifiedAt', 'modified_at'],
   ['capturedAt', 'captured_at'],
   ['voidedAt', 'voided_at'],
   ['settledAt', 'settled_at'],
 ];
-const JSON_FIELDS = new Set(['billingAddress', 'shippingAddress', 'contactInfo', 'avsResponse', 'pendingOperation']);
+const JSON_FIELDS = new Set([
+  'billingAddress',
+  'shippingAddress',
+  'contactInfo',
+  'avsResponse',
+  'pendingOperation',
+  'enhancedData',
+]);
 /** Fields that never change after the insert. */
 const IMMUTABLE = new Set([
   'id',
@@ -73,6 +81,7 @@ const IMMUTABLE = new Set([
   'originalTransactionId',
   'sourceId',
   'idempotencyId',
+  'enhancedData',
   'createdAt',
 ]);
 

@@ -11,6 +11,7 @@ import { normalizeAddress } from '../reference/address.js';
 import type { AchPaymentsService } from './ach/ach.service.js';
 import { calculateAmount } from './amounts.js';
 import type { CardPaymentsService } from './card-payments.service.js';
+import { enhancedDataOf } from './enhanced-data.js';
 import { contactInfoOf, type PaymentCommand } from './payment-request.js';
 import { cardProcessor } from './processors.js';
 import {
@@ -73,6 +74,7 @@ function command(kind: PaymentCommand['kind'], merchantId: string, body: Partial
     referenceId: body.referenceId?.trim() || null,
     customerInitiated: body.customerInitiatedTransaction,
     createMethodId: CreateMethod.ApiToken,
+    enhancedData: body.l2 || body.l3 ? enhancedDataOf({ ...body.l3, salesTaxRate: body.l2?.salesTaxRate }) : null,
   };
 }
 

@@ -4,6 +4,7 @@ import { AmountSchema, RateSchema } from '../../platform/money.js';
 import { AddressInput } from '../reference/address.js';
 import { PhoneFields } from '../reference/phone.js';
 import { AchProcessingDetails } from './ach/ach-details.schema.js';
+import { EnhancedDataInput, EnhancedDataView } from './enhanced-data.schemas.js';
 import { EXAMPLES } from './transactions.examples.js';
 
 const Uuid = (description?: string) => Type.String({ format: 'uuid', ...(description ? { description } : {}) });
@@ -58,7 +59,7 @@ const paymentFields = {
   emvFallbackLastChipRead: Opt(Type.Integer()),
   deviceId: Opt(Type.String({ maxLength: 100 })),
   l2: Opt(Type.Object({ salesTaxRate: Opt(RateSchema()) }, { additionalProperties: false })),
-  l3: Opt(Type.Record(Type.String(), Type.Unknown())),
+  l3: Opt(Type.Omit(EnhancedDataInput, ['salesTaxRate'])),
 };
 
 const pricingFields = {
@@ -318,6 +319,7 @@ export const TransactionView = Type.Object(
     avsResponse: AvsView,
     emvTags: Nullable(Type.String()),
     orderNumber: Nullable(Type.String()),
+    transactionEnhancedData: EnhancedDataView,
   },
   { examples: [EXAMPLES.view] },
 );

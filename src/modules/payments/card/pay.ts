@@ -2,6 +2,7 @@ import type { CardOutcome, PaymentRequest } from '../../../connectors/card/card-
 import { newId } from '../../../platform/crypto/ids.js';
 import type { PaymentProcessor } from '../../merchants/merchants.model.js';
 import { runOperation } from '../driver.js';
+import { withAutofill } from '../enhanced-data.js';
 import { newTransaction } from '../new-transaction.js';
 import type { PaymentCommand } from '../payment-request.js';
 import { cardProcessor } from '../processors.js';
@@ -133,6 +134,10 @@ async function start(ctx: CardContext, cmd: PaymentCommand): Promise<Started | {
     billingAddress: billing,
     shippingAddress: cmd.shippingAddress ?? null,
     contactInfo: cmd.contactInfo ?? null,
+    enhancedData:
+      cmd.kind === 'sale' || cmd.kind === 'authorize'
+        ? withAutofill(cmd.enhancedData ?? null, configuration.transactionAutofill, amounts.baseCents)
+        : null,
     pendingOperation: {
       operation: OPERATION_OF[cmd.kind],
       reference: id,
@@ -158,6 +163,7 @@ async function start(ctx: CardContext, cmd: PaymentCommand): Promise<Started | {
     },
     avs: runAvs ? { line1: billing?.line1 ?? null, postalCode: billing?.postalCode ?? null } : null,
     cardPresent: !cardNotPresent,
+    enhancedData: txn.enhancedData,
   };
   return { txn, request, processor, avsProfileId: settings.avs.profileId };
 }

@@ -86,7 +86,40 @@ describe('version 2: ACH holds, reversals and credits, and receipts by SMS', () 
     assert.equal(refund.transactionStatus, 'Pending', 'the credit waits for its file');
     assert.equal(refund.processedAmount, 33.33);
     assert.equal(await statusOf(d.transactionId), 'Refunded');
+    const shown = await ok('GET', `/v2/transactions/${d.transactionId}`);
+    assert.deepEqual(shown.achDetails, {
+      maskedAccountNumber: shown.achDetails.maskedAccountNumber,
+      maskedRoutingNumber: '****0021',
+      accountHolderType: 'Personal',
+      accountType: 'Checking',
+      secCode: 'PPD',
+    });
+    assert.ok(shown.achDetails.maskedAccountNumber.endsWith('6789'));
+    assert.ok(!JSON.stringify(shown).includes('123456789'), 'never the account number');
+    assert.deepEqual(
+      shown.transactionEvents.map((e: { type: string; status: string; amount: number }) => [
+        e.type,
+        e.status,
+        e.amount,
+      ]),
+      [
+        ['Sale', 'Approved', 33.33],
+        ['Refund', 'Pending', 33.33],
+      ],
+    );
     assert.equal((await ok('GET', `/v2/transactions/${refund.transactionId}`)).paymentMethodType, 'ElectronicCheck');
+  });
+
+  it('reads InProgress once its NACHA file went out, and refuses a reversal then', async () => {
+    const d = await debit(12);
+    const [entry] = await t.query<{ processor_id: string; window_at: Date }>(
+      'SELECT processor_id, window_at FROM ach_entries WHERE transaction_id = $1',
+      [d.transactionId],
+    );
+    assert.ok(await t.ctx.services.ach.cutoff(entry!.processor_id, entry!.window_at), 'a file was written');
+    assert.equal(await statusOf(d.transactionId), 'InProgress');
+    const reversal = await call('POST', `/v2/transactions/${d.transactionId}/reversal`, {});
+    assert.equal(reversal.status, 400, 'neither voidable nor refundable while the bank has it');
   });
 
   it('credits a bank account with achData, and refuses holds of card transactions', async () => {

@@ -116,6 +116,29 @@ describe('version 2: settings and transactions as the SDK calls them', () => {
     assert.notEqual(refunded.transactionId, settled.transactionId, 'a refund is a transaction of its own');
     const rest = await ok('POST', `/v2/transactions/${settled.transactionId}/reversal`, null);
     assert.equal(rest.processedAmount, 25);
+
+    const history = await ok('GET', `/v2/transactions/${settled.transactionId}`);
+    assert.deepEqual(
+      history.transactionEvents.map((e: { type: string; status: string; amount: number }) => [
+        e.type,
+        e.status,
+        e.amount,
+      ]),
+      [
+        ['Sale', 'Approved', 40],
+        ['Refund', 'Approved', 15],
+        ['Refund', 'Approved', 25],
+      ],
+    );
+    assert.equal(history.transactionEvents[0].processorResponse.responseCode, '00');
+    const voidHistory = await ok('GET', `/v2/transactions/${unsettled.transactionId}`);
+    assert.deepEqual(
+      voidHistory.transactionEvents.map((e: { type: string }) => e.type),
+      ['Sale', 'Void'],
+    );
+    const listed = await ok('GET', '/v2/transactions?pageSize=100');
+    const inList = listed.items.find((i: { transactionId: string }) => i.transactionId === settled.transactionId);
+    assert.deepEqual(inList.transactionEvents, history.transactionEvents, 'the list shows the same history');
   });
 
   it('adjusts a tip and credits a card without an original transaction', async () => {

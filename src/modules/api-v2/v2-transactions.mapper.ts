@@ -1,11 +1,10 @@
-import { CARD_TYPE_NAMES, CREDIT_DEBIT_NAMES } from '../../connectors/card/card-numbers.js';
 import { fromCents } from '../../platform/money.js';
 import type { MerchantConfiguration } from '../merchants/merchants.model.js';
 import { type AchResponse, AchType } from '../payments/ach/ach.model.js';
 import type { OperationResult } from '../payments/card-payments.service.js';
-import { STATUS_NAMES, type Transaction, TransactionStatus } from '../payments/transactions.model.js';
+import { type Transaction, TransactionStatus } from '../payments/transactions.model.js';
 
-function processorName(t: Transaction, configuration: MerchantConfiguration): string | null {
+export function processorName(t: Transaction, configuration: MerchantConfiguration): string | null {
   return configuration.processors.find((p) => p.id === t.processorId)?.typeName ?? null;
 }
 
@@ -25,7 +24,7 @@ function resultStatus(result: OperationResult): 'Pending' | 'Approved' | 'Declin
   return 'Pending';
 }
 
-function amountDetails(t: Transaction) {
+export function amountDetails(t: Transaction) {
   return {
     baseAmount: fromCents(t.baseCents),
     tipAmount: fromCents(t.tipCents),
@@ -45,7 +44,7 @@ function processorResponse(result: OperationResult | null, t: Transaction, confi
   };
 }
 
-function avs(t: Transaction) {
+export function avs(t: Transaction) {
   return t.avsResponse
     ? { action: t.avsResponse.action, responseCode: t.avsResponse.responseCode, description: t.avsResponse.description }
     : null;
@@ -81,32 +80,6 @@ export function reversalResult(result: OperationResult, configuration: MerchantC
     processedAmount: fromCents(result.processedCents),
     currencyCode: 'USD',
     processorResponse: processorResponse(result, t, configuration),
-  };
-}
-
-/** `GET /v2/transactions/{id}` and the list (GetTransactionResponseDto). */
-export function transactionDetail(t: Transaction) {
-  const moved = t.capturedCents > 0 ? t.capturedCents - t.refundedCents : t.authorizedCents;
-  return {
-    transactionId: t.id,
-    transactionDateTime: t.createdAt.toISOString(),
-    status: STATUS_NAMES[t.statusId] ?? 'Informational',
-    paymentMethodType: t.method === 'ach' ? ('ElectronicCheck' as const) : ('Card' as const),
-    referenceId: t.referenceId,
-    processedAmount: fromCents(moved),
-    currencyCode: 'USD',
-    amountBreakdown: amountDetails(t),
-    avsResponse: avs(t),
-    cardDetails:
-      t.method === 'card'
-        ? {
-            maskedCardNumber: t.panMask,
-            cardType: CARD_TYPE_NAMES[t.cardTypeId ?? 0] ?? 'Unknown',
-            creditDebitType: CREDIT_DEBIT_NAMES[t.creditDebitTypeId ?? 3] ?? 'Unknown',
-          }
-        : null,
-    achDetails: null,
-    transactionEvents: null,
   };
 }
 

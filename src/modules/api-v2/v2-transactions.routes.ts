@@ -5,13 +5,16 @@ import { merchantOf } from '../../platform/http/principal.js';
 import type { App } from '../../platform/http/server.js';
 import { toCents } from '../../platform/money.js';
 import type { MerchantsService } from '../merchants/merchants.service.js';
+import type { AchEntry } from '../payments/ach/ach.model.js';
 import type { AchPaymentsService } from '../payments/ach/ach.service.js';
 import type { CardPaymentsService } from '../payments/card-payments.service.js';
+import type { Transaction } from '../payments/transactions.model.js';
 import { TRANSACTION_LIST } from '../payments/transactions.schemas.js';
 import type { TransactionsService } from '../payments/transactions.service.js';
 import type { VaultService } from '../vault/vault.service.js';
 import { achCommand, cardCommand, checkCurrency, customerOfMethod } from './v2-commands.js';
-import { achResult, transactionDetail, transactionResult } from './v2-transactions.mapper.js';
+import { transactionDetail } from './v2-transaction-detail.js';
+import { achResult, transactionResult } from './v2-transactions.mapper.js';
 import {
   CaptureBody,
   CreateTransactionBody,
@@ -41,6 +44,26 @@ export function v2TransactionsRoutes(app: App, deps: V2TransactionsRouteDeps): v
   const tags = ['Transactions (v2)'];
   const ERRORS = errorResponses(...AUTHENTICATED_ERRORS, 404, 409);
   const configurationOf = (merchantId: string) => merchants.getConfiguration(merchantId);
+
+  /** The detail shape of these transactions: their ACH entries and refunds are read for all of them at once. */
+  async function details(merchantId: string, list: Transaction[]) {
+    const achIds = list.filter((t) => t.method === 'ach').map((t) => t.id);
+    const [configuration, entries, refunds] = await Promise.all([
+      configurationOf(merchantId),
+      achIds.length ? deps.ach.entries(merchantId, achIds) : new Map<string, AchEntry>(),
+      transactions.refundsOf(
+        merchantId,
+        list.filter((t) => t.refundedCents > 0).map((t) => t.id),
+      ),
+    ]);
+    return list.map((t) =>
+      transactionDetail(t, {
+        configuration,
+        entry: entries.get(t.id),
+        refunds: refunds.filter((r) => r.originalTransactionId === t.id),
+      }),
+    );
+  }
 
   app.post(
     '/v2/transactions',
@@ -104,11 +127,9 @@ export function v2TransactionsRoutes(app: App, deps: V2TransactionsRouteDeps): v
       },
     },
     async (request) => {
-      const result = await transactions.list(
-        { merchantId: merchantOf(request).merchantId },
-        pageRequest(request.query, TRANSACTION_LIST),
-      );
-      return { items: result.items.map(transactionDetail), total: result.total };
+      const merchantId = merchantOf(request).merchantId;
+      const result = await transactions.list({ merchantId }, pageRequest(request.query, TRANSACTION_LIST));
+      return { items: await details(merchantId, result.items), total: result.total };
     },
   );
 
@@ -125,7 +146,7 @@ export function v2TransactionsRoutes(app: App, deps: V2TransactionsRouteDeps): v
     async (request) => {
       const t = await transactions.get(merchantOf(request).merchantId, request.params.id);
       if (!t) throw new NotFoundError('Transaction', request.params.id);
-      return transactionDetail(t);
+      return (await details(t.merchantId, [t]))[0];
     },
   );
 

@@ -234,8 +234,29 @@ export const TransactionDetail = Type.Object({
   cardDetails: Nullable(
     Type.Object({ maskedCardNumber: NullableText, cardType: Type.String(), creditDebitType: Type.String() }),
   ),
-  achDetails: Nullable(Type.Object({ maskedAccountNumber: NullableText, maskedRoutingNumber: NullableText })),
-  transactionEvents: Nullable(Type.Array(Type.Record(Type.String(), Type.Unknown()))),
+  achDetails: Nullable(
+    Type.Object({
+      maskedAccountNumber: NullableText,
+      maskedRoutingNumber: NullableText,
+      accountHolderType: Nullable(Enum(['Business', 'Personal'])),
+      accountType: Nullable(Enum(['Checking', 'Savings'])),
+      secCode: Nullable(Enum(['Web', 'PPD', 'CCD', 'Telephone'])),
+    }),
+  ),
+  transactionEvents: Type.Array(
+    Type.Object({
+      type: Enum(['Authorization', 'Sale', 'Capture', 'Void', 'Refund', 'CardAuthentication', 'Credit']),
+      status: Enum(RESULT_STATUSES),
+      amount: Money('What the operation moved (or asked for, while Pending).'),
+      dateTime: Type.String({ format: 'date-time' }),
+      processorResponse: ProcessorResponse,
+    }),
+    {
+      description:
+        'The operations, oldest first: the payment itself, a capture, a void, each refund. Only the first and the ' +
+        'refunds carry a processor response code; a capture or void made later shows its processor name only.',
+    },
+  ),
 });
 
 const DETAIL_EXAMPLE = {
@@ -250,7 +271,15 @@ const DETAIL_EXAMPLE = {
   avsResponse: null,
   cardDetails: { maskedCardNumber: '411111******1111', cardType: 'Visa', creditDebitType: 'Credit' },
   achDetails: null,
-  transactionEvents: null,
+  transactionEvents: [
+    {
+      type: 'Sale',
+      status: 'Approved',
+      amount: 115,
+      dateTime: '2026-11-24T10:00:00.000Z',
+      processorResponse: PROCESSOR_EXAMPLE,
+    },
+  ],
 };
 
 export const TransactionDetailView = Type.Object(TransactionDetail.properties, { examples: [DETAIL_EXAMPLE] });

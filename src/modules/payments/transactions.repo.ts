@@ -195,6 +195,18 @@ export async function findBySource(sql: Sql, merchantId: string, sourceId: strin
   return rows.map(toTransaction);
 }
 
+/** The refunds made of these transactions (their own rows, pointing at the original), oldest first. */
+export async function findRefundsOf(sql: Sql, merchantId: string, ids: readonly string[]): Promise<Transaction[]> {
+  if (ids.length === 0) return [];
+  const { rows } = await sql.query({
+    name: 'tx.find-refunds-of',
+    text: `SELECT ${TX_COLUMNS} FROM transactions t
+           WHERE t.merchant_id = $1 AND t.original_transaction_id = ANY($2::uuid[]) ORDER BY t.created_at, t.id`,
+    values: [merchantId, ids],
+  });
+  return rows.map(toTransaction);
+}
+
 /** For workers acting on the system's behalf (reconciler, expiry): no tenant in scope, the id is from our own jobs. */
 export async function findTransactionById(sql: Sql, id: string): Promise<Transaction | undefined> {
   const { rows } = await sql.query({ name: 'tx.find-by-id', text: BY_ID_SQL, values: [id] });

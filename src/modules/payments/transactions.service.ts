@@ -5,7 +5,7 @@ import { fromCents } from '../../platform/money.js';
 import { BatchStatus } from '../settlements/settlements.model.js';
 import { closeOpenBatch, type SettleBatchDeps } from './settle-batch.js';
 import { type Transaction, TransactionStatus } from './transactions.model.js';
-import { findByIdempotencyIds, findBySource, findTransaction } from './transactions.repo.js';
+import { findByIdempotencyIds, findBySource, findRefundsOf, findTransaction } from './transactions.repo.js';
 import { listTransactions, type TransactionFilter } from './transactions-list.repo.js';
 
 /** Reads of transactions (any method) and the settle command. */
@@ -27,6 +27,11 @@ export class TransactionsService {
   /** The transactions made under these idempotency ids (what a payment session's submissions made for a link). */
   byIdempotencyIds(merchantId: string, ids: string[]): Promise<Transaction[]> {
     return findByIdempotencyIds(this.pool, merchantId, ids);
+  }
+
+  /** The refunds of these transactions, oldest first. */
+  refundsOf(merchantId: string, ids: readonly string[]): Promise<Transaction[]> {
+    return findRefundsOf(this.pool, merchantId, ids);
   }
 
   list(filter: TransactionFilter, page: PageRequest) {

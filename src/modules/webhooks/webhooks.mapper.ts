@@ -4,7 +4,9 @@ export function endpointView(row: EndpointRow) {
   const created = row.created_at.toISOString();
   return {
     endpointId: row.id,
+    id: row.id,
     webhookName: row.name,
+    name: row.name,
     endpointUrl: row.url,
     status: row.status,
     eventTypes: row.event_types,
@@ -17,6 +19,7 @@ export function endpointView(row: EndpointRow) {
 export function logView(row: LogRow) {
   return {
     deliveryLogId: row.id,
+    id: row.id,
     webhookEndpointId: row.endpoint_id,
     webhookName: row.endpoint_name,
     endpointUrl: row.endpoint_url,
@@ -26,6 +29,7 @@ export function logView(row: LogRow) {
     status: row.status,
     responseStatusCode: row.response_status_code,
     roundTripDurationMs: row.duration_ms,
+    durationMs: row.duration_ms,
     attemptNumber: row.attempt_number,
     errorMessage: row.error_message,
     isPing: row.is_ping,

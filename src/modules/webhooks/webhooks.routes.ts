@@ -46,19 +46,24 @@ const EventTypeItem = Type.Object({
 });
 
 const EventTypeList = Type.Object(
-  { items: Type.Array(EventTypeItem), total: Type.Integer() },
   {
-    examples: [
-      {
-        items: EVENT_TYPES.filter((entry) => entry.eventTypeId === 3 || entry.eventTypeId === 30).map((entry) => ({
-          ...entry,
-          aliases: [...entry.aliases],
-        })),
-        total: 2,
-      },
-    ],
+    items: Type.Array(EventTypeItem),
+    total: Type.Integer(),
+    data: Type.Array(
+      Type.Object({ id: Type.Integer(), name: Type.String(), description: Type.String(), group: Type.String() }),
+      { description: "The same catalog in the SDK's document's shape (ISV API 2.12): id, name, description, group." },
+    ),
   },
+  { examples: [eventTypeList(EVENT_TYPES.filter((entry) => entry.eventTypeId === 3 || entry.eventTypeId === 30))] },
 );
+
+function eventTypeList(entries: readonly (typeof EVENT_TYPES)[number][]) {
+  return {
+    items: entries.map((entry) => ({ ...entry, aliases: [...entry.aliases] })),
+    total: entries.length,
+    data: entries.map((e) => ({ id: e.eventTypeId, name: e.eventType, description: e.description, group: e.group })),
+  };
+}
 
 function ownerOf(request: Parameters<typeof tenantOf>[0]): WebhookOwner {
   const principal = tenantOf(request);
@@ -175,10 +180,7 @@ export function webhooksRoutes(app: App, deps: WebhooksRouteDeps): void {
         response: { 200: EventTypeList, ...errorResponses(...AUTHENTICATED_ERRORS) },
       },
     },
-    async () => ({
-      items: EVENT_TYPES.map((entry) => ({ ...entry, aliases: [...entry.aliases] })),
-      total: EVENT_TYPES.length,
-    }),
+    async () => eventTypeList(EVENT_TYPES),
   );
 
   app.post(
@@ -195,7 +197,7 @@ export function webhooksRoutes(app: App, deps: WebhooksRouteDeps): void {
     },
     async (request) => {
       const created = await webhooks.create(ownerOf(request), input(request.body));
-      return { ...endpointView(created), hmacSecret: created.hmacSecret };
+      return { ...endpointView(created), hmacSecret: created.hmacSecret, secret: created.hmacSecret };
     },
   );
 

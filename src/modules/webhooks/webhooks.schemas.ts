@@ -55,7 +55,9 @@ export type EndpointBody = Static<typeof UpdateEndpointBody>;
 
 const endpointExample = {
   endpointId: ENDPOINT_ID,
+  id: ENDPOINT_ID,
   webhookName: 'Orders service',
+  name: 'Orders service',
   endpointUrl: 'https://hooks.example.com/tessera',
   status: 'Active',
   eventTypes: ['transaction.card.captured', 'payment.card.refunded'],
@@ -66,7 +68,9 @@ const endpointExample = {
 
 const EndpointViewFields = {
   endpointId: Uuid(),
+  id: Uuid("Same as endpointId (the SDK's document's name)."),
   webhookName: Type.String(),
+  name: Type.String({ description: "Same as webhookName (the SDK's document's name)." }),
   endpointUrl: Type.String(),
   status: Status,
   eventTypes: Type.Array(Type.String(), { description: 'As subscribed (deliveries carry these identifiers).' }),
@@ -83,8 +87,13 @@ export const CreatedEndpointView = Type.Object(
     hmacSecret: Type.String({
       description: 'Signing secret: shown in this response only. Key HMAC-SHA256 with its UTF-8 bytes.',
     }),
+    secret: Type.String({ description: "Same as hmacSecret (the SDK's document's name)." }),
   },
-  { examples: [{ ...endpointExample, hmacSecret: '5f0c…64 hex characters…9a1e' }] },
+  {
+    examples: [
+      { ...endpointExample, hmacSecret: '5f0c…64 hex characters…9a1e', secret: '5f0c…64 hex characters…9a1e' },
+    ],
+  },
 );
 
 export const ENDPOINT_LIST: ListSpec = {
@@ -114,16 +123,27 @@ export const PingResponse = Type.Object(
     success: Type.Boolean({ description: 'The endpoint answered 2xx within the timeout.' }),
     statusCode: Nullable(Type.Integer({ description: 'The HTTP status it answered; null when none came.' })),
     roundTripDurationMs: Type.Integer(),
+    durationMs: Type.Integer({ description: "Same as roundTripDurationMs (the SDK's document's name)." }),
     errorMessage: Nullable(Type.String()),
     deliveryLogId: Uuid('The delivery log entry of this ping.'),
   },
   {
-    examples: [{ success: true, statusCode: 200, roundTripDurationMs: 84, errorMessage: null, deliveryLogId: LOG_ID }],
+    examples: [
+      {
+        success: true,
+        statusCode: 200,
+        roundTripDurationMs: 84,
+        durationMs: 84,
+        errorMessage: null,
+        deliveryLogId: LOG_ID,
+      },
+    ],
   },
 );
 
 const logExample = {
   deliveryLogId: LOG_ID,
+  id: LOG_ID,
   webhookEndpointId: ENDPOINT_ID,
   webhookName: 'Orders service',
   endpointUrl: 'https://hooks.example.com/tessera',
@@ -133,6 +153,7 @@ const logExample = {
   status: 'Failure',
   responseStatusCode: 503,
   roundTripDurationMs: 120,
+  durationMs: 120,
   attemptNumber: 1,
   errorMessage: 'The endpoint answered HTTP 503',
   isPing: false,
@@ -143,6 +164,7 @@ const logExample = {
 
 const LogFields = {
   deliveryLogId: Uuid(),
+  id: Uuid("Same as deliveryLogId (the SDK's document's name)."),
   webhookEndpointId: Uuid(),
   webhookName: Type.String(),
   endpointUrl: Type.String(),
@@ -154,6 +176,7 @@ const LogFields = {
   }),
   responseStatusCode: Nullable(Type.Integer()),
   roundTripDurationMs: Type.Integer(),
+  durationMs: Type.Integer({ description: "Same as roundTripDurationMs (the SDK's document's name)." }),
   attemptNumber: Type.Integer({ description: 'The attempt this entry records (1-7 automatic; manual retries go on).' }),
   errorMessage: Nullable(Type.String()),
   isPing: Type.Boolean(),

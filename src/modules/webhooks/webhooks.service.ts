@@ -46,6 +46,8 @@ export interface PingResult {
   success: boolean;
   statusCode: number | null;
   roundTripDurationMs: number;
+  /** The same figure under the name of the SDK's document (ISV API 2.12). */
+  durationMs: number;
   errorMessage: string | null;
   deliveryLogId: string;
 }
@@ -194,6 +196,7 @@ export class WebhooksService {
       success: outcome.delivered,
       statusCode: outcome.statusCode,
       roundTripDurationMs: outcome.durationMs,
+      durationMs: outcome.durationMs,
       errorMessage: outcome.errorMessage,
       deliveryLogId: logId,
     };

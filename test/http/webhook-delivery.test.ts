@@ -8,45 +8,7 @@ import { MAX_AUTOMATIC_ATTEMPTS, RETRY_DELAYS_SECONDS } from '../../src/modules/
 import { WebhookSender } from '../../src/modules/webhooks/sender.js';
 import { signature } from '../../src/modules/webhooks/signing.js';
 import { eventually, type MerchantTenant, startNode, type TestNode } from '../harness.js';
-
-interface Hit {
-  headers: http.IncomingHttpHeaders;
-  body: string;
-  at: number;
-}
-
-/** A webhook receiver on loopback; `answer` decides each response's status. */
-async function startReceiver() {
-  const hits: Hit[] = [];
-  const state = { answer: (_hit: Hit): number => 200, delayMs: 0 };
-  const server = http.createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk) => chunks.push(chunk));
-    request.on('end', () => {
-      const hit = { headers: request.headers, body: Buffer.concat(chunks).toString('utf8'), at: Date.now() };
-      hits.push(hit);
-      setTimeout(() => {
-        response.statusCode = state.answer(hit);
-        response.setHeader('content-type', 'text/plain');
-        response.end(response.statusCode < 300 ? 'ok' : 'nope');
-      }, state.delayMs);
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return {
-    hits,
-    state,
-    url,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-}
-
-type Receiver = Awaited<ReturnType<typeof startReceiver>>;
+import { type Hit, type Receiver, startReceiver } from '../webhook-receiver.js';
 
 const SALE = {
   amount: 12.34,

@@ -154,7 +154,17 @@ export function v2TerminalsRoutes(app: App, deps: V2TerminalsRouteDeps): void {
       const terminal = await deps.terminals.get(merchantOf(request).merchantId, request.params.id);
       const presence = await deps.terminals.presence(terminal);
       const v = terminalStatusView(terminal, presence, presence.online && (await deps.busy(terminal.id)));
-      return { ...v, timestamp: deps.clock.now().toISOString(), debitPinKey: null, deviceSoftwareDetails: null };
+      // Online, a strength the terminal did not report is that of a connection it does not use: 0, as the document
+      // shows it. Offline, nothing is known: null.
+      const strength = (value: number | null) => (presence.online ? (value ?? 0) : null);
+      return {
+        ...v,
+        wifiConnectionStrength: strength(v.wifiConnectionStrength),
+        mobileConnectionStrength: strength(v.mobileConnectionStrength),
+        timestamp: deps.clock.now().toISOString(),
+        debitPinKey: null,
+        deviceSoftwareDetails: null,
+      };
     },
   );
 }

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { redactString } from '../../src/platform/observability/redact.js';
+import { redact, redactString } from '../../src/platform/observability/redact.js';
 
 describe('log redaction of card-number-like strings', () => {
   it('masks card numbers, plain or grouped', () => {
@@ -17,5 +17,20 @@ describe('log redaction of card-number-like strings', () => {
 
   it('does not treat a digit run glued to letters as a card number', () => {
     assert.equal(redactString('ref9ff6858614692571'), 'ref9ff6858614692571');
+  });
+
+  it('blanks the values of keys that name a secret, a card or a tax id, however deep', () => {
+    const logged = redact({
+      body: {
+        paymentMethodsAchAccounts: [{ accountNumber: '123456789', taxId: '12-3456789', routingNumber: '021000021' }],
+        card: { cardNumber: '4111111111111111', securityCode: '123' },
+      },
+    }) as any;
+    assert.deepEqual(logged.body.paymentMethodsAchAccounts[0], {
+      accountNumber: '[REDACTED]',
+      taxId: '[REDACTED]',
+      routingNumber: '021000021',
+    });
+    assert.deepEqual(logged.body.card, { cardNumber: '[REDACTED]', securityCode: '[REDACTED]' });
   });
 });

@@ -67,13 +67,6 @@ const EXAMPLES: Record<
     details: 'Internal server error',
     errors: {},
   },
-  501: {
-    errorCode: 'U0000',
-    exceptionType: 'NotImplementedException',
-    title: 'Not implemented',
-    details: 'ACH credits through /v2 are not available yet.',
-    errors: {},
-  },
 };
 
 function errorSchema(status: number) {

@@ -164,16 +164,6 @@ export class InternalError extends AppError {
   }
 }
 
-/** A capability of the API family this deployment does not offer (yet): named, never a 500. */
-export class NotImplementedError extends AppError {
-  readonly statusCode = 501;
-  readonly errorCode = 'U0000';
-  readonly exceptionType = 'NotImplementedException';
-  readonly title = 'Not implemented';
-  readonly reason = 'This deployment does not offer the requested capability.';
-  readonly resolution = 'Use the alternative the details name.';
-}
-
 export class ServiceUnavailableError extends AppError {
   readonly statusCode = 503;
   readonly errorCode = 'I0000';

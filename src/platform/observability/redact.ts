@@ -4,7 +4,7 @@
  * logs request bodies: a mistake elsewhere must not turn into a PAN in a log file.
  */
 const SENSITIVE_KEY =
-  /pass(word)?|secret|token|authorization|cookie|^pan$|cardnumber|accountnumber|securitycode|cvv|cvc|^pin$|pinksn|track[12]|emvtags|api[-_]?key|hmac|private/i;
+  /pass(word)?|secret|token|authorization|cookie|^pan$|cardnumber|accountnumber|securitycode|cvv|cvc|^pin$|pinksn|track[12]|emvtags|api[-_]?key|hmac|private|taxid/i;
 
 const REDACTED = '[REDACTED]';
 

@@ -1,6 +1,7 @@
 // The shared test harness: a fresh database per test file (cloned from the migrated template), a node built exactly
 // as `tessera serve` builds it, captured logs, and one-line helpers for "a merchant with a key and a token".
-import { randomBytes } from 'node:crypto';
+import assert from 'node:assert/strict';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -138,6 +139,28 @@ export class TestNode {
       body = response.body;
     }
     return { status: response.statusCode, headers: response.headers, body: body as T, text: response.body };
+  }
+
+  /** A request as the tenant (its current token), with a JSON body and, on a POST, an idempotency key (fresh, or `key`). */
+  call<T = any>(
+    tenant: { token: string },
+    method: string,
+    url: string,
+    body?: unknown,
+    key: string = randomUUID(),
+  ): Promise<HttpResult<T>> {
+    return this.request<T>(method, url, {
+      token: tenant.token,
+      headers: method === 'POST' ? { 'idempotency-key': key } : {},
+      ...(body === undefined ? {} : { body }),
+    });
+  }
+
+  /** `call`, expecting 200 (the assertion names the route and shows the answer); answers the body. */
+  async ok<T = any>(tenant: { token: string }, method: string, url: string, body?: unknown): Promise<T> {
+    const res = await this.call<T>(tenant, method, url, body);
+    assert.equal(res.status, 200, `${method} ${url}: ${res.text}`);
+    return res.body;
   }
 
   admin<T = any>(method: string, url: string, body?: unknown): Promise<HttpResult<T>> {

@@ -20,17 +20,8 @@ describe('version 2: ACH holds, reversals and credits, and receipts by SMS', () 
   let t: TestNode;
   let m: MerchantTenant;
 
-  const call = (method: string, path: string, body?: unknown, key: string = randomUUID()) =>
-    t.request(method, path, {
-      token: m.token,
-      headers: method === 'POST' ? { 'idempotency-key': key } : {},
-      ...(body === undefined ? {} : { body }),
-    });
-  const ok = async (method: string, path: string, body?: unknown) => {
-    const res = await call(method, path, body);
-    assert.equal(res.status, 200, `${method} ${path}: ${res.text}`);
-    return res.body;
-  };
+  const call = (method: string, path: string, body?: unknown, key?: string) => t.call(m, method, path, body, key);
+  const ok = (method: string, path: string, body?: unknown) => t.ok(m, method, path, body);
   const debit = (baseAmount: number) =>
     ok('POST', '/v2/transactions', {
       baseAmount,

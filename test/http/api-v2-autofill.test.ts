@@ -33,13 +33,8 @@ describe('version 2: L2/L3 autofill settings and enhanced data', () => {
   });
   after(() => t?.stop());
 
-  const call = (method: string, path: string, body?: unknown) =>
-    t.request(method, path, { token: m.token, ...(body === undefined ? {} : { body }) });
-  const ok = async (method: string, path: string, body?: unknown) => {
-    const res = await call(method, path, body);
-    assert.equal(res.status, 200, `${method} ${path}: ${res.text}`);
-    return res.body;
-  };
+  const call = (method: string, path: string, body?: unknown) => t.call(m, method, path, body);
+  const ok = (method: string, path: string, body?: unknown) => t.ok(m, method, path, body);
   const sale = async (baseAmount: number, extra: Record<string, unknown> = {}) => {
     const made = await ok('POST', '/v2/transactions', {
       baseAmount,

@@ -32,17 +32,8 @@ describe('version 2: customers and payment methods', () => {
   });
   after(() => t?.stop());
 
-  const call = (method: string, path: string, body?: unknown) =>
-    t.request(method, path, {
-      token: m.token,
-      headers: method === 'POST' ? { 'idempotency-key': randomUUID() } : {},
-      ...(body === undefined ? {} : { body }),
-    });
-  const ok = async (method: string, path: string, body?: unknown) => {
-    const res = await call(method, path, body);
-    assert.equal(res.status, 200, `${method} ${path}: ${res.text}`);
-    return res.body;
-  };
+  const call = (method: string, path: string, body?: unknown) => t.call(m, method, path, body);
+  const ok = (method: string, path: string, body?: unknown) => t.ok(m, method, path, body);
   const customerCount = async () =>
     Number((await t.query('SELECT count(*) AS n FROM customers WHERE merchant_id = $1', [m.id]))[0]!.n);
 

@@ -18,13 +18,8 @@ describe('version 2: terminals and POS transactions', () => {
   });
   after(() => t?.stop());
 
-  const call = (method: string, path: string, body?: unknown) =>
-    t.request(method, path, { token: m.token, ...(body === undefined ? {} : { body }) });
-  const ok = async (method: string, path: string, body?: unknown) => {
-    const res = await call(method, path, body);
-    assert.equal(res.status, 200, `${method} ${path}: ${res.text}`);
-    return res.body;
-  };
+  const call = (method: string, path: string, body?: unknown) => t.call(m, method, path, body);
+  const ok = (method: string, path: string, body?: unknown) => t.ok(m, method, path, body);
   async function terminal(modeId = 2): Promise<{ id: string; serialNumber: string }> {
     const serialNumber = `V2-${++serial}-${Date.now()}`;
     const created = await t.expectOk(

@@ -12,12 +12,7 @@ describe('version 2: settings and transactions as the SDK calls them', () => {
   let t: TestNode;
   let merchant: MerchantTenant;
 
-  const call = (method: string, path: string, body?: unknown) =>
-    t.request(method, path, {
-      token: merchant.token,
-      headers: method === 'POST' ? { 'idempotency-key': randomUUID() } : {},
-      ...(body === undefined ? {} : { body }),
-    });
+  const call = (method: string, path: string, body?: unknown) => t.call(merchant, method, path, body);
   const ok = async (method: string, path: string, body?: unknown) => {
     const res = await call(method, path, body);
     assert.equal(res.status, 200, `${method} ${path}: ${res.text}`);

@@ -137,11 +137,11 @@ export function v2PosRoutes(app: App, deps: { pos: PosService }): void {
       },
     },
     async (request) => {
-      const merchantId = merchantOf(request).merchantId;
-      const id = request.params.id;
-      const found = request.query.waitForTransactionProcessing
-        ? await pos.waitForCompletion(merchantId, id, pos.longPollMs)
-        : await pos.get(merchantId, id);
+      const found = await pos.read(
+        merchantOf(request).merchantId,
+        request.params.id,
+        request.query.waitForTransactionProcessing ?? false,
+      );
       return {
         ...item(found),
         merchantId: found.merchantId,

@@ -1,25 +1,19 @@
 import Type from 'typebox';
 import { AUTHENTICATED_ERRORS, errorResponses } from '../../platform/http/error-schemas.js';
 import { NotFoundError } from '../../platform/http/errors.js';
-import { DateFilter, dateRange, idList, listQuerySchema, Paged, pageRequest } from '../../platform/http/paging.js';
+import { listQuerySchema, Paged, pageRequest } from '../../platform/http/paging.js';
 import { merchantOf } from '../../platform/http/principal.js';
 import type { App } from '../../platform/http/server.js';
 import { fromCents } from '../../platform/money.js';
 import type { MerchantsService } from '../merchants/merchants.service.js';
 import type { TransactionsService } from '../payments/transactions.service.js';
+import { BATCH_FILTERS, batchFilter } from '../settlements/batch-query.js';
 import { BatchStatus } from '../settlements/settlements.model.js';
 import { BATCH_LIST, type Batch, type SettlementsService } from '../settlements/settlements.service.js';
 import { SettleBody, SettleResult } from './v2-transactions.schemas.js';
 
 const BatchQuery = listQuerySchema(BATCH_LIST, {
-  dateFrom: DateFilter('Batch date (settlement time, or opening time while open) on or after.'),
-  dateTo: DateFilter('Batch date on or before.'),
-  batchIds: Type.Optional(
-    Type.String({ maxLength: 3700, description: 'Batch ids: the parameter repeated, or comma-separated.' }),
-  ),
-  paymentProcessorIds: Type.Optional(
-    Type.String({ maxLength: 3700, description: 'Processor ids: the parameter repeated, or comma-separated.' }),
-  ),
+  ...BATCH_FILTERS,
   status: Type.Optional(
     Type.Union([Type.Literal('Open'), Type.Literal('Settled')], {
       description: 'Open (taking payments, or closing) or Settled.',
@@ -99,20 +93,15 @@ export function v2SettlementsRoutes(app: App, deps: V2SettlementsRouteDeps): voi
     },
     async (request) => {
       const q = request.query;
-      const range = dateRange('dateFrom', q.dateFrom, 'dateTo', q.dateTo);
       const result = await deps.settlements.list(
         {
-          merchantId: merchantOf(request).merchantId,
-          batchIds: idList('batchIds', q.batchIds),
-          processorIds: idList('paymentProcessorIds', q.paymentProcessorIds),
+          ...batchFilter(merchantOf(request).merchantId, q),
           statusIds:
             q.status === undefined
               ? undefined
               : q.status === 'Settled'
                 ? [BatchStatus.Settled]
                 : [BatchStatus.Open, BatchStatus.PendingSettlement],
-          from: range.from,
-          to: range.to,
         },
         pageRequest(q, BATCH_LIST),
       );

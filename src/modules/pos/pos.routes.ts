@@ -94,10 +94,8 @@ export function posRoutes(app: App, deps: PosRouteDeps): void {
       },
     },
     async (request) => {
-      const merchantId = merchantOf(request).merchantId;
-      const id = request.params.posTransactionId;
       const wait = request.query.waitForTransactionProcessing || request.query.waitForCompletion;
-      const found = wait ? await pos.waitForCompletion(merchantId, id, pos.longPollMs) : await pos.get(merchantId, id);
+      const found = await pos.read(merchantOf(request).merchantId, request.params.posTransactionId, wait ?? false);
       return posView(found, deps);
     },
   );

@@ -62,6 +62,11 @@ export class PosService {
     return pos;
   }
 
+  /** The transaction; with `wait`, once it is final or the long-poll bound passed (`waitForTransactionProcessing`). */
+  read(merchantId: string, id: string, wait: boolean): Promise<PosTransaction> {
+    return wait ? this.waitForCompletion(merchantId, id, this.longPollMs) : this.get(merchantId, id);
+  }
+
   /** The transaction once it is final, or as it stands after `timeoutMs` (no polling; any node's move wakes it). */
   async waitForCompletion(merchantId: string, id: string, timeoutMs: number): Promise<PosTransaction> {
     return this.deps.waiters.until(

@@ -1,18 +1,16 @@
 import Type from 'typebox';
 import { AUTHENTICATED_ERRORS, errorResponses } from '../../platform/http/error-schemas.js';
-import { DateFilter, dateRange, idList, listQuerySchema, Paged, pageRequest } from '../../platform/http/paging.js';
+import { listQuerySchema, Paged, pageRequest } from '../../platform/http/paging.js';
 import { merchantOf } from '../../platform/http/principal.js';
 import type { App } from '../../platform/http/server.js';
 import { fromCents } from '../../platform/money.js';
+import { BATCH_FILTERS, batchFilter } from './batch-query.js';
 import { BATCH_STATUS_NAMES } from './settlements.model.js';
 import type { SettlementsService } from './settlements.service.js';
 import { BATCH_LIST, type Batch } from './settlements.service.js';
 
 const BatchQuery = listQuerySchema(BATCH_LIST, {
-  dateFrom: DateFilter('Batch date (settlement time, or opening time while open) on or after.'),
-  dateTo: DateFilter('Batch date on or before.'),
-  batchIds: Type.Optional(Type.String({ maxLength: 3700, description: 'Comma-separated batch ids.' })),
-  paymentProcessorIds: Type.Optional(Type.String({ maxLength: 3700, description: 'Comma-separated processor ids.' })),
+  ...BATCH_FILTERS,
   statusId: Type.Optional(
     Type.Integer({ minimum: 1, maximum: 3, description: '1 Open, 2 Settled, 3 PendingSettlement.' }),
   ),
@@ -90,16 +88,8 @@ export function settlementsRoutes(app: App, deps: SettlementsRouteDeps): void {
     },
     async (request) => {
       const q = request.query;
-      const range = dateRange('dateFrom', q.dateFrom, 'dateTo', q.dateTo);
       const result = await deps.settlements.list(
-        {
-          merchantId: merchantOf(request).merchantId,
-          batchIds: idList('batchIds', q.batchIds),
-          processorIds: idList('paymentProcessorIds', q.paymentProcessorIds),
-          statusId: q.statusId,
-          from: range.from,
-          to: range.to,
-        },
+        { ...batchFilter(merchantOf(request).merchantId, q), statusId: q.statusId },
         pageRequest(q, BATCH_LIST),
       );
       return { items: result.items.map(batchView), total: result.total };

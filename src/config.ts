@@ -28,6 +28,8 @@ export interface Config {
   readonly checkoutSubmissionsPerSessionPerMinute: number;
   readonly idempotencyRetentionMinutes: number;
   readonly workers: number;
+  /** How long a job claim holds while its node lives but does not finish (a paused process). */
+  readonly jobLeaseSeconds: number;
   readonly logLevel: string;
   readonly shutdownTimeoutMs: number;
   readonly sandboxDemoData: boolean;
@@ -155,6 +157,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     }),
     idempotencyRetentionMinutes: read.integer('IDEMPOTENCY_RETENTION_MINUTES', 1440, { min: 1, max: 60 * 24 * 30 }),
     workers: read.integer('WORKERS', 4, { min: 0, max: 64 }),
+    jobLeaseSeconds: read.integer('JOB_LEASE_SECONDS', 300, { min: 5, max: 86_400 }),
     logLevel: read.oneOf('LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'info'),
     shutdownTimeoutMs: read.integer('SHUTDOWN_TIMEOUT_MS', 15_000, { min: 100, max: 600_000 }),
     sandboxDemoData: read.boolean('SANDBOX_DEMO_DATA', true),

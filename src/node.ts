@@ -324,7 +324,7 @@ export async function createNode(config: Config, options: NodeOptions): Promise<
       },
     );
 
-    const jobs = new JobRunner(pool, clock, logger, metrics, config.workers, nodeId);
+    const jobs = new JobRunner(pool, clock, logger, metrics, config.workers, nodeId, config.jobLeaseSeconds);
     jobs.register(maintenanceHandler(pool, clock, logger));
     jobs.schedule({ name: 'maintenance', queue: maintenanceQueue.name, next: every(600) });
     jobs.register(closeBatchHandler(settling));

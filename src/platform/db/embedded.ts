@@ -29,8 +29,14 @@ export interface EmbeddedDatabase {
   /** False when another local process (e.g. `tessera serve`) already runs this data directory's database. */
   readonly owned: boolean;
   stop(): Promise<void>;
+  /**
+   * Immediate shutdown (SIGQUIT): every backend ends at once without a checkpoint, as in a crash; the next start
+   * recovers from the WAL. For fault-injection tests.
+   */
+  crash?(): Promise<void>;
   /** The postmaster's process id when this process started it (a last-resort stop on exit). */
   pid?: number;
+  port?: number;
 }
 
 export interface EmbeddedOptions {
@@ -38,6 +44,8 @@ export interface EmbeddedOptions {
   database?: string;
   /** Extra `-c name=value` settings, e.g. the test runner turns fsync off. */
   settings?: Record<string, string>;
+  /** Listen on this port (a restart keeps its clients' address); default a free one. */
+  port?: number;
   log?: (message: string) => void;
 }
 
@@ -68,7 +76,7 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
     initialise(binaries.initdb, pgDir, password, runAs);
   }
 
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
   const logFd = openSync(path.join(options.dataDir, 'postgres.log'), 'a', 0o600);
   if (runAs) chownSync(path.join(options.dataDir, 'postgres.log'), runAs.uid, runAs.gid);
   const settings: Record<string, string> = {
@@ -106,7 +114,13 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
     url: connectionUrl(password, port, database),
     owned: true,
     pid: child.pid,
+    port,
     stop: () => stopChild(child, exited),
+    crash: async () => {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      child.kill('SIGQUIT');
+      await exited;
+    },
   };
 }
 

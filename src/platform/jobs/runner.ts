@@ -33,8 +33,6 @@ export interface ScheduleDefinition {
   next(after: Date): Date;
 }
 
-const LEASE = '5 minutes';
-
 /**
  * Claims due jobs with FOR UPDATE SKIP LOCKED, so any number of worker processes share one queue without ever
  * running the same job at the same time. Due-ness reads the business clock; the claim lease reads real database
@@ -63,6 +61,11 @@ export class JobRunner {
     private readonly concurrency: number,
     /** This process's node liveness id: a job it holds is retaken at once if it dies. */
     private readonly nodeId?: () => number,
+    /**
+     * How long a claim holds a job while its node lives (JOB_LEASE_SECONDS): a node that stops answering without
+     * dying (a paused process) loses its jobs to another worker after this, so handlers must be idempotent.
+     */
+    private readonly leaseSeconds = 300,
   ) {}
 
   register(queue: QueueDefinition): void {
@@ -196,7 +199,7 @@ export class JobRunner {
       attempts: number;
       max_attempts: number;
     }>(
-      `UPDATE jobs SET locked_by = $1, locked_until = clock_timestamp() + interval '${LEASE}', attempts = attempts + 1,
+      `UPDATE jobs SET locked_by = $1, locked_until = clock_timestamp() + $6 * interval '1 second', attempts = attempts + 1,
          locked_node = $5
        WHERE id IN (
          SELECT id FROM jobs
@@ -208,7 +211,7 @@ export class JobRunner {
          FOR UPDATE SKIP LOCKED
        )
        RETURNING id, queue, payload, run_at, attempts, max_attempts`,
-      [this.workerId, names, this.clock.now(), limit, this.nodeId?.() ?? null],
+      [this.workerId, names, this.clock.now(), limit, this.nodeId?.() ?? null, this.leaseSeconds],
     );
     this.running += rows.length;
     return rows.map((row) => ({

@@ -1,0 +1,194 @@
+// The cluster test's checker must catch each violation it looks for: a clean history passes, and each broken one
+// (fed by hand, the way a bug would leave it) is named by its invariant.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { check, type Snapshot, type Violation } from '../cluster/checker.js';
+import type { AttemptRecord, HistoryRecord, OpRecord } from '../cluster/history.js';
+
+const SALE = 'a0000000-0000-4000-8000-000000000001';
+const AUTH = 'a0000000-0000-4000-8000-000000000002';
+const EVENT = 'e0000000-0000-4000-8000-000000000001';
+const DELIVERY = 'd0000000-0000-4000-8000-000000000001';
+
+function op(partial: Partial<OpRecord> & Pick<OpRecord, 'opId' | 'kind' | 'key'>): OpRecord {
+  return {
+    t: 'op',
+    merchantId: 'm',
+    referenceId: null,
+    targetId: null,
+    amountCents: null,
+    outcome: 'acknowledged',
+    status: 200,
+    resultId: null,
+    at: 0,
+    ...partial,
+  };
+}
+
+function attempt(partial: Partial<AttemptRecord> & Pick<AttemptRecord, 'opId' | 'key'>): AttemptRecord {
+  return { t: 'attempt', node: 'serve-1', at: 0, ms: 5, status: 200, error: null, body: null, ...partial };
+}
+
+/** A small run that holds: a sale retried after a crash, an authorization captured, one event delivered. */
+function cleanRun(): { history: HistoryRecord[]; snapshot: Snapshot } {
+  const history: HistoryRecord[] = [
+    attempt({ opId: 1, key: 'k1', status: null, error: 'ECONNRESET', node: 'serve-1' }),
+    attempt({ opId: 1, key: 'k1', node: 'serve-2', body: { id: SALE, status: 'Captured' } }),
+    attempt({ opId: 1, key: 'k1', node: 'serve-3', body: { id: SALE, status: 'Captured' } }),
+    op({ opId: 1, kind: 'card.sale', key: 'k1', referenceId: 'r1', amountCents: 1000, resultId: SALE }),
+    attempt({ opId: 2, key: 'k2', body: { id: AUTH, status: 'Authorized' } }),
+    op({ opId: 2, kind: 'card.auth', key: 'k2', referenceId: 'r2', amountCents: 500, resultId: AUTH }),
+    attempt({ opId: 3, key: 'k3', status: 409 }),
+    attempt({ opId: 3, key: 'k3', body: { id: AUTH, status: 'Captured' } }),
+    op({ opId: 3, kind: 'card.capture', key: 'k3', targetId: AUTH, amountCents: 500, resultId: AUTH }),
+    attempt({ opId: 4, key: 'k4', status: 400 }),
+    op({ opId: 4, kind: 'card.sale', key: 'k4', referenceId: 'r4', outcome: 'refused', status: 400 }),
+    { t: 'fault', at: 1, kind: 'sigkill', target: 'serve-1' },
+  ];
+  const snapshot: Snapshot = {
+    transactions: [
+      tx(SALE, 'r1', { capturedCents: 1000, authorizedCents: 1000 }),
+      tx(AUTH, 'r2', { capturedCents: 500, authorizedCents: 500 }),
+    ],
+    events: [{ id: EVENT, type: 'transaction.card.captured' }],
+    deliveries: [{ id: DELIVERY, eventId: EVENT, status: 'Delivered' }],
+    received: [
+      { headerId: DELIVERY, bodyId: DELIVERY },
+      { headerId: DELIVERY, bodyId: DELIVERY },
+    ],
+    overdueJobs: [],
+    installmentPayments: [{ installmentId: 'i1', approved: 1 }],
+    posPayments: [{ posTransactionId: 'p1', transactions: 1 }],
+    ledger: { ok: true, problems: [] },
+  };
+  return { history, snapshot };
+}
+
+function tx(id: string, referenceId: string | null, amounts: Partial<Snapshot['transactions'][number]> = {}) {
+  return {
+    id,
+    method: 'card' as const,
+    statusId: 2,
+    referenceId,
+    originalTransactionId: null,
+    authorizedCents: 0,
+    capturedCents: 0,
+    refundedCents: 0,
+    unresolved: false,
+    ...amounts,
+  };
+}
+
+const invariants = (violations: Violation[]) => [...new Set(violations.map((v) => v.invariant))].sort();
+
+describe('the cluster checker', () => {
+  it('passes a run that holds', () => {
+    const { history, snapshot } = cleanRun();
+    assert.deepEqual(check(history, snapshot), []);
+  });
+
+  const broken: Array<[string, Violation['invariant'], (run: ReturnType<typeof cleanRun>) => void]> = [
+    [
+      'a retry answered with another transaction',
+      'one-outcome-per-key',
+      ({ history }) =>
+        history.push(attempt({ opId: 1, key: 'k1', node: 'serve-3', body: { id: AUTH, status: 'Captured' } })),
+    ],
+    [
+      'a retry answered with another status',
+      'one-outcome-per-key',
+      ({ history }) => history.push(attempt({ opId: 1, key: 'k1', status: 400 })),
+    ],
+    [
+      'an acknowledged sale is not in the database',
+      'acknowledged-exists',
+      ({ snapshot }) => {
+        snapshot.transactions = snapshot.transactions.filter((t) => t.id !== SALE);
+      },
+    ],
+    [
+      'one reference charged twice',
+      'once-per-reference',
+      ({ snapshot }) => snapshot.transactions.push(tx('a0000000-0000-4000-8000-000000000009', 'r1')),
+    ],
+    [
+      'a refused sale moved money',
+      'refused-moved-nothing',
+      ({ snapshot }) => snapshot.transactions.push(tx('a0000000-0000-4000-8000-000000000008', 'r4')),
+    ],
+    [
+      'a capture applied twice',
+      'captured-once',
+      ({ snapshot }) => {
+        snapshot.transactions[1]!.capturedCents = 1000;
+      },
+    ],
+    [
+      'refunds above the captured amount',
+      'captured-once',
+      ({ snapshot }) => {
+        snapshot.transactions[0]!.refundedCents = 1500;
+      },
+    ],
+    [
+      'an installment paid twice',
+      'installment-paid-once',
+      ({ snapshot }) => {
+        snapshot.installmentPayments[0]!.approved = 2;
+      },
+    ],
+    [
+      'a POS transaction paid twice',
+      'pos-paid-once',
+      ({ snapshot }) => {
+        snapshot.posPayments[0]!.transactions = 2;
+      },
+    ],
+    [
+      'an event never delivered',
+      'event-delivered',
+      ({ snapshot }) => {
+        snapshot.received = [];
+      },
+    ],
+    [
+      'an event with no delivery at all',
+      'event-delivered',
+      ({ snapshot }) => {
+        snapshot.deliveries = [];
+      },
+    ],
+    [
+      'a repeated delivery under another body id',
+      'delivery-id-stable',
+      ({ snapshot }) => snapshot.received.push({ headerId: DELIVERY, bodyId: EVENT }),
+    ],
+    [
+      'a due job that never ran',
+      'due-jobs-ran',
+      ({ snapshot }) => snapshot.overdueJobs.push({ id: 7, queue: 'ach.cutoff', failed: false, lastError: null }),
+    ],
+    [
+      'a payment left in flight',
+      'nothing-pending',
+      ({ snapshot }) => {
+        snapshot.transactions[0]!.unresolved = true;
+      },
+    ],
+    [
+      'books that do not balance',
+      'ledger-clean',
+      ({ snapshot }) => {
+        snapshot.ledger = { ok: false, problems: ['entry-set-balances: entry set 9 sums to 1'] };
+      },
+    ],
+  ];
+
+  for (const [name, invariant, breakIt] of broken) {
+    it(`catches ${name}`, () => {
+      const run = cleanRun();
+      breakIt(run);
+      assert.deepEqual(invariants(check(run.history, run.snapshot)), [invariant]);
+    });
+  }
+});

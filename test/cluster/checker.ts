@@ -23,9 +23,9 @@ export interface Snapshot {
   /** Events the cluster's webhook endpoint subscribed to, for the merchants of the run. */
   events: Array<{ id: string; type: string }>;
   /** Deliveries of those events to that endpoint. */
-  deliveries: Array<{ id: string; eventId: string; status: string }>;
-  /** What the loopback receiver got: the delivery id in the headers, the id in the body. */
-  received: Array<{ headerId: string; bodyId: string }>;
+  deliveries: Array<{ id: string; eventId: string; status: string; attempts?: number; next?: string | null }>;
+  /** What the loopback receiver got: the delivery id in the headers, the id in the body, whether it said 2xx. */
+  received: Array<{ headerId: string; bodyId: string; accepted: boolean }>;
   /** Jobs due well before the end that did not run, or gave up. */
   overdueJobs: Array<{ id: number; queue: string; failed: boolean; lastError: string | null }>;
   /** Approved payments per subscription installment. */
@@ -109,7 +109,9 @@ export function check(history: HistoryRecord[], snapshot: Snapshot): Violation[]
   // A capture moves the amount once, whatever the retries: the authorization's captured total is what was asked.
   const captures = new Map<string, number>();
   for (const op of ops) {
-    if (op.kind === 'card.capture' && op.outcome === 'acknowledged' && op.targetId && op.amountCents !== null) {
+    // An acknowledged capture the processor did not approve (a 200 Failed or Declined) moved nothing.
+    if (op.kind !== 'card.capture' || op.outcome !== 'acknowledged' || op.result !== 'Approved') continue;
+    if (op.targetId && op.amountCents !== null) {
       captures.set(op.targetId, (captures.get(op.targetId) ?? 0) + op.amountCents);
     }
   }
@@ -130,17 +132,23 @@ export function check(history: HistoryRecord[], snapshot: Snapshot): Violation[]
   }
 
   // Every committed event reached the receiver at least once, under one message id on every attempt.
-  const delivered = new Map<string, { id: string; status: string }>();
+  const delivered = new Map<string, Snapshot['deliveries'][number]>();
   for (const d of snapshot.deliveries) delivered.set(d.eventId, d);
   const seen = new Map<string, Set<string>>();
+  const accepted = new Set<string>();
   for (const hit of snapshot.received) {
     seen.set(hit.headerId, (seen.get(hit.headerId) ?? new Set()).add(hit.bodyId));
+    if (hit.accepted) accepted.add(hit.headerId);
   }
   for (const event of snapshot.events) {
     const delivery = delivered.get(event.id);
     if (!delivery) add('event-delivered', `event ${event.id} (${event.type}): no delivery`);
-    else if (delivery.status !== 'Delivered' || !seen.has(delivery.id)) {
-      add('event-delivered', `event ${event.id} (${event.type}): delivery ${delivery.id} ${delivery.status}`);
+    else if (delivery.status !== 'Delivered' || !accepted.has(delivery.id)) {
+      add(
+        'event-delivered',
+        `event ${event.id} (${event.type}): delivery ${delivery.id} ${delivery.status} after ${delivery.attempts} ` +
+          `attempts, next ${delivery.next}`,
+      );
     }
   }
   for (const [headerId, bodyIds] of seen) {
@@ -159,12 +167,13 @@ export function check(history: HistoryRecord[], snapshot: Snapshot): Violation[]
   return violations;
 }
 
-/** The database's side, read once the cluster is quiet. `endpointId` is the run's webhook endpoint. */
+/** The database's side, read once the cluster is quiet: each merchant of the run has its webhook endpoint. */
 export async function takeSnapshot(
   pool: Pool,
-  run: { merchantIds: string[]; endpointId: string; received: Snapshot['received'] },
+  run: { endpoints: Array<{ merchantId: string; endpointId: string }>; received: Snapshot['received'] },
 ): Promise<Snapshot> {
-  const merchants = run.merchantIds;
+  const merchants = run.endpoints.map((e) => e.merchantId);
+  const endpoints = run.endpoints.map((e) => e.endpointId);
   const { rows: transactions } = await pool.query(
     `SELECT id, method, status_id, reference_id, original_transaction_id, authorized_cents::int, captured_cents::int,
             refunded_cents::int,
@@ -173,13 +182,14 @@ export async function takeSnapshot(
     [merchants],
   );
   const { rows: events } = await pool.query(
-    `SELECT e.id, e.type FROM events e JOIN webhook_endpoints w ON w.id = $2
-     WHERE e.merchant_id = ANY($1) AND e.type = ANY(w.event_types)`,
-    [merchants, run.endpointId],
+    `SELECT e.id, e.type FROM events e JOIN webhook_endpoints w ON w.merchant_id = e.merchant_id
+     WHERE w.id = ANY($1) AND e.type = ANY(w.event_types) AND e.occurred_at >= w.created_at`,
+    [endpoints],
   );
   const { rows: deliveries } = await pool.query(
-    'SELECT id, event_id, status FROM webhook_deliveries WHERE endpoint_id = $1',
-    [run.endpointId],
+    `SELECT id, event_id, status, attempts, next_attempt_at, locked_by, locked_until
+     FROM webhook_deliveries WHERE endpoint_id = ANY($1)`,
+    [endpoints],
   );
   // Due a minute (of business time) before now and still there: it never ran, or it gave up.
   const { rows: overdueJobs } = await pool.query(
@@ -212,7 +222,13 @@ export async function takeSnapshot(
       unresolved: r.unresolved,
     })),
     events: events.map((r) => ({ id: r.id, type: r.type })),
-    deliveries: deliveries.map((r) => ({ id: r.id, eventId: r.event_id, status: r.status })),
+    deliveries: deliveries.map((r) => ({
+      id: r.id,
+      eventId: r.event_id,
+      status: r.status,
+      attempts: r.attempts,
+      next: `${r.next_attempt_at?.toISOString()} (locked by ${r.locked_by} until ${r.locked_until?.toISOString()})`,
+    })),
     received: run.received,
     overdueJobs: overdueJobs.map((r) => ({
       id: Number(r.id),

@@ -19,6 +19,8 @@ export interface OpRecord {
   status: number | null;
   /** What the answer named: the transaction (or POS transaction) it made or moved. */
   resultId: string | null;
+  /** The answer's own status word (Approved, Captured, Declined, Failed, ...): a 200 can carry a failure. */
+  result: string | null;
   at: number;
 }
 
@@ -49,7 +51,16 @@ export interface AttemptRecord {
 export interface FaultRecord {
   t: 'fault';
   at: number;
-  kind: 'sigkill' | 'restart' | 'sigstop' | 'sigcont' | 'pg-crash' | 'pg-restart' | 'clock-advance' | 'latency';
+  kind:
+    | 'sigkill'
+    | 'restart'
+    | 'sigstop'
+    | 'sigcont'
+    | 'pg-crash'
+    | 'pg-restart'
+    | 'clock-advance'
+    | 'injector-error'
+    | 'exited';
   target: string;
   detail?: string;
 }

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { createPool } from '../../src/platform/db/pool.js';
 import { isExpectationFailure, withTransaction } from '../../src/platform/db/tx.js';
 import { startNode, type TestNode } from '../harness.js';
 
@@ -102,5 +103,27 @@ describe('pipelined database transactions (withTransaction)', () => {
     });
     assert.ok(ran);
     assert.equal((await notes()).at(-1)!.note, 'from a hook');
+  });
+
+  it('survives its connection dying between two statements: the transaction fails, the process and the pool live on', async () => {
+    const pool = createPool(t.database.url, 2, 'connection-loss-probe');
+    try {
+      const failed = await withTransaction(pool, async (tx) => {
+        const { rows } = await tx.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+        await t.ctx.pool.query('SELECT pg_terminate_backend($1)', [rows[0]!.pid]);
+        // The socket closes while no statement of ours is on it: the client emits 'error' in this gap. Without a
+        // listener of its own, that error ended the process (every serve node, when PostgreSQL restarted).
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        await tx.query('SELECT 1');
+      }).then(
+        () => undefined,
+        (error: Error) => error,
+      );
+      assert.ok(failed instanceof Error, 'the transaction fails');
+      const { rows } = await pool.query<{ one: number }>('SELECT 1 AS one');
+      assert.equal(rows[0]!.one, 1, 'the pool hands out a working connection afterwards');
+    } finally {
+      await pool.end();
+    }
   });
 });

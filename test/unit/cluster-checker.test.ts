@@ -20,6 +20,7 @@ function op(partial: Partial<OpRecord> & Pick<OpRecord, 'opId' | 'kind' | 'key'>
     outcome: 'acknowledged',
     status: 200,
     resultId: null,
+    result: null,
     at: 0,
     ...partial,
   };
@@ -40,7 +41,25 @@ function cleanRun(): { history: HistoryRecord[]; snapshot: Snapshot } {
     op({ opId: 2, kind: 'card.auth', key: 'k2', referenceId: 'r2', amountCents: 500, resultId: AUTH }),
     attempt({ opId: 3, key: 'k3', status: 409 }),
     attempt({ opId: 3, key: 'k3', body: { id: AUTH, status: 'Captured' } }),
-    op({ opId: 3, kind: 'card.capture', key: 'k3', targetId: AUTH, amountCents: 500, resultId: AUTH }),
+    op({
+      opId: 3,
+      kind: 'card.capture',
+      key: 'k3',
+      targetId: AUTH,
+      amountCents: 500,
+      resultId: AUTH,
+      result: 'Approved',
+    }),
+    // A capture the processor failed (a 200 with Failed) moved nothing and is not counted.
+    op({
+      opId: 5,
+      kind: 'card.capture',
+      key: 'k5',
+      targetId: AUTH,
+      amountCents: 500,
+      resultId: AUTH,
+      result: 'Failed',
+    }),
     attempt({ opId: 4, key: 'k4', status: 400 }),
     op({ opId: 4, kind: 'card.sale', key: 'k4', referenceId: 'r4', outcome: 'refused', status: 400 }),
     { t: 'fault', at: 1, kind: 'sigkill', target: 'serve-1' },
@@ -53,8 +72,8 @@ function cleanRun(): { history: HistoryRecord[]; snapshot: Snapshot } {
     events: [{ id: EVENT, type: 'transaction.card.captured' }],
     deliveries: [{ id: DELIVERY, eventId: EVENT, status: 'Delivered' }],
     received: [
-      { headerId: DELIVERY, bodyId: DELIVERY },
-      { headerId: DELIVERY, bodyId: DELIVERY },
+      { headerId: DELIVERY, bodyId: DELIVERY, accepted: false },
+      { headerId: DELIVERY, bodyId: DELIVERY, accepted: true },
     ],
     overdueJobs: [],
     installmentPayments: [{ installmentId: 'i1', approved: 1 }],
@@ -161,7 +180,7 @@ describe('the cluster checker', () => {
     [
       'a repeated delivery under another body id',
       'delivery-id-stable',
-      ({ snapshot }) => snapshot.received.push({ headerId: DELIVERY, bodyId: EVENT }),
+      ({ snapshot }) => snapshot.received.push({ headerId: DELIVERY, bodyId: EVENT, accepted: true }),
     ],
     [
       'a due job that never ran',
@@ -180,6 +199,13 @@ describe('the cluster checker', () => {
       'ledger-clean',
       ({ snapshot }) => {
         snapshot.ledger = { ok: false, problems: ['entry-set-balances: entry set 9 sums to 1'] };
+      },
+    ],
+    [
+      'an event the receiver refused every time, marked delivered',
+      'event-delivered',
+      ({ snapshot }) => {
+        snapshot.received = snapshot.received.filter((hit) => !hit.accepted);
       },
     ],
   ];

@@ -14,8 +14,10 @@ export const NODE_LOCK_CLASS = 0x6e6f_6465;
  * within milliseconds, not after a fixed lease, that nobody is coming back for it (`tessera_node_alive(id)` in SQL).
  *
  * Ids are random int4s taken with pg_try_advisory_lock, so two live nodes never share one. After a reconnect (a
- * PostgreSQL restart) the node takes its id again if it is free, else a new one: whatever it held under the old id
- * looked abandoned meanwhile and may have been taken over, which the holders' compare-and-set writes allow for.
+ * PostgreSQL restart) the node takes a new id: whatever it held under the old one is abandoned at once, which the
+ * holders' compare-and-set writes allow for. Taking the old id again would keep alive the claims of requests that
+ * failed while the database was away and could not release them (their retries met a 409 until the claims went
+ * stale, two minutes later; the cluster test's PostgreSQL crash showed it).
  */
 export class NodeLiveness {
   private current: number | undefined;
@@ -32,7 +34,6 @@ export class NodeLiveness {
   }
 
   private async take(client: pg.Client): Promise<void> {
-    if (this.current !== undefined && (await tryLock(client, this.current))) return;
     for (;;) {
       const id = randomInt(1, 2 ** 31 - 1);
       if (await tryLock(client, id)) {

@@ -51,6 +51,19 @@ export async function withTransaction<T>(pool: Pool, work: (tx: Tx) => Promise<T
   for (let attempt = 1; ; attempt++) {
     const client = (await pool.connect()) as PipelinedClient;
     client.pipeline = true;
+    // A checked-out client has no error listener of the pool's: a connection lost between two statements (PostgreSQL
+    // restarting) would emit an unhandled 'error' and end the process. It is noted here; the statement in progress
+    // fails by itself, and the client is destroyed instead of going back to the pool.
+    let lost: Error | undefined;
+    const onError = (error: Error) => {
+      lost ??= error;
+    };
+    client.on('error', onError);
+    const release = (broken?: Error) => {
+      client.removeListener('error', onError);
+      client.pipeline = false;
+      client.release(broken ?? lost);
+    };
     const hooks: Array<() => void | Promise<void>> = [];
     const commitHooks: Array<() => Promise<void>> = [];
     const deferred: pg.QueryConfig[] = [];
@@ -83,14 +96,17 @@ export async function withTransaction<T>(pool: Pool, work: (tx: Tx) => Promise<T
       for (let i = 0; i < commitHooks.length; i++) await commitHooks[i]!();
       if (begun || deferred.length > 0) await send([...deferred, { text: 'COMMIT' }]);
     } catch (error) {
-      if (begun) await client.query('ROLLBACK').catch(() => {});
-      client.pipeline = false;
-      client.release();
+      const rolledBack =
+        !begun ||
+        (await client.query('ROLLBACK').then(
+          () => true,
+          () => false,
+        ));
+      release(rolledBack ? undefined : (error as Error));
       if (attempt < attempts && RETRYABLE.has((error as pg.DatabaseError).code ?? '')) continue;
       throw error;
     }
-    client.pipeline = false;
-    client.release();
+    release();
     for (const hook of hooks) {
       try {
         await hook();

@@ -1,0 +1,258 @@
+// One cluster run: a deployment of 3 `serve` and 2 `worker` processes on one PostgreSQL, a loopback webhook receiver,
+// the load driver and the fault injector for a while, then every node back, the business clock moved on until all
+// that was due has happened, and the checker over the history and the database (docs/reliability.md).
+import type pg from 'pg';
+import { createPool } from '../../src/platform/db/pool.js';
+import { startReceiver } from '../webhook-receiver.js';
+import { check, type Snapshot, takeSnapshot, type Violation } from './checker.js';
+import { Cluster } from './cluster.js';
+import { FaultInjector, planFaults } from './faults.js';
+import { HistoryWriter, readHistory } from './history.js';
+import { LoadDriver, type MerchantLoad, seeded } from './load.js';
+
+export interface RunOptions {
+  seed: number;
+  /** How long the load and the faults run. */
+  seconds: number;
+  clients: number;
+  historyFile: string;
+  log?: (line: string) => void;
+}
+
+export interface RunReport {
+  seed: number;
+  seconds: number;
+  operations: LoadDriver['counts'];
+  faults: FaultInjector['counts'];
+  nodeLogs: string;
+  webhookRequests: number;
+  transactions: number;
+  events: number;
+  violations: Violation[];
+  historyFile: string;
+}
+
+/** What every node of the run shares: leases short enough for a pause to outlast them in a short run. */
+const NODE_ENV = {
+  JOB_LEASE_SECONDS: '10',
+  WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+  WEBHOOK_TIMEOUT_MS: '2000',
+  SANDBOX_CARD_LATENCY_MS: '40',
+  RATE_LIMIT_PER_MINUTE: '10000000',
+  RATE_LIMIT_BURST_PER_10S: '10000000',
+  POS_LONG_POLL_MS: '5000',
+  DB_POOL_SIZE: '10',
+};
+/** Longer than the job lease (10 s) and a webhook delivery's (2 × 2 s + 5 s). */
+const PAUSE_MS = 13_000;
+
+const EVENT_TYPES = [
+  'transaction.card.authorized',
+  'transaction.card.captured',
+  'transaction.card.declined',
+  'transaction.card.failed',
+  'transaction.card.voided',
+  'transaction.card.refunded',
+  'transaction.ach.scheduled',
+  'transaction.ach.in_progress',
+  'transaction.ach.cancelled',
+  'transaction.ach.cleared',
+  'transaction.ach.charged_back',
+  'transaction.ach.failed',
+  'transaction.ach.refunded',
+  'subscription.created',
+  'subscription.paid',
+  'subscription.payment_failed',
+];
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export async function runCluster(options: RunOptions): Promise<RunReport> {
+  const log = options.log ?? (() => {});
+  const history = new HistoryWriter(options.historyFile);
+  const receiver = await startReceiver();
+  const flaky = seeded(options.seed + 2);
+  const hits: Snapshot['received'] = [];
+  // One answer in ten is a 503: deliveries are retried, and the retry must carry the same message id.
+  receiver.state.answer = (hit) => {
+    const status = flaky() < 0.1 ? 503 : 200;
+    const headerId = String(hit.headers['webhook-id'] ?? '');
+    let bodyId = '';
+    try {
+      bodyId = JSON.parse(hit.body).id;
+    } catch {
+      // a body that is not JSON shows up as a mismatch
+    }
+    hits.push({ headerId, bodyId, accepted: status < 300 });
+    return status;
+  };
+  log('starting PostgreSQL, 3 serve and 2 worker processes');
+  const logDir = options.historyFile.replace(/\.jsonl$/, '-nodes');
+  let injector: FaultInjector | undefined;
+  const cluster = await Cluster.start({
+    serve: 3,
+    workers: 2,
+    env: NODE_ENV,
+    logDir,
+    // A process that dies by itself is a finding: it is written down (and restarted when the load is over).
+    onUnexpectedExit: (name, code, signal) => {
+      history.write({ t: 'fault', at: Date.now(), kind: 'exited', target: name, detail: `${code ?? signal}` });
+      if (injector) injector.counts.exited++;
+      log(`${name} exited by itself (${code ?? signal}); its output is in ${logDir}`);
+    },
+  });
+  const pool = createPool(cluster.databaseUrl, 3, 'tessera-cluster-check');
+  pool.on('error', () => {});
+  try {
+    const load = new LoadDriver(cluster, history, seeded(options.seed));
+    const advance = async (seconds: number) => {
+      await load.admin('POST', '/admin/v1/clock/advance', { seconds });
+    };
+    const merchants: MerchantLoad[] = [];
+    const endpoints: Array<{ merchantId: string; endpointId: string }> = [];
+    for (const name of ['Cluster A', 'Cluster B']) {
+      const m = await load.merchant(name);
+      merchants.push(m);
+      const endpoint = await load.admin(
+        'POST',
+        '/v2/webhooks/endpoints',
+        { name: 'cluster', endpointUrl: receiver.url, eventTypes: EVENT_TYPES },
+        m.token,
+      );
+      endpoints.push({ merchantId: m.id, endpointId: endpoint.endpointId });
+      for (let i = 0; i < 2; i++) {
+        const terminal = await load.admin('POST', `/admin/v1/merchants/${m.id}/terminals`, {
+          serialNumber: `CL-${m.id.slice(-6)}-${i}`,
+          terminalManufacturer: 'Sunmi',
+          terminalModel: 'SunmiP2',
+          terminalModeId: 2,
+        });
+        m.terminals.push(terminal.id);
+      }
+      await subscriptions(load, m, 3);
+    }
+
+    const durationMs = options.seconds * 1000;
+    injector = new FaultInjector(cluster, history, seeded(options.seed + 1), advance, {
+      durationMs,
+      pauseMs: PAUSE_MS,
+      postgres: cluster.canCrashPostgres,
+    });
+    const plan = planFaults(seeded(options.seed + 1), {
+      durationMs,
+      pauseMs: PAUSE_MS,
+      postgres: cluster.canCrashPostgres,
+    });
+    log(`load for ${options.seconds} s with ${options.clients} clients; faults: ${plan.map((f) => f.kind).join(', ')}`);
+    const start = Date.now();
+    const clients = Array.from({ length: options.clients }, async (_, i) => {
+      const m = merchants[i % merchants.length]!;
+      while (Date.now() - start < durationMs) await load.step(m);
+    });
+    await Promise.all([...clients, injector.run(plan, start)]);
+    log(`load done: ${load.counts.operations} operations`);
+
+    log('every node back; moving the clock on until all that is due has happened');
+    for (const node of cluster.nodes) {
+      if (node.state === 'paused') cluster.resume(node.name);
+      if (node.state === 'down') await cluster.startNode(node.name);
+    }
+    // Eight days cover ACH files, settlement dates, returns two business days later (past a weekend) and a weekly
+    // installment; then a day at a time while a webhook delivery still waits for a retry.
+    for (let day = 0; day < 30; day++) {
+      await advance(86_400);
+      await quiet(pool, 120_000);
+      if (day >= 7 && (await waitingDeliveries(pool)) === 0) break;
+    }
+    log('quiet; checking');
+    const snapshot = await takeSnapshot(pool, { endpoints, received: hits });
+    const violations = check(readHistory(options.historyFile), snapshot);
+    return {
+      seed: options.seed,
+      seconds: options.seconds,
+      operations: load.counts,
+      faults: injector.counts,
+      nodeLogs: logDir,
+      webhookRequests: hits.length,
+      transactions: snapshot.transactions.length,
+      events: snapshot.events.length,
+      violations,
+      historyFile: options.historyFile,
+    };
+  } catch (error) {
+    log(`the run failed; the nodes' output is in ${logDir}`);
+    throw error;
+  } finally {
+    await pool.end();
+    await cluster.stop();
+    await receiver.close();
+  }
+}
+
+/** Three subscriptions of the merchant, billed every 7 days from now, each on a customer's vaulted card. */
+async function subscriptions(load: LoadDriver, m: MerchantLoad, count: number): Promise<void> {
+  const config = await load.admin('GET', '/v2/settings/payment-config', undefined, m.token);
+  const processor = config.availablePaymentProcessors.find((p: { type: string }) => p.type === 'SandboxCard').id;
+  for (let i = 0; i < count; i++) {
+    const { customerId } = await load.admin(
+      'POST',
+      '/v2/customers',
+      {
+        firstName: `Subscriber ${i}`,
+        paymentMethodsCards: [{ cardNumber: '4111111111111111', expirationMonth: 12, expirationYear: 2035 }],
+      },
+      m.token,
+    );
+    const customer = await load.admin('GET', `/v2/customers/${customerId}`, undefined, m.token);
+    await load.perform(
+      m,
+      'subscription.create',
+      {
+        method: 'POST',
+        path: '/sub-api/v1/subscriptions',
+        body: {
+          customerId,
+          paymentMethodId: customer.cards[0].id,
+          amount: 10 + i,
+          currencyId: 1,
+          paymentFrequencyUnit: 1,
+          paymentFrequency: 7,
+          numberOfPayments: 4,
+          transactionType: 2,
+          requesterIpAddress: '203.0.113.20',
+          paymentProcessorId: processor,
+        },
+      },
+      { amountCents: (10 + i) * 100 },
+      (b) => b?.id ?? b?.subscriptionId ?? null,
+    );
+  }
+}
+
+async function waitingDeliveries(pool: pg.Pool): Promise<number> {
+  const { rows } = await pool.query<{ n: number }>(
+    "SELECT count(*)::int AS n FROM webhook_deliveries WHERE status IN ('Pending', 'Scheduled')",
+  );
+  return rows[0]!.n;
+}
+
+/** Waits until nothing is due: no job whose time has come, no webhook delivery waiting for its attempt. */
+async function quiet(pool: pg.Pool, timeoutMs: number): Promise<void> {
+  const started = Date.now();
+  let calm = 0;
+  while (Date.now() - started < timeoutMs) {
+    try {
+      const { rows } = await pool.query<{ jobs: number; deliveries: number }>(
+        `WITH now AS (SELECT now() + offset_ms * interval '1 millisecond' AS at FROM clock_state)
+         SELECT (SELECT count(*)::int FROM jobs, now WHERE failed_at IS NULL AND run_at <= now.at) AS jobs,
+                (SELECT count(*)::int FROM webhook_deliveries, now
+                   WHERE status IN ('Pending', 'Scheduled') AND next_attempt_at <= now.at) AS deliveries`,
+      );
+      calm = rows[0]!.jobs === 0 && rows[0]!.deliveries === 0 ? calm + 1 : 0;
+      if (calm >= 3) return;
+    } catch {
+      calm = 0;
+    }
+    await sleep(500);
+  }
+}

@@ -12,6 +12,14 @@ export interface Config {
   readonly dataDir: string;
   /** Unset means: run the embedded PostgreSQL in `dataDir`. */
   readonly databaseUrl: string | undefined;
+  /**
+   * A session-capable connection to the same database (DATABASE_DIRECT_URL) for what needs a session of its own:
+   * LISTEN, the node's liveness lock, the migration lock. Default DATABASE_URL; set it when DATABASE_URL goes through
+   * a pooler in transaction mode (PgBouncer).
+   */
+  readonly databaseDirectUrl: string | undefined;
+  /** Named (server-side prepared) statements on the pool's connections; off behind a transaction-mode pooler. */
+  readonly databasePreparedStatements: boolean;
   readonly dbPoolSize: number;
   readonly adminToken: string | undefined;
   /** Base64 of 32 bytes. Unset in sandbox means: generate one into `dataDir`. */
@@ -142,6 +150,8 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     authBaseUrl,
     dataDir: path.resolve(cwd, read.string('DATA_DIR', './data')),
     databaseUrl: read.optional('DATABASE_URL'),
+    databaseDirectUrl: read.optional('DATABASE_DIRECT_URL'),
+    databasePreparedStatements: read.boolean('DATABASE_PREPARED_STATEMENTS', true),
     dbPoolSize: read.integer('DB_POOL_SIZE', 20, { min: 2, max: 500 }),
     adminToken,
     encryptionKey,

@@ -38,7 +38,7 @@ program
     const logger = createLogger(config.logLevel);
     const db = await openDatabase(config, logger);
     try {
-      const report = await migrate(db.url);
+      const report = await migrate(db.directUrl);
       process.stdout.write(`${JSON.stringify(report)}\n`);
     } finally {
       await db.stop();
@@ -56,9 +56,11 @@ program
     const config = configOrExit();
     const logger = createLogger(process.env.LOG_LEVEL ?? 'warn', stderrDestination());
     const db = await openDatabase(config, logger);
-    const pool = createPool(db.url, 2, 'tessera-keys-rotate');
+    const pool = createPool(db.url, 2, 'tessera-keys-rotate', {
+      preparedStatements: config.databasePreparedStatements,
+    });
     try {
-      await migrate(db.url);
+      await migrate(db.directUrl);
       const kek = await loadKeyEncryptionKey(config, pool);
       const report = await rotateKeys(pool, kek, (message) => process.stderr.write(`keys rotate: ${message}\n`));
       process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
@@ -77,9 +79,11 @@ program
     const config = configOrExit();
     const logger = createLogger(process.env.LOG_LEVEL ?? 'warn', stderrDestination());
     const db = await openDatabase(config, logger);
-    const pool = createPool(db.url, 2, 'tessera-ledger-verify');
+    const pool = createPool(db.url, 2, 'tessera-ledger-verify', {
+      preparedStatements: config.databasePreparedStatements,
+    });
     try {
-      await migrate(db.url);
+      await migrate(db.directUrl);
       const report = await verifyLedger(pool);
       process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
       if (!report.ok) process.exitCode = 1;
@@ -202,8 +206,11 @@ async function runAdmin(
   const db = await openDatabase(config, logger);
   let node: Node | undefined;
   try {
-    await migrate(db.url);
-    node = await createNode({ ...config, workers: 0 }, { logger, databaseUrl: db.url });
+    await migrate(db.directUrl);
+    node = await createNode(
+      { ...config, workers: 0 },
+      { logger, databaseUrl: db.url, directDatabaseUrl: db.directUrl },
+    );
     const result = await operation.run(node.ctx, { params, body, query });
     process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
   } catch (error) {
@@ -270,11 +277,12 @@ async function run(mode: 'serve' | 'worker') {
 
   try {
     db = await openDatabase(config, logger);
-    const report = await migrate(db.url);
+    const report = await migrate(db.directUrl);
     if (report.applied.length > 0) logger.info({ applied: report.applied }, 'migrations applied');
     node = await createNode(mode === 'worker' ? { ...config, workers: Math.max(config.workers, 1) } : config, {
       logger,
       databaseUrl: db.url,
+      directDatabaseUrl: db.directUrl,
       processMetrics: true,
     });
     if (mode === 'serve') {

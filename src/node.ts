@@ -99,6 +99,8 @@ export interface Node {
 export interface NodeOptions {
   logger: Logger;
   databaseUrl: string;
+  /** The session-capable URL for LISTEN and the liveness lock (default `databaseUrl`). */
+  directDatabaseUrl?: string;
   processMetrics?: boolean;
   app?: BuildAppOptions;
 }
@@ -106,10 +108,14 @@ export interface NodeOptions {
 /** Wires one node: every service, the HTTP app and the job runner, against one database. */
 export async function createNode(config: Config, options: NodeOptions): Promise<Node> {
   const { logger, databaseUrl } = options;
-  const pool = createPool(databaseUrl, config.dbPoolSize);
+  const pool = createPool(databaseUrl, config.dbPoolSize, 'tessera', {
+    preparedStatements: config.databasePreparedStatements,
+  });
   const closers: Array<() => Promise<void> | void> = [() => pool.end()];
   try {
-    const listener = new Listener(databaseUrl, (error) => logger.warn({ err: error }, 'notification listener error'));
+    const listener = new Listener(options.directDatabaseUrl ?? databaseUrl, (error) =>
+      logger.warn({ err: error }, 'notification listener error'),
+    );
     const liveness = new NodeLiveness();
     liveness.attach(listener);
     await listener.start();

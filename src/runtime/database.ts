@@ -5,6 +5,8 @@ import type { Logger } from '../platform/observability/logger.js';
 
 export interface Database {
   url: string;
+  /** A session-capable URL to the same database: DATABASE_DIRECT_URL, else `url` (see Config.databaseDirectUrl). */
+  directUrl: string;
   embedded: boolean;
   stop(): Promise<void>;
 }
@@ -14,11 +16,12 @@ const MIN_SERVER_VERSION = 150000;
 /** DATABASE_URL when set (any PostgreSQL >= 15), otherwise the embedded PostgreSQL in DATA_DIR. */
 export async function openDatabase(config: Config, logger: Logger): Promise<Database> {
   if (config.databaseUrl) {
-    await checkServerVersion(config.databaseUrl);
-    return { url: config.databaseUrl, embedded: false, stop: async () => {} };
+    const directUrl = config.databaseDirectUrl ?? config.databaseUrl;
+    await checkServerVersion(directUrl);
+    return { url: config.databaseUrl, directUrl, embedded: false, stop: async () => {} };
   }
   const db = await startEmbeddedPostgres({ dataDir: config.dataDir, log: (message) => logger.info(message) });
-  return { url: db.url, embedded: true, stop: () => db.stop() };
+  return { url: db.url, directUrl: db.url, embedded: true, stop: () => db.stop() };
 }
 
 async function checkServerVersion(url: string): Promise<void> {

@@ -9,6 +9,7 @@ import { migrate } from '../../src/platform/db/migrator.js';
 import { createClient } from '../../src/platform/db/pool.js';
 import { freePort } from '../../src/platform/net.js';
 import { type Proc, tessera, waitForLog } from '../e2e/tessera-process.js';
+import { type PgBouncer, startPgBouncer } from './pgbouncer.js';
 
 export interface ClusterNode {
   name: string;
@@ -26,6 +27,11 @@ export interface ClusterOptions {
   /** Where each node's output goes (`<name>.log`, across its restarts). */
   logDir: string;
   /**
+   * Put PgBouncer in transaction pooling mode between the nodes and PostgreSQL: the nodes' DATABASE_URL goes through
+   * it, LISTEN and the liveness and migration locks use DATABASE_DIRECT_URL, and statements are sent unnamed.
+   */
+  pgbouncer?: boolean;
+  /**
    * Told when a process exits without being killed by the injector. Such a process is started again a second later,
    * as a supervisor (systemd's Restart=always) would.
    */
@@ -41,6 +47,7 @@ export class Cluster {
     private readonly dataDir: string,
     private readonly options: ClusterOptions,
     readonly publicBaseUrl: string,
+    private readonly bouncer: PgBouncer | undefined,
   ) {
     mkdirSync(options.logDir, { recursive: true });
   }
@@ -56,9 +63,11 @@ export class Cluster {
       url = db.url;
     }
     await migrate(url);
+    let bouncer: PgBouncer | undefined;
+    if (options.pgbouncer) bouncer = await startPgBouncer(url, path.join(dataDir, 'pgbouncer'));
     const ports = await Promise.all(Array.from({ length: options.serve }, () => freePort()));
     const publicBaseUrl = `http://127.0.0.1:${ports[0]}`;
-    const cluster = new Cluster(url, db, dataDir, options, publicBaseUrl);
+    const cluster = new Cluster(url, db, dataDir, options, publicBaseUrl, bouncer);
     ports.forEach((port, i) => {
       cluster.nodes.push({ name: `serve-${i + 1}`, kind: 'serve', port, proc: undefined, state: 'down' });
     });
@@ -107,6 +116,13 @@ export class Cluster {
     const env: Record<string, string> = {
       ...this.options.env,
       DATABASE_URL: this.databaseUrl,
+      ...(this.bouncer
+        ? {
+            DATABASE_URL: this.bouncer.url,
+            DATABASE_DIRECT_URL: this.databaseUrl,
+            DATABASE_PREPARED_STATEMENTS: 'false',
+          }
+        : {}),
       SANDBOX_DEMO_DATA: 'false',
       PUBLIC_BASE_URL: this.publicBaseUrl,
       DATA_DIR: path.join(this.dataDir, name),
@@ -170,6 +186,11 @@ export class Cluster {
       .map((n) => ({ name: n.name, url: `http://127.0.0.1:${n.port}` }));
   }
 
+  /** The URL the nodes' pools use: PgBouncer's when it is in between. */
+  get poolUrl(): string {
+    return this.bouncer?.url ?? this.databaseUrl;
+  }
+
   get canCrashPostgres(): boolean {
     return this.db?.crash !== undefined;
   }
@@ -204,6 +225,7 @@ export class Cluster {
       node.proc?.child.kill('SIGKILL');
     }
     await Promise.all(this.nodes.map((n) => n.proc?.exited));
+    await this.bouncer?.stop();
     await this.db?.stop();
     rmSync(this.dataDir, { recursive: true, force: true });
   }

@@ -1,5 +1,6 @@
 // `npm run test:cluster`: one seeded run of the cluster test (docs/reliability.md). Options: --seed N (default: a
-// random one, printed), --seconds N (default 300), --clients N (default 6), --out DIR (default cluster-results).
+// random one, printed), --seconds N (default 300), --clients N (default 6), --out DIR (default cluster-results),
+// --pgbouncer (the nodes reach PostgreSQL through PgBouncer in transaction pooling mode).
 // Exit 1 when the checker found a violation; the history file replays what happened.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -12,6 +13,7 @@ const { values } = parseArgs({
     seconds: { type: 'string', default: '300' },
     clients: { type: 'string', default: '6' },
     out: { type: 'string', default: 'cluster-results' },
+    pgbouncer: { type: 'boolean', default: false },
   },
 });
 const seed = values.seed === undefined ? Math.floor(Math.random() * 2 ** 31) : Number(values.seed);
@@ -24,6 +26,7 @@ const report = await runCluster({
   seconds: Number(values.seconds),
   clients: Number(values.clients),
   historyFile,
+  pgbouncer: values.pgbouncer,
   log: (line) => console.log(`[${((Date.now() - started) / 1000).toFixed(1)} s] ${line}`),
 });
 writeFileSync(path.join(values.out, `report-${seed}.json`), `${JSON.stringify(report, null, 2)}\n`);

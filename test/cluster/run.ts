@@ -16,12 +16,15 @@ export interface RunOptions {
   seconds: number;
   clients: number;
   historyFile: string;
+  /** Through PgBouncer in transaction pooling mode. */
+  pgbouncer?: boolean;
   log?: (line: string) => void;
 }
 
 export interface RunReport {
   seed: number;
   seconds: number;
+  pgbouncer: boolean;
   operations: LoadDriver['counts'];
   faults: FaultInjector['counts'];
   nodeLogs: string;
@@ -86,7 +89,9 @@ export async function runCluster(options: RunOptions): Promise<RunReport> {
     hits.push({ headerId, bodyId, accepted: status < 300 });
     return status;
   };
-  log('starting PostgreSQL, 3 serve and 2 worker processes');
+  log(
+    `starting PostgreSQL${options.pgbouncer ? ', PgBouncer (transaction pooling)' : ''}, 3 serve and 2 worker processes`,
+  );
   const logDir = options.historyFile.replace(/\.jsonl$/, '-nodes');
   let injector: FaultInjector | undefined;
   const cluster = await Cluster.start({
@@ -94,6 +99,7 @@ export async function runCluster(options: RunOptions): Promise<RunReport> {
     workers: 2,
     env: NODE_ENV,
     logDir,
+    pgbouncer: options.pgbouncer ?? false,
     // A process that dies by itself is a finding: it is written down (and restarted when the load is over).
     onUnexpectedExit: (name, code, signal) => {
       history.write({ t: 'fault', at: Date.now(), kind: 'exited', target: name, detail: `${code ?? signal}` });
@@ -170,6 +176,7 @@ export async function runCluster(options: RunOptions): Promise<RunReport> {
     return {
       seed: options.seed,
       seconds: options.seconds,
+      pgbouncer: options.pgbouncer ?? false,
       operations: load.counts,
       faults: injector.counts,
       nodeLogs: logDir,

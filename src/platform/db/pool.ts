@@ -31,7 +31,27 @@ function parseSafeInt8(value: string): number {
   return parsed;
 }
 
-export function createPool(connectionString: string, max: number, applicationName = 'tessera'): Pool {
+/**
+ * A client that sends every statement unnamed. Behind a pooler in transaction mode (PgBouncer before 1.21) each
+ * transaction may run on another server connection, where a statement this client prepared earlier does not exist.
+ */
+class UnpreparedClient extends pg.Client {
+  // biome-ignore lint/suspicious/noExplicitAny: pg's query() has a dozen overloads; this only drops `name` from a config.
+  override query(config: any, ...rest: any[]): any {
+    if (config && typeof config === 'object' && typeof config.name === 'string') {
+      const { name: _unnamed, ...unnamed } = config as pg.QueryConfig;
+      return super.query(unnamed, ...rest);
+    }
+    return super.query(config, ...rest);
+  }
+}
+
+export function createPool(
+  connectionString: string,
+  max: number,
+  applicationName = 'tessera',
+  options: { preparedStatements?: boolean } = {},
+): Pool {
   const pool = new pg.Pool({
     connectionString,
     max,
@@ -39,6 +59,7 @@ export function createPool(connectionString: string, max: number, applicationNam
     application_name: applicationName,
     idleTimeoutMillis: 30_000,
     connectionTimeoutMillis: 10_000,
+    ...(options.preparedStatements === false ? { Client: UnpreparedClient } : {}),
   });
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on('error', () => {});

@@ -126,4 +126,24 @@ describe('pipelined database transactions (withTransaction)', () => {
       await pool.end();
     }
   });
+
+  it('sends statements unnamed when prepared statements are off, for a pooler in transaction mode', async () => {
+    for (const [preparedStatements, expected] of [
+      [true, 1],
+      [false, 0],
+    ] as const) {
+      // One connection, so the second query sees the session the first one prepared (or did not) its statement on.
+      const pool = createPool(t.database.url, 1, 'prepared-probe', { preparedStatements });
+      try {
+        const named = await pool.query({ name: 'probe-statement', text: 'SELECT $1::int AS n', values: [7] });
+        assert.equal(named.rows[0].n, 7);
+        const { rows } = await pool.query<{ n: number }>(
+          "SELECT count(*)::int AS n FROM pg_prepared_statements WHERE name = 'probe-statement'",
+        );
+        assert.equal(rows[0]!.n, expected, `preparedStatements: ${preparedStatements}`);
+      } finally {
+        await pool.end();
+      }
+    }
+  });
 });

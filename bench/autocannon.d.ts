@@ -16,7 +16,7 @@ declare module 'autocannon' {
       }>;
     }
     interface Result {
-      requests: { average: number };
+      requests: { average: number; total: number };
       latency: { p50: number; p99: number };
       non2xx: number;
       errors: number;

@@ -31,6 +31,8 @@ export interface ClusterOptions {
    * it, LISTEN and the liveness and migration locks use DATABASE_DIRECT_URL, and statements are sent unnamed.
    */
   pgbouncer?: boolean;
+  /** Extra PostgreSQL settings (e.g. the capacity benchmark's pg_stat_statements). */
+  postgresSettings?: Record<string, string>;
   /**
    * Told when a process exits without being killed by the injector. Such a process is started again a second later,
    * as a supervisor (systemd's Restart=always) would.
@@ -59,7 +61,11 @@ export class Cluster {
     if (url) url = await freshDatabase(url);
     else {
       // Durable (fsync on): a crash in immediate mode must lose nothing that was committed.
-      db = await startEmbeddedPostgres({ dataDir, database: 'tessera', settings: { max_connections: '400' } });
+      db = await startEmbeddedPostgres({
+        dataDir,
+        database: 'tessera',
+        settings: { max_connections: '400', ...options.postgresSettings },
+      });
       url = db.url;
     }
     await migrate(url);
@@ -191,6 +197,11 @@ export class Cluster {
     return this.bouncer?.url ?? this.databaseUrl;
   }
 
+  /** The postmaster's process id, when the cluster runs its own PostgreSQL. */
+  get postgresPid(): number | undefined {
+    return this.db?.pid;
+  }
+
   get canCrashPostgres(): boolean {
     return this.db?.crash !== undefined;
   }
@@ -207,7 +218,7 @@ export class Cluster {
       dataDir: this.dataDir,
       database: 'tessera',
       port: this.db.port,
-      settings: { max_connections: '400' },
+      settings: { max_connections: '400', ...this.options.postgresSettings },
     });
     Object.assign(this.db, restarted);
   }

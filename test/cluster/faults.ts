@@ -32,7 +32,7 @@ export function planFaults(random: Random, options: FaultOptions): FaultPlan[] {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export class FaultInjector {
-  readonly counts: Record<FaultRecord['kind'], number> = {
+  readonly counts: Record<Exclude<FaultRecord['kind'], 'exited'>, number> = {
     sigkill: 0,
     restart: 0,
     sigstop: 0,
@@ -41,7 +41,6 @@ export class FaultInjector {
     'pg-restart': 0,
     'clock-advance': 0,
     'injector-error': 0,
-    exited: 0,
   };
   private readonly pending: Promise<unknown>[] = [];
 
@@ -53,7 +52,7 @@ export class FaultInjector {
     private readonly options: FaultOptions,
   ) {}
 
-  record(kind: FaultRecord['kind'], target: string, detail?: string): void {
+  private record(kind: Exclude<FaultRecord['kind'], 'exited'>, target: string, detail?: string): void {
     this.counts[kind]++;
     this.history.write({ t: 'fault', at: Date.now(), kind, target, ...(detail ? { detail } : {}) });
   }

@@ -32,7 +32,7 @@ const report = await runCluster({
 writeFileSync(path.join(values.out, `report-${seed}.json`), `${JSON.stringify(report, null, 2)}\n`);
 console.log(JSON.stringify({ ...report, violations: report.violations.length }, null, 2));
 for (const v of report.violations.slice(0, 50)) console.log(`VIOLATION ${v.invariant}: ${v.detail}`);
-const exited = report.faults.exited;
+const exited = report.exited;
 console.log(
   `cluster test: ${report.violations.length} violations, ${exited} processes exited by themselves, in ` +
     `${((Date.now() - started) / 1000).toFixed(0)} s`,

@@ -27,6 +27,8 @@ export interface RunReport {
   pgbouncer: boolean;
   operations: LoadDriver['counts'];
   faults: FaultInjector['counts'];
+  /** Processes that exited by themselves (not killed by the injector): each fails the run. */
+  exited: number;
   nodeLogs: string;
   webhookRequests: number;
   transactions: number;
@@ -93,22 +95,21 @@ export async function runCluster(options: RunOptions): Promise<RunReport> {
     `starting PostgreSQL${options.pgbouncer ? ', PgBouncer (transaction pooling)' : ''}, 3 serve and 2 worker processes`,
   );
   const logDir = options.historyFile.replace(/\.jsonl$/, '-nodes');
-  let injector: FaultInjector | undefined;
+  let exited = 0;
   const cluster = await Cluster.start({
     serve: 3,
     workers: 2,
     env: NODE_ENV,
     logDir,
     pgbouncer: options.pgbouncer ?? false,
-    // A process that dies by itself is a finding: it is written down (and restarted when the load is over).
+    // A process that dies by itself is a finding: it is written down and fails the run (the cluster restarts it).
     onUnexpectedExit: (name, code, signal) => {
+      exited++;
       history.write({ t: 'fault', at: Date.now(), kind: 'exited', target: name, detail: `${code ?? signal}` });
-      if (injector) injector.counts.exited++;
       log(`${name} exited by itself (${code ?? signal}); its output is in ${logDir}`);
     },
   });
   const pool = createPool(cluster.databaseUrl, 3, 'tessera-cluster-check');
-  pool.on('error', () => {});
   try {
     const load = new LoadDriver(cluster, history, seeded(options.seed));
     const advance = async (seconds: number) => {
@@ -139,7 +140,7 @@ export async function runCluster(options: RunOptions): Promise<RunReport> {
     }
 
     const durationMs = options.seconds * 1000;
-    injector = new FaultInjector(cluster, history, seeded(options.seed + 1), advance, {
+    const injector = new FaultInjector(cluster, history, seeded(options.seed + 1), advance, {
       durationMs,
       pauseMs: PAUSE_MS,
       postgres: cluster.canCrashPostgres,
@@ -179,6 +180,7 @@ export async function runCluster(options: RunOptions): Promise<RunReport> {
       pgbouncer: options.pgbouncer ?? false,
       operations: load.counts,
       faults: injector.counts,
+      exited,
       nodeLogs: logDir,
       webhookRequests: hits.length,
       transactions: snapshot.transactions.length,

@@ -10,6 +10,7 @@ import { createClient } from '../../src/platform/db/pool.js';
 import { freePort } from '../../src/platform/net.js';
 import { type Proc, tessera, waitForLog } from '../e2e/tessera-process.js';
 import { type PgBouncer, startPgBouncer } from './pgbouncer.js';
+import { promote, requireSynchronousStandby, startStandby, waitForCatchUp } from './standby.js';
 
 export interface ClusterNode {
   name: string;
@@ -33,6 +34,8 @@ export interface ClusterOptions {
   pgbouncer?: boolean;
   /** Extra PostgreSQL settings (e.g. the capacity benchmark's pg_stat_statements). */
   postgresSettings?: Record<string, string>;
+  /** A synchronous streaming standby of the embedded PostgreSQL, for `failover()`. */
+  standby?: boolean;
   /**
    * Told when a process exits without being killed by the injector. Such a process is started again a second later,
    * as a supervisor (systemd's Restart=always) would.
@@ -43,13 +46,16 @@ export interface ClusterOptions {
 export class Cluster {
   readonly nodes: ClusterNode[] = [];
   private stopped = false;
+  private standby: EmbeddedDatabase | undefined;
+
   private constructor(
-    readonly databaseUrl: string,
-    private readonly db: EmbeddedDatabase | undefined,
+    /** The primary PostgreSQL's direct URL (after a failover: the promoted standby's). */
+    public databaseUrl: string,
+    private db: EmbeddedDatabase | undefined,
     private readonly dataDir: string,
     private readonly options: ClusterOptions,
     readonly publicBaseUrl: string,
-    private readonly bouncer: PgBouncer | undefined,
+    private bouncer: PgBouncer | undefined,
   ) {
     mkdirSync(options.logDir, { recursive: true });
   }
@@ -69,11 +75,21 @@ export class Cluster {
       url = db.url;
     }
     await migrate(url);
+    let standby: EmbeddedDatabase | undefined;
+    if (options.standby && db) {
+      standby = await startStandby(url, dataDir, path.join(dataDir, 'standby'), {
+        max_connections: '400',
+        ...options.postgresSettings,
+      });
+      await requireSynchronousStandby(url);
+      await waitForCatchUp(url);
+    }
     let bouncer: PgBouncer | undefined;
     if (options.pgbouncer) bouncer = await startPgBouncer(url, path.join(dataDir, 'pgbouncer'));
     const ports = await Promise.all(Array.from({ length: options.serve }, () => freePort()));
     const publicBaseUrl = `http://127.0.0.1:${ports[0]}`;
     const cluster = new Cluster(url, db, dataDir, options, publicBaseUrl, bouncer);
+    cluster.standby = standby;
     ports.forEach((port, i) => {
       cluster.nodes.push({ name: `serve-${i + 1}`, kind: 'serve', port, proc: undefined, state: 'down' });
     });
@@ -202,6 +218,32 @@ export class Cluster {
     return this.db?.pid;
   }
 
+  get canFailover(): boolean {
+    return this.standby !== undefined;
+  }
+
+  /**
+   * The primary dies (immediate shutdown), the standby is promoted, and every node is pointed at it: one DSN change,
+   * each process restarted with it (PgBouncer, when in between, is replaced by one in front of the new primary).
+   */
+  async failover(): Promise<void> {
+    const standby = this.standby;
+    if (!standby) return;
+    await this.db?.crash?.();
+    await promote(standby.url);
+    const old = this.db;
+    this.db = standby;
+    this.standby = undefined;
+    this.databaseUrl = standby.url;
+    if (this.bouncer) {
+      await this.bouncer.stop();
+      this.bouncer = await startPgBouncer(standby.url, path.join(this.dataDir, 'pgbouncer-promoted'));
+    }
+    await old?.stop();
+    for (const node of this.nodes) if (node.state !== 'down') this.kill(node.name);
+    await Promise.all(this.nodes.map((node) => this.startNode(node.name)));
+  }
+
   get canCrashPostgres(): boolean {
     return this.db?.crash !== undefined;
   }
@@ -237,6 +279,7 @@ export class Cluster {
     }
     await Promise.all(this.nodes.map((n) => n.proc?.exited));
     await this.bouncer?.stop();
+    await this.standby?.stop();
     await this.db?.stop();
     rmSync(this.dataDir, { recursive: true, force: true });
   }

@@ -7,7 +7,7 @@ import { pick, type Random } from './load.js';
 
 export interface FaultPlan {
   atMs: number;
-  kind: 'kill-serve' | 'kill-worker' | 'pause' | 'postgres' | 'clock';
+  kind: 'kill-serve' | 'kill-worker' | 'pause' | 'postgres' | 'clock' | 'failover';
 }
 
 export interface FaultOptions {
@@ -15,12 +15,15 @@ export interface FaultOptions {
   /** How long a paused node stays stopped: longer than any lease it holds. */
   pauseMs: number;
   postgres: boolean;
+  /** Kill the primary and promote the standby, once, instead of crashing PostgreSQL. */
+  failover?: boolean;
 }
 
 /** The schedule: every kind at least once, the rest drawn by the seed, spread over the run (none in its last 10%). */
 export function planFaults(random: Random, options: FaultOptions): FaultPlan[] {
   const kinds: FaultPlan['kind'][] = ['kill-serve', 'kill-worker', 'pause', 'clock', 'clock'];
-  if (options.postgres) kinds.push('postgres');
+  if (options.failover) kinds.push('failover');
+  else if (options.postgres) kinds.push('postgres');
   const extra = Math.max(0, Math.floor(options.durationMs / 15_000) - kinds.length);
   for (let i = 0; i < extra; i++) kinds.push(pick(random, ['kill-serve', 'kill-worker', 'clock', 'pause'] as const));
   const window = options.durationMs * 0.85;
@@ -41,6 +44,7 @@ export class FaultInjector {
     'pg-restart': 0,
     'clock-advance': 0,
     'injector-error': 0,
+    failover: 0,
   };
   private readonly pending: Promise<unknown>[] = [];
 
@@ -110,6 +114,11 @@ export class FaultInjector {
         await sleep(1000 + Math.floor(this.random() * 1000));
         await this.cluster.restartPostgres();
         this.record('pg-restart', 'postgres');
+        return;
+      }
+      case 'failover': {
+        await this.cluster.failover();
+        this.record('failover', 'postgres', 'primary killed, standby promoted, every node pointed at it');
         return;
       }
       case 'clock': {

@@ -60,7 +60,8 @@ export interface FaultRecord {
     | 'pg-restart'
     | 'clock-advance'
     | 'injector-error'
-    | 'exited';
+    | 'exited'
+    | 'failover';
   target: string;
   detail?: string;
 }

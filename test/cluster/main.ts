@@ -1,6 +1,7 @@
 // `npm run test:cluster`: one seeded run of the cluster test (docs/reliability.md). Options: --seed N (default: a
 // random one, printed), --seconds N (default 300), --clients N (default 6), --out DIR (default cluster-results),
-// --pgbouncer (the nodes reach PostgreSQL through PgBouncer in transaction pooling mode).
+// --pgbouncer (the nodes reach PostgreSQL through PgBouncer in transaction pooling mode), --standby (a synchronous
+// streaming standby is promoted under load once the primary is killed).
 // Exit 1 when the checker found a violation; the history file replays what happened.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -14,6 +15,7 @@ const { values } = parseArgs({
     clients: { type: 'string', default: '6' },
     out: { type: 'string', default: 'cluster-results' },
     pgbouncer: { type: 'boolean', default: false },
+    standby: { type: 'boolean', default: false },
   },
 });
 const seed = values.seed === undefined ? Math.floor(Math.random() * 2 ** 31) : Number(values.seed);
@@ -27,6 +29,7 @@ const report = await runCluster({
   clients: Number(values.clients),
   historyFile,
   pgbouncer: values.pgbouncer,
+  standby: values.standby,
   log: (line) => console.log(`[${((Date.now() - started) / 1000).toFixed(1)} s] ${line}`),
 });
 writeFileSync(path.join(values.out, `report-${seed}.json`), `${JSON.stringify(report, null, 2)}\n`);

@@ -18,6 +18,8 @@ export interface RunOptions {
   historyFile: string;
   /** Through PgBouncer in transaction pooling mode. */
   pgbouncer?: boolean;
+  /** With a synchronous standby, promoted under load once the primary is killed (instead of a PostgreSQL crash). */
+  standby?: boolean;
   log?: (line: string) => void;
 }
 
@@ -25,6 +27,7 @@ export interface RunReport {
   seed: number;
   seconds: number;
   pgbouncer: boolean;
+  standby: boolean;
   operations: LoadDriver['counts'];
   faults: FaultInjector['counts'];
   /** Processes that exited by themselves (not killed by the injector): each fails the run. */
@@ -92,7 +95,8 @@ export async function runCluster(options: RunOptions): Promise<RunReport> {
     return status;
   };
   log(
-    `starting PostgreSQL${options.pgbouncer ? ', PgBouncer (transaction pooling)' : ''}, 3 serve and 2 worker processes`,
+    `starting PostgreSQL${options.standby ? ' with a synchronous standby' : ''}` +
+      `${options.pgbouncer ? ', PgBouncer (transaction pooling)' : ''}, 3 serve and 2 worker processes`,
   );
   const logDir = options.historyFile.replace(/\.jsonl$/, '-nodes');
   let exited = 0;
@@ -102,6 +106,7 @@ export async function runCluster(options: RunOptions): Promise<RunReport> {
     env: NODE_ENV,
     logDir,
     pgbouncer: options.pgbouncer ?? false,
+    standby: options.standby ?? false,
     // A process that dies by itself is a finding: it is written down and fails the run (the cluster restarts it).
     onUnexpectedExit: (name, code, signal) => {
       exited++;
@@ -109,7 +114,7 @@ export async function runCluster(options: RunOptions): Promise<RunReport> {
       log(`${name} exited by itself (${code ?? signal}); its output is in ${logDir}`);
     },
   });
-  const pool = createPool(cluster.databaseUrl, 3, 'tessera-cluster-check');
+  let pool: pg.Pool | undefined;
   try {
     const load = new LoadDriver(cluster, history, seeded(options.seed));
     const advance = async (seconds: number) => {
@@ -149,6 +154,7 @@ export async function runCluster(options: RunOptions): Promise<RunReport> {
       durationMs,
       pauseMs: PAUSE_MS,
       postgres: cluster.canCrashPostgres,
+      failover: cluster.canFailover,
     });
     log(`load for ${options.seconds} s with ${options.clients} clients; faults: ${plan.map((f) => f.kind).join(', ')}`);
     const start = Date.now();
@@ -160,6 +166,8 @@ export async function runCluster(options: RunOptions): Promise<RunReport> {
     log(`load done: ${load.counts.operations} operations`);
 
     log('every node back; moving the clock on until all that is due has happened');
+    // Read the database the nodes use now (after a failover, the promoted standby).
+    pool = createPool(cluster.databaseUrl, 3, 'tessera-cluster-check');
     for (const node of cluster.nodes) {
       if (node.state === 'paused') cluster.resume(node.name);
       if (node.state === 'down') await cluster.startNode(node.name);
@@ -178,6 +186,7 @@ export async function runCluster(options: RunOptions): Promise<RunReport> {
       seed: options.seed,
       seconds: options.seconds,
       pgbouncer: options.pgbouncer ?? false,
+      standby: options.standby ?? false,
       operations: load.counts,
       faults: injector.counts,
       exited,
@@ -192,7 +201,7 @@ export async function runCluster(options: RunOptions): Promise<RunReport> {
     log(`the run failed; the nodes' output is in ${logDir}`);
     throw error;
   } finally {
-    await pool.end();
+    await pool?.end();
     await cluster.stop();
     await receiver.close();
   }

@@ -1,4 +1,5 @@
 import type { Config } from './config.js';
+import type { SandboxNetworkConditions } from './connectors/card/sandbox-conditions.js';
 import type { ApiKeysService } from './modules/api-keys/api-keys.service.js';
 import type { CustomersService } from './modules/customers/customers.service.js';
 import type { DevicesService } from './modules/devices/devices.service.js';
@@ -76,6 +77,8 @@ export interface Services {
   /** Undefined when the built-in identity provider is off (production without PARTNER_BUILTIN_IDP). */
   identityProvider: BuiltinIdentityProvider | undefined;
   identityVerifier: IdentityTokenVerifier;
+  /** The sandbox operator's conditions on the simulated card network (undefined in production). */
+  sandboxNetwork: SandboxNetworkConditions | undefined;
 }
 
 /** Everything a running node holds. Built once by the runtime (or the test harness) and passed down explicitly. */

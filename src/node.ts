@@ -2,6 +2,7 @@ import { type BuildAppOptions, buildApp } from './app.js';
 import type { Config } from './config.js';
 import { SandboxAchBank } from './connectors/ach/sandbox-bank.js';
 import { SandboxCardNetwork } from './connectors/card/sandbox-card-network.js';
+import { SandboxNetworkConditions } from './connectors/card/sandbox-conditions.js';
 import { Connectors } from './connectors/registry.js';
 import type { AppContext } from './context.js';
 import { ApiKeysService } from './modules/api-keys/api-keys.service.js';
@@ -161,8 +162,9 @@ export async function createNode(config: Config, options: NodeOptions): Promise<
     await dataKeys.start();
     const vault = new VaultService(pool, clock, dataKeys);
     const customers = new CustomersService(pool, clock, vault);
+    const sandboxNetwork = config.env === 'sandbox' ? new SandboxNetworkConditions(pool) : undefined;
     const connectors = new Connectors(
-      new Map([['sandbox-card', new SandboxCardNetwork(pool, clock, config.sandboxCardLatencyMs)]]),
+      new Map([['sandbox-card', new SandboxCardNetwork(pool, clock, config.sandboxCardLatencyMs, sandboxNetwork)]]),
       new Map([['sandbox-ach', new SandboxAchBank(pool, clock)]]),
     );
     const ledger = new Ledger(pool, clock);
@@ -364,6 +366,7 @@ export async function createNode(config: Config, options: NodeOptions): Promise<
       kek,
       jobs,
       services: {
+        sandboxNetwork,
         partners,
         merchants,
         apiKeys,

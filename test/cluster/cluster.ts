@@ -128,6 +128,9 @@ export class Cluster {
         return;
       } catch (error) {
         if (attempt >= attempts) throw error;
+        // Another process took the port meanwhile: this node listens elsewhere (the public address is a setting).
+        const node = this.node(name);
+        if (node.kind === 'serve' && String(error).includes('EADDRINUSE')) node.port = await freePort();
         await new Promise((resolve) => setTimeout(resolve, 1000));
       }
     }

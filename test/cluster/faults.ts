@@ -7,7 +7,7 @@ import { pick, type Random } from './load.js';
 
 export interface FaultPlan {
   atMs: number;
-  kind: 'kill-serve' | 'kill-worker' | 'pause' | 'postgres' | 'clock' | 'failover';
+  kind: 'kill-serve' | 'kill-worker' | 'pause' | 'postgres' | 'clock' | 'failover' | 'latency';
 }
 
 export interface FaultOptions {
@@ -21,11 +21,13 @@ export interface FaultOptions {
 
 /** The schedule: every kind at least once, the rest drawn by the seed, spread over the run (none in its last 10%). */
 export function planFaults(random: Random, options: FaultOptions): FaultPlan[] {
-  const kinds: FaultPlan['kind'][] = ['kill-serve', 'kill-worker', 'pause', 'clock', 'clock'];
+  const kinds: FaultPlan['kind'][] = ['kill-serve', 'kill-worker', 'pause', 'latency', 'clock', 'clock'];
   if (options.failover) kinds.push('failover');
   else if (options.postgres) kinds.push('postgres');
   const extra = Math.max(0, Math.floor(options.durationMs / 15_000) - kinds.length);
-  for (let i = 0; i < extra; i++) kinds.push(pick(random, ['kill-serve', 'kill-worker', 'clock', 'pause'] as const));
+  for (let i = 0; i < extra; i++) {
+    kinds.push(pick(random, ['kill-serve', 'kill-worker', 'clock', 'pause', 'latency'] as const));
+  }
   const window = options.durationMs * 0.85;
   return kinds
     .map((kind, i) => ({ kind, atMs: Math.floor(((i + random() * 0.8) / kinds.length) * window) }))
@@ -43,6 +45,7 @@ export class FaultInjector {
     'pg-crash': 0,
     'pg-restart': 0,
     'clock-advance': 0,
+    latency: 0,
     'injector-error': 0,
     failover: 0,
   };
@@ -53,6 +56,8 @@ export class FaultInjector {
     private readonly history: HistoryWriter,
     private readonly random: Random,
     private readonly advanceClock: (seconds: number) => Promise<void>,
+    /** An operator API call on any live node. */
+    private readonly admin: (method: string, path: string, body: unknown) => Promise<unknown>,
     private readonly options: FaultOptions,
   ) {}
 
@@ -119,6 +124,14 @@ export class FaultInjector {
       case 'failover': {
         await this.cluster.failover();
         this.record('failover', 'postgres', 'primary killed, standby promoted, every node pointed at it');
+        return;
+      }
+      case 'latency': {
+        // Beyond the connector's 30 s deadline: calls that start in these seconds time out, their outcome unknown
+        // until the reconciler asks the network.
+        const extraLatencyMs = 35_000;
+        await this.admin('POST', '/admin/v1/sandbox/card-network', { extraLatencyMs, seconds: 4 });
+        this.record('latency', 'card-network', `${extraLatencyMs} ms for 4 s`);
         return;
       }
       case 'clock': {

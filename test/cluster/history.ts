@@ -59,6 +59,7 @@ export interface FaultRecord {
     | 'pg-crash'
     | 'pg-restart'
     | 'clock-advance'
+    | 'latency'
     | 'injector-error'
     | 'exited'
     | 'failover';

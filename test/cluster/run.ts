@@ -145,11 +145,18 @@ export async function runCluster(options: RunOptions): Promise<RunReport> {
     }
 
     const durationMs = options.seconds * 1000;
-    const injector = new FaultInjector(cluster, history, seeded(options.seed + 1), advance, {
-      durationMs,
-      pauseMs: PAUSE_MS,
-      postgres: cluster.canCrashPostgres,
-    });
+    const injector = new FaultInjector(
+      cluster,
+      history,
+      seeded(options.seed + 1),
+      advance,
+      (method, path, body) => load.admin(method, path, body),
+      {
+        durationMs,
+        pauseMs: PAUSE_MS,
+        postgres: cluster.canCrashPostgres,
+      },
+    );
     const plan = planFaults(seeded(options.seed + 1), {
       durationMs,
       pauseMs: PAUSE_MS,

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { ADMIN_TOKEN, startNode, type TestNode } from '../harness.js';
+import { ADMIN_TOKEN, eventually, startNode, type TestNode } from '../harness.js';
 
 describe('operator API', () => {
   let t: TestNode;
@@ -258,6 +258,39 @@ describe('operator API', () => {
     assert.equal((await t.admin('POST', '/admin/v1/clock/advance', { seconds: -5 })).status, 400);
     assert.equal((await t.admin('POST', '/admin/v1/clock/advance', { seconds: 1.5 })).status, 400);
   });
+
+  it('puts a latency spike on the sandbox card network, and ends it', async () => {
+    const m = await t.merchant();
+    const sale = async () => {
+      const started = Date.now();
+      const res = await t.request('POST', '/pay-api/v1/transactions/sale', {
+        token: m.token,
+        body: {
+          amount: 3.21,
+          accountNumber: '4111111111111111',
+          expirationMonth: 12,
+          expirationYear: 2035,
+          referenceId: `spike-${started}-${Math.random()}`,
+        },
+      });
+      assert.equal(res.status, 200, res.text);
+      return Date.now() - started;
+    };
+    const spike = await t.admin('POST', '/admin/v1/sandbox/card-network', { extraLatencyMs: 600, seconds: 30 });
+    assert.equal(spike.status, 200, spike.text);
+    assert.equal(spike.body.extraLatencyMs, 600);
+    assert.ok(Date.parse(spike.body.until) > Date.now() + 25_000);
+    // This node reads the conditions in the background at most once a second: the next calls get the spike.
+    await eventually(async () => (await sale()) >= 600, 5000, 100);
+    const ended = await t.admin('POST', '/admin/v1/sandbox/card-network', { extraLatencyMs: 0, seconds: 0 });
+    assert.equal(ended.status, 200);
+    await eventually(async () => (await sale()) < 300, 5000, 100);
+    assert.equal(
+      (await t.admin('POST', '/admin/v1/sandbox/card-network', { extraLatencyMs: -1, seconds: 5 })).status,
+      400,
+    );
+    assert.equal((await t.admin('GET', '/admin/v1/sandbox/card-network')).body.extraLatencyMs, 0);
+  });
 });
 
 describe('operator API in production', () => {
@@ -269,6 +302,7 @@ describe('operator API in production', () => {
 
   it('has no clock advance (404) but every other operator route', async () => {
     assert.equal((await t.admin('POST', '/admin/v1/clock/advance', { seconds: 60 })).status, 404);
+    assert.equal((await t.admin('GET', '/admin/v1/sandbox/card-network')).status, 404);
     assert.equal((await t.admin('GET', '/admin/v1/clock')).status, 200);
     assert.equal((await t.admin('POST', '/admin/v1/partners', { name: 'Prod partner' })).status, 200);
   });

@@ -15,6 +15,7 @@ import type {
   QueryResult,
 } from './card-connector.js';
 import { isExpired, luhnValid } from './card-numbers.js';
+import type { SandboxNetworkConditions } from './sandbox-conditions.js';
 
 /**
  * The sandbox card network: a deterministic simulator of an acquirer and the card networks behind it. Which card
@@ -85,6 +86,8 @@ export class SandboxCardNetwork implements CardConnector {
     private readonly sql: Sql,
     private readonly clock: Clock,
     private readonly latencyMs: number,
+    /** The operator's latency spikes (optional: without them, the configured latency only). */
+    private readonly conditions?: SandboxNetworkConditions,
   ) {}
 
   /**
@@ -287,6 +290,7 @@ export class SandboxCardNetwork implements CardConnector {
    */
   private async leg(signal?: AbortSignal): Promise<void> {
     signal?.throwIfAborted();
-    if (this.latencyMs > 0) await setTimeout(this.latencyMs / 2, undefined, { signal });
+    const latencyMs = this.latencyMs + (this.conditions?.extraLatencyMs() ?? 0);
+    if (latencyMs > 0) await setTimeout(latencyMs / 2, undefined, { signal });
   }
 }

@@ -9,6 +9,7 @@ import { MESSAGE_OPERATIONS } from '../messages/messages.operations.js';
 import { PARTNER_API_OPERATIONS } from '../partner-api/partner-api.operations.js';
 import type { Partner } from '../partners/partners.service.js';
 import { POS_OPERATIONS } from '../pos/pos.operations.js';
+import { SANDBOX_NETWORK_OPERATIONS } from '../sandbox/sandbox.operations.js';
 import { TERMINAL_OPERATIONS } from '../terminals/terminals.operations.js';
 import {
   AdvanceClockBody,
@@ -181,4 +182,5 @@ export const OPERATIONS: OperatorOperation[] = [
   ...POS_OPERATIONS,
   ...MESSAGE_OPERATIONS,
   ...PARTNER_API_OPERATIONS,
+  ...SANDBOX_NETWORK_OPERATIONS,
 ];

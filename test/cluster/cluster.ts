@@ -1,6 +1,8 @@
 // A Tessera deployment on this machine for the cluster test: one PostgreSQL (its own embedded one, durable, so an
 // immediate-mode crash can be recovered; or CLUSTER_DATABASE_URL), `serve` and `worker` processes started as an
-// operator would, and the hands of the fault injector: SIGKILL and restart, SIGSTOP and SIGCONT, a PostgreSQL crash.
+// operator would (the bundle `npm start` runs), and the hands of the fault injector: SIGKILL and restart, SIGSTOP and
+// SIGCONT, a PostgreSQL crash.
+import { execFileSync } from 'node:child_process';
 import { appendFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -43,6 +45,14 @@ export interface ClusterOptions {
   onUnexpectedExit?: (name: string, code: number | null, signal: string | null) => void;
 }
 
+/** What a start has brought up so far, for stopping it when the start fails. */
+interface Parts {
+  db?: EmbeddedDatabase;
+  standby?: EmbeddedDatabase;
+  bouncer?: PgBouncer;
+  cluster?: Cluster;
+}
+
 export class Cluster {
   readonly nodes: ClusterNode[] = [];
   private stopped = false;
@@ -61,7 +71,26 @@ export class Cluster {
   }
 
   static async start(options: ClusterOptions): Promise<Cluster> {
+    // The bundle is what runs; the build leaves a current one alone.
+    execFileSync(process.execPath, ['scripts/build.mjs'], { stdio: 'inherit' });
     const dataDir = mkdtempSync(path.join(os.tmpdir(), 'tessera-cluster-'));
+    const parts: Parts = {};
+    try {
+      return await Cluster.assemble(options, dataDir, parts);
+    } catch (error) {
+      // Nothing started for a run that failed to start outlives it: not a process, not a port, not a directory.
+      await parts.cluster?.stop().catch(() => {});
+      if (!parts.cluster) {
+        await parts.bouncer?.stop().catch(() => {});
+        await parts.standby?.stop().catch(() => {});
+        await parts.db?.stop().catch(() => {});
+        rmSync(dataDir, { recursive: true, force: true });
+      }
+      throw error;
+    }
+  }
+
+  private static async assemble(options: ClusterOptions, dataDir: string, parts: Parts): Promise<Cluster> {
     let db: EmbeddedDatabase | undefined;
     let url = process.env.CLUSTER_DATABASE_URL;
     if (url) url = await freshDatabase(url);
@@ -72,6 +101,7 @@ export class Cluster {
         database: 'tessera',
         settings: { max_connections: '400', ...options.postgresSettings },
       });
+      parts.db = db;
       url = db.url;
     }
     await migrate(url);
@@ -81,15 +111,18 @@ export class Cluster {
         max_connections: '400',
         ...options.postgresSettings,
       });
+      parts.standby = standby;
       await requireSynchronousStandby(url);
       await waitForCatchUp(url);
     }
     let bouncer: PgBouncer | undefined;
     if (options.pgbouncer) bouncer = await startPgBouncer(url, path.join(dataDir, 'pgbouncer'));
+    parts.bouncer = bouncer;
     const ports = await Promise.all(Array.from({ length: options.serve }, () => freePort()));
     const publicBaseUrl = `http://127.0.0.1:${ports[0]}`;
     const cluster = new Cluster(url, db, dataDir, options, publicBaseUrl, bouncer);
     cluster.standby = standby;
+    parts.cluster = cluster;
     ports.forEach((port, i) => {
       cluster.nodes.push({ name: `serve-${i + 1}`, kind: 'serve', port, proc: undefined, state: 'down' });
     });
@@ -123,6 +156,7 @@ export class Cluster {
 
   private async startWithRetries(name: string, attempts: number): Promise<void> {
     for (let attempt = 1; ; attempt++) {
+      if (this.stopped) throw new Error(`the cluster stopped while ${name} was starting`);
       try {
         await this.spawnNode(name);
         return;
@@ -155,8 +189,8 @@ export class Cluster {
     };
     const proc =
       node.kind === 'serve'
-        ? tessera(['serve'], { ...env, PORT: String(node.port), WORKERS: '0' })
-        : tessera(['worker'], { ...env, WORKERS: env.WORKERS ?? '4' });
+        ? tessera(['serve'], { ...env, PORT: String(node.port), WORKERS: '0' }, 'bundle')
+        : tessera(['worker'], { ...env, WORKERS: env.WORKERS ?? '4' }, 'bundle');
     node.proc = proc;
     const logFile = path.join(this.options.logDir, `${name}.log`);
     appendFileSync(logFile, `--- started pid ${proc.child.pid} at ${new Date().toISOString()}\n`);
@@ -177,7 +211,15 @@ export class Cluster {
         }, 1000);
       }
     });
-    await waitForLog(proc, node.kind === 'serve' ? 'tessera listening' : 'tessera worker running', 30_000);
+    try {
+      await waitForLog(proc, node.kind === 'serve' ? 'tessera listening' : 'tessera worker running', 60_000);
+    } catch (error) {
+      // A process too slow to start is not left behind holding the port the next attempt needs.
+      node.state = 'down';
+      proc.child.kill('SIGKILL');
+      await proc.exited;
+      throw error;
+    }
     // What was kept in memory to find the start line is in the log file now; memory keeps only what comes next.
     proc.output.length = 0;
     node.state = 'up';

@@ -1,10 +1,12 @@
-// Real `tessera` processes for end-to-end tests, started as an operator would (`src/main.ts` through tsx).
+// Real `tessera` processes for end-to-end tests: `src/main.ts` through tsx, or the bundle `npm start` runs
+// (`bin/tessera.js`), which starts in a fraction of the time: the cluster test starts dozens of them.
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
 import { ADMIN_TOKEN, ENCRYPTION_KEY, eventually } from '../harness.js';
 
 const MAIN = path.resolve('src/main.ts');
+const BIN = path.resolve('bin/tessera.js');
 
 export interface Proc {
   child: ChildProcess;
@@ -15,8 +17,9 @@ export interface Proc {
   exited: Promise<number | null>;
 }
 
-export function tessera(args: string[], env: Record<string, string>): Proc {
-  const child = spawn(process.execPath, ['--import', 'tsx', MAIN, ...args], {
+export function tessera(args: string[], env: Record<string, string>, from: 'source' | 'bundle' = 'source'): Proc {
+  const entry = from === 'bundle' ? [BIN] : ['--import', 'tsx', MAIN];
+  const child = spawn(process.execPath, [...entry, ...args], {
     env: { ...process.env, ADMIN_TOKEN, ENCRYPTION_KEY, LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -65,6 +65,20 @@ describe('several processes on one database', () => {
     assert.equal(applied.filter(Boolean).length, 1, 'exactly one node applied the migrations');
   });
 
+  it('create a missing DATA_DIR for the demo credentials when PostgreSQL is external', async () => {
+    const own = await createTestDatabase();
+    try {
+      const dataDir = path.join(mkdtempSync(path.join(os.tmpdir(), 'tessera-e2e-')), 'not', 'yet');
+      const proc = await serve({ DATABASE_URL: own.url, DATA_DIR: dataDir, WORKERS: '0' });
+      assert.equal(await stop(proc), 0);
+      const file = path.join(dataDir, 'sandbox-credentials.json');
+      assert.equal(statSync(file).mode & 0o777, 0o600);
+      assert.ok(JSON.parse(readFileSync(file, 'utf8')).merchant.clientSecret);
+    } finally {
+      await own.drop();
+    }
+  });
+
   it('refuse a deleted key on the other node within one second', async () => {
     const [a, b] = procs as [Proc, Proc];
     const admin = { token: ADMIN_TOKEN };

@@ -1,4 +1,4 @@
-import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { AppContext } from '../../context.js';
 import { withTransaction } from '../../platform/db/tx.js';
@@ -95,6 +95,8 @@ export async function bootstrapSandbox(ctx: AppContext, generatedAdminToken: str
     ...(adminToken ? { adminToken } : {}),
     ...(created ?? {}),
   };
+  // DATA_DIR need not exist yet when PostgreSQL is external (the embedded one creates it).
+  mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
   writeFileSync(file, `${JSON.stringify(credentials, null, 2)}\n`, { mode: 0o600 });
   chmodSync(file, 0o600);
   return created ? credentials : undefined;

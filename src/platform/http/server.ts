@@ -13,6 +13,7 @@ import {
   ValidationError,
 } from './errors.js';
 import { type IdempotencyClaim, type IdempotencyStore, requestFingerprint } from './idempotency.js';
+import { type LazySerializers, lazySerializers } from './lazy-serializers.js';
 import {
   type AuthPolicy,
   MERCHANT_ONLY,
@@ -59,6 +60,15 @@ export interface HttpDeps {
   idempotency: IdempotencyStore;
 }
 
+const serializersByApp = new WeakMap<object, LazySerializers>();
+
+/** Builds every response serializer the app has not built yet (they are built on first use); how many it built. */
+export function compileAllSerializers(app: App): number {
+  const serializers = serializersByApp.get(app);
+  if (!serializers) throw new Error('not an app made by createHttpServer');
+  return serializers.compileAll();
+}
+
 const CORRELATION_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 export const BODY_LIMIT = 1024 * 1024;
 
@@ -68,7 +78,9 @@ export const BODY_LIMIT = 1024 * 1024;
  * validation → idempotency claim → handler → idempotency store → log line and metrics.
  */
 export function createHttpServer(deps: HttpDeps): App {
+  const serializers = lazySerializers();
   const app = Fastify({
+    schemaController: { compilersFactory: { buildSerializer: serializers.buildSerializer } },
     loggerInstance: deps.logger,
     // Fastify's own per-request lines are off: the onResponse hook writes one redacted line per request instead.
     logController: new LogController({ disableRequestLogging: true }),
@@ -100,6 +112,7 @@ export function createHttpServer(deps: HttpDeps): App {
       return (reply as FastifyReply).code(400).send(body);
     },
   }).withTypeProvider<TypeBoxTypeProvider>();
+  serializersByApp.set(app, serializers);
 
   app.setValidatorCompiler(validatorCompiler);
   app.setErrorHandler(makeErrorHandler(deps.logger, deps.documentationUrl));

@@ -12,7 +12,7 @@ import { after, describe, it } from 'node:test';
 import pg from 'pg';
 import { verifyLedger } from '../../src/modules/ledger/verify.js';
 import { ADMIN_TOKEN, createTestDatabase, eventually, freePort, type TestDatabase } from '../harness.js';
-import { callOk, tessera, waitForLog } from './tessera-process.js';
+import { callOk, START_TIMEOUT_MS, tessera, waitForLog } from './tessera-process.js';
 
 const APPROVE = '4111111111111111';
 const DECLINE = '4000000010050005';
@@ -49,13 +49,13 @@ describe('idempotent retries after a node crash', () => {
         DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'tessera-e2e-')),
       });
       children.push(proc.child);
-      await waitForLog(proc, 'tessera listening', 30_000);
+      await waitForLog(proc, 'tessera listening', START_TIMEOUT_MS);
       return { proc, base: `http://127.0.0.1:${port}` };
     };
     const [doomed, survivor] = await Promise.all([serve(ports[0]!), serve(ports[1]!)]);
     const worker = tessera(['worker'], common);
     children.push(worker.child);
-    await waitForLog(worker, 'tessera worker running', 30_000);
+    await waitForLog(worker, 'tessera worker running', START_TIMEOUT_MS);
 
     const admin = { token: ADMIN_TOKEN };
     const merchant = await callOk(`${doomed.base}/admin/v1/merchants`, {

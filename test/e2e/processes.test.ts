@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { ADMIN_TOKEN, createTestDatabase, eventually, freePort, type TestDatabase } from '../harness.js';
-import { type Proc, tessera, waitForLog } from './tessera-process.js';
+import { type Proc, START_TIMEOUT_MS, tessera, waitForLog } from './tessera-process.js';
 
 async function serve(env: Record<string, string>): Promise<Proc> {
   const port = await freePort();
@@ -15,7 +15,7 @@ async function serve(env: Record<string, string>): Promise<Proc> {
     DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'tessera-e2e-')),
     ...env,
   });
-  await waitForLog(proc, 'tessera listening', 30_000);
+  await waitForLog(proc, 'tessera listening', START_TIMEOUT_MS);
   return proc;
 }
 
@@ -115,7 +115,7 @@ describe('several processes on one database', () => {
       DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'tessera-e2e-')),
     });
     procs.push(worker);
-    await waitForLog(worker, 'tessera worker running', 30_000);
+    await waitForLog(worker, 'tessera worker running', START_TIMEOUT_MS);
     const advanced = await json(`${a.baseUrl}/admin/v1/clock/advance`, {
       method: 'POST',
       token: ADMIN_TOKEN,

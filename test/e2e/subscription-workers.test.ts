@@ -9,7 +9,7 @@ import { after, describe, it } from 'node:test';
 import { verifyLedger } from '../../src/modules/ledger/verify.js';
 import { createPool, type Pool } from '../../src/platform/db/pool.js';
 import { ADMIN_TOKEN, createTestDatabase, eventually, freePort, type TestDatabase } from '../harness.js';
-import { callOk, merchantWithToken, type Proc, tessera, waitForLog } from './tessera-process.js';
+import { callOk, merchantWithToken, type Proc, START_TIMEOUT_MS, tessera, waitForLog } from './tessera-process.js';
 
 const SUBSCRIPTIONS = 240;
 
@@ -44,7 +44,7 @@ describe('subscription billing across worker processes', () => {
       DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'tessera-e2e-')),
     });
     children.push(server.child);
-    await waitForLog(server, 'tessera listening', 30_000);
+    await waitForLog(server, 'tessera listening', START_TIMEOUT_MS);
     const base = `http://127.0.0.1:${port}`;
     const admin = { token: ADMIN_TOKEN };
     const { token: bearer } = await merchantWithToken(base, 'S');
@@ -94,7 +94,7 @@ describe('subscription billing across worker processes', () => {
       children.push(worker.child);
       workers.push(worker);
     }
-    for (const worker of workers) await waitForLog(worker, 'tessera worker running', 30_000);
+    for (const worker of workers) await waitForLog(worker, 'tessera worker running', START_TIMEOUT_MS);
 
     const count = async (sql: string) => (await pool!.query<{ n: number }>(sql, [ids])).rows[0]!.n;
     const paid = () =>

@@ -13,7 +13,7 @@ import { after, describe, it } from 'node:test';
 import { verifyLedger } from '../../src/modules/ledger/verify.js';
 import { createPool, type Pool } from '../../src/platform/db/pool.js';
 import { ADMIN_TOKEN, createTestDatabase, eventually, freePort, type TestDatabase } from '../harness.js';
-import { callOk, merchantWithToken, type Proc, tessera, waitForLog } from './tessera-process.js';
+import { callOk, merchantWithToken, type Proc, START_TIMEOUT_MS, tessera, waitForLog } from './tessera-process.js';
 
 const CARD = { pan: '4111111111111111', expirationMonth: 12, expirationYear: 2031 };
 
@@ -46,7 +46,7 @@ describe('terminals over the terminal channel', () => {
         DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'tessera-e2e-')),
       });
       children.push(proc.child);
-      await waitForLog(proc, 'tessera listening', 30_000);
+      await waitForLog(proc, 'tessera listening', START_TIMEOUT_MS);
       return proc;
     };
     let a = await serve(ports[0]);

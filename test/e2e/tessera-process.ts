@@ -34,6 +34,12 @@ export function tessera(args: string[], env: Record<string, string>, from: 'sour
   return { child, output, stdout, baseUrl: env.PORT ? `http://127.0.0.1:${env.PORT}` : '', exited };
 }
 
+/**
+ * How long a process may take to start: through tsx, an embedded PostgreSQL's first initdb and every migration, on a
+ * CI machine running two test files at once, a start has taken over 30 s. What a test measures is never the start.
+ */
+export const START_TIMEOUT_MS = 90_000;
+
 export async function waitForLog(proc: Proc, text: string, timeoutMs: number): Promise<void> {
   await eventually(
     async () => {

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import pg from 'pg';
 import { ADMIN_TOKEN, createTestDatabase, eventually, freePort, type TestDatabase } from '../harness.js';
-import { callOk, tessera, waitForLog } from './tessera-process.js';
+import { callOk, START_TIMEOUT_MS, tessera, waitForLog } from './tessera-process.js';
 
 describe('webhook delivery survives a killed worker', () => {
   let db: TestDatabase;
@@ -60,7 +60,7 @@ describe('webhook delivery survives a killed worker', () => {
       DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'tessera-e2e-')),
     });
     children.push(server.child);
-    await waitForLog(server, 'tessera listening', 30_000);
+    await waitForLog(server, 'tessera listening', START_TIMEOUT_MS);
     const base = `http://127.0.0.1:${port}`;
     const admin = { token: ADMIN_TOKEN };
     const merchant = await callOk(`${base}/admin/v1/merchants`, {
@@ -116,7 +116,7 @@ describe('webhook delivery survives a killed worker', () => {
 
     const first = tessera(['worker'], { ...common, WEBHOOK_CONCURRENCY_PER_ENDPOINT: '8' });
     children.push(first.child);
-    await waitForLog(first, 'tessera worker running', 30_000);
+    await waitForLog(first, 'tessera worker running', START_TIMEOUT_MS);
     // Kill it while attempts are in flight: some answers have come back, others not yet.
     await eventually(async () => received.size >= 1, 20_000, 5);
     first.child.kill('SIGKILL');
@@ -129,7 +129,7 @@ describe('webhook delivery survives a killed worker', () => {
 
     const second = tessera(['worker'], common);
     children.push(second.child);
-    await waitForLog(second, 'tessera worker running', 30_000);
+    await waitForLog(second, 'tessera worker running', START_TIMEOUT_MS);
     await eventually(
       async () => {
         const { rows } = await pool!.query<{ n: number }>(

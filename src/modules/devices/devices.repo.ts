@@ -70,7 +70,8 @@ export async function moveTapToPay(
 /** Sandbox: requests older than `before` are approved. */
 export async function approveRequestedBefore(sql: Sql, before: Date, at: Date): Promise<number> {
   const { rowCount } = await sql.query(
-    `UPDATE devices SET tap_to_pay_status_id = ${TapToPayStatus.Approved}, modified_at = $2
+    `UPDATE /* across merchants: the approval sweep */ devices
+     SET tap_to_pay_status_id = ${TapToPayStatus.Approved}, modified_at = $2
      WHERE tap_to_pay_status_id IN (${sqlIds(TapToPayStatus.Requested)}) AND tap_to_pay_requested_at <= $1`,
     [before, at],
   );

@@ -288,7 +288,7 @@ export const INVOICE_LIST = {
 /** Published, unpaid invoices whose due date is before `dueBefore`: Expired by the sweep. */
 export async function expireOverdue(sql: Sql, dueBefore: Date, at: Date): Promise<number> {
   const { rowCount } = await sql.query(
-    `UPDATE invoices SET status_id = ${InvoiceStatus.Expired}, modified_at = $2
+    `UPDATE /* across merchants: the expiry sweep */ invoices SET status_id = ${InvoiceStatus.Expired}, modified_at = $2
      WHERE status_id IN (${sqlIds(InvoiceStatus.Published)}) AND paid_cents = 0 AND due_date < $1`,
     [dueBefore, at],
   );

@@ -45,15 +45,17 @@ const BALANCE_SLOTS = 32;
 
 const POST_SQL = `
   WITH lines AS (
-    SELECT * FROM unnest($1::uuid[], $2::bigint[], $3::text[], $4::uuid[], $5::uuid[], $6::bigint[])
-      AS l(entry_set_id, account_id, kind, transaction_id, batch_id, amount)
+    SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::bigint[], $4::text[], $5::uuid[], $6::uuid[], $7::bigint[])
+      AS l(merchant_id, entry_set_id, account_id, kind, transaction_id, batch_id, amount)
   ),
   entries AS (
-    INSERT INTO ledger_entries (entry_set_id, account_id, kind, transaction_id, batch_id, amount_cents, created_at)
-    SELECT entry_set_id, account_id, kind, transaction_id, batch_id, amount, $7 FROM lines
+    INSERT INTO ledger_entries
+      (merchant_id, entry_set_id, account_id, kind, transaction_id, batch_id, amount_cents, created_at)
+    SELECT merchant_id, entry_set_id, account_id, kind, transaction_id, batch_id, amount, $8 FROM lines
   )
-  INSERT INTO ledger_balances AS b (account_id, slot, balance_cents)
-  SELECT account_id, pg_backend_pid() % ${BALANCE_SLOTS}, sum(amount) FROM lines GROUP BY account_id ORDER BY account_id
+  INSERT INTO ledger_balances AS b (merchant_id, account_id, slot, balance_cents)
+  SELECT merchant_id, account_id, pg_backend_pid() % ${BALANCE_SLOTS}, sum(amount) FROM lines
+  GROUP BY merchant_id, account_id ORDER BY account_id
   ON CONFLICT (account_id, slot) DO UPDATE SET balance_cents = b.balance_cents + EXCLUDED.balance_cents`;
 
 /**
@@ -90,6 +92,7 @@ export class Ledger {
   private async write(tx: Tx, postings: Posting[]): Promise<void> {
     this.queued.delete(tx);
     const columns = {
+      merchants: [] as string[],
       sets: [] as string[],
       accounts: [] as number[],
       kinds: [] as string[],
@@ -101,6 +104,7 @@ export class Ledger {
       const accounts = this.accountIds.get(posting.merchantId) ?? (await this.accountsIn(tx, posting.merchantId));
       const setId = newId();
       for (const line of posting.lines) {
+        columns.merchants.push(posting.merchantId);
         columns.sets.push(setId);
         columns.accounts.push(accounts.get(line.account)!);
         columns.kinds.push(posting.kind);
@@ -113,6 +117,7 @@ export class Ledger {
       name: 'ledger.post',
       text: POST_SQL,
       values: [
+        columns.merchants,
         columns.sets,
         columns.accounts,
         columns.kinds,

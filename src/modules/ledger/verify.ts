@@ -37,8 +37,8 @@ export async function verifyLedger(sql: Sql, limit = 50): Promise<LedgerReport> 
   const problems: LedgerProblem[] = [];
 
   const unbalanced = await sql.query<{ entry_set_id: string; sum: number }>(
-    `SELECT entry_set_id, sum(amount_cents)::bigint AS sum FROM ledger_entries GROUP BY entry_set_id
-     HAVING sum(amount_cents) <> 0 LIMIT $1`,
+    `SELECT /* across merchants: the audit */ entry_set_id, sum(amount_cents)::bigint AS sum FROM ledger_entries
+     GROUP BY merchant_id, entry_set_id HAVING sum(amount_cents) <> 0 LIMIT $1`,
     [limit],
   );
   for (const row of unbalanced.rows) {
@@ -52,9 +52,11 @@ export async function verifyLedger(sql: Sql, limit = 50): Promise<LedgerReport> 
     stored: number;
     entries: number;
   }>(
-    `SELECT a.id AS account_id, a.code, a.merchant_id,
-            coalesce((SELECT sum(balance_cents) FROM ledger_balances b WHERE b.account_id = a.id), 0)::bigint AS stored,
-            coalesce((SELECT sum(amount_cents) FROM ledger_entries e WHERE e.account_id = a.id), 0)::bigint AS entries
+    `SELECT /* across merchants: the audit */ a.id AS account_id, a.code, a.merchant_id,
+            coalesce((SELECT sum(balance_cents) FROM ledger_balances b
+                      WHERE b.merchant_id = a.merchant_id AND b.account_id = a.id), 0)::bigint AS stored,
+            coalesce((SELECT sum(amount_cents) FROM ledger_entries e
+                      WHERE e.merchant_id = a.merchant_id AND e.account_id = a.id), 0)::bigint AS entries
      FROM ledger_accounts a`,
   );
   for (const row of balances.rows) {
@@ -67,8 +69,8 @@ export async function verifyLedger(sql: Sql, limit = 50): Promise<LedgerReport> 
   }
 
   const orphans = await sql.query<{ id: string; batch_id: string | null; batch_status: number | null }>(
-    `SELECT t.id, t.batch_id, b.status_id AS batch_status FROM transactions t
-     LEFT JOIN settlement_batches b ON b.id = t.batch_id
+    `SELECT /* across merchants: the audit */ t.id, t.batch_id, b.status_id AS batch_status FROM transactions t
+     LEFT JOIN settlement_batches b ON b.merchant_id = t.merchant_id AND b.id = t.batch_id
      WHERE (t.status_id = ${TransactionStatus.Settled} OR t.settled_at IS NOT NULL)
        AND (b.id IS NULL OR b.status_id <> ${BatchStatus.Settled}) LIMIT $1`,
     [limit],
@@ -90,13 +92,13 @@ export async function verifyLedger(sql: Sql, limit = 50): Promise<LedgerReport> 
     live_sales: number;
     live_refunds: number;
   }>(
-    `SELECT b.id, b.transaction_count, b.sales_cents, b.refunds_cents, b.net_cents,
+    `SELECT /* across merchants: the audit */ b.id, b.transaction_count, b.sales_cents, b.refunds_cents, b.net_cents,
             count(t.id)::int AS live_count,
             coalesce(sum(t.captured_cents) FILTER (WHERE t.type_id IN (${SALES})), 0)::bigint AS live_sales,
             coalesce(sum(t.captured_cents) FILTER (WHERE t.type_id IN (${REFUNDS})), 0)::bigint AS live_refunds
-     FROM settlement_batches b LEFT JOIN transactions t ON t.batch_id = b.id
+     FROM settlement_batches b LEFT JOIN transactions t ON t.merchant_id = b.merchant_id AND t.batch_id = b.id
      WHERE b.status_id <> ${BatchStatus.Open}
-     GROUP BY b.id`,
+     GROUP BY b.merchant_id, b.id`,
   );
   for (const b of batches.rows) {
     const ok =
@@ -113,13 +115,14 @@ export async function verifyLedger(sql: Sql, limit = 50): Promise<LedgerReport> 
   }
 
   const moved = await sql.query<{ id: string; expected: number; posted: number }>(
-    `SELECT t.id,
+    `SELECT /* across merchants: the audit */ t.id,
             ${EXPECTED_POSTED}::bigint AS expected,
             coalesce(sum(e.amount_cents), 0)::bigint AS posted
      FROM transactions t
-     LEFT JOIN ledger_entries e ON e.transaction_id = t.id
-       AND e.account_id IN (SELECT id FROM ledger_accounts WHERE code = 'processor_receivable')
-     GROUP BY t.id
+     LEFT JOIN (ledger_entries e JOIN ledger_accounts a
+                ON a.merchant_id = e.merchant_id AND a.id = e.account_id AND a.code = 'processor_receivable')
+       ON e.merchant_id = t.merchant_id AND e.transaction_id = t.id
+     GROUP BY t.merchant_id, t.id
      HAVING coalesce(sum(e.amount_cents), 0) <> ${EXPECTED_POSTED}
      LIMIT $1`,
     [limit],
@@ -132,7 +135,7 @@ export async function verifyLedger(sql: Sql, limit = 50): Promise<LedgerReport> 
   }
 
   const counts = await sql.query<{ sets: number; settled: number }>(
-    `SELECT (SELECT count(DISTINCT entry_set_id) FROM ledger_entries)::int AS sets,
+    `SELECT /* across merchants: the audit */ (SELECT count(DISTINCT entry_set_id) FROM ledger_entries)::int AS sets,
             (SELECT count(*) FROM transactions WHERE settled_at IS NOT NULL)::int AS settled`,
   );
   return {

@@ -196,22 +196,31 @@ export async function releaseClaim(sql: Sql, id: string, sessionId: string): Pro
  */
 export async function recordPayment(
   sql: Sql,
-  link: Pick<PaymentLink, 'id' | 'singleUse'>,
+  link: Pick<PaymentLink, 'id' | 'merchantId' | 'singleUse'>,
   payment: { sessionId: string; transactionId: string; cents: number; at: Date; usedStatus: LinkStatus },
 ): Promise<boolean> {
   const { rows } = await sql.query<{ recorded: boolean }>(
     `WITH recorded AS (
-       INSERT INTO payment_link_payments (link_id, session_id, transaction_id, amount_cents, paid_at)
-       VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING RETURNING link_id
+       INSERT INTO payment_link_payments (merchant_id, link_id, session_id, transaction_id, amount_cents, paid_at)
+       VALUES ($8, $1, $2, $3, $4, $5) ON CONFLICT DO NOTHING RETURNING link_id
      ), counted AS (
        UPDATE payment_links SET payment_count = payment_count + 1, total_collected_cents = total_collected_cents + $4,
          last_payment_at = $5, modified_at = $5, claimed_by = NULL, claimed_until = NULL,
          status = CASE WHEN $6 THEN $7 ELSE status END
-       WHERE id = (SELECT link_id FROM recorded)
+       WHERE merchant_id = $8 AND id = (SELECT link_id FROM recorded)
        RETURNING id
      )
      SELECT EXISTS (SELECT 1 FROM counted) AS recorded`,
-    [link.id, payment.sessionId, payment.transactionId, payment.cents, payment.at, link.singleUse, payment.usedStatus],
+    [
+      link.id,
+      payment.sessionId,
+      payment.transactionId,
+      payment.cents,
+      payment.at,
+      link.singleUse,
+      payment.usedStatus,
+      link.merchantId,
+    ],
   );
   return rows[0]!.recorded;
 }

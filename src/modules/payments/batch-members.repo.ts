@@ -5,16 +5,22 @@ import { CARD_REFUND_TYPES, REFUND_TYPES, SALE_TYPES, TransactionStatus } from '
 
 // A settlement batch's members: the transactions whose batch_id names it. The batch row is the settlements module's.
 
+/** A batch by its merchant and id (members live with their merchant's other rows). */
+export interface BatchRef {
+  merchantId: string;
+  id: string;
+}
+
 /** A batch's members summed: sales (money in) and refunds (money out) by what each moved. */
-export async function batchMemberTotals(sql: Sql, batchId: string): Promise<BatchTotals> {
+export async function batchMemberTotals(sql: Sql, batch: BatchRef): Promise<BatchTotals> {
   const { rows } = await sql.query<{ transaction_count: number; sales_cents: string; refunds_cents: string }>(
     `SELECT count(*)::int AS transaction_count,
             coalesce(sum(captured_cents) FILTER (WHERE type_id IN (${sqlIds(...SALE_TYPES)})), 0)::bigint
               AS sales_cents,
             coalesce(sum(captured_cents) FILTER (WHERE type_id IN (${sqlIds(...REFUND_TYPES)})), 0)::bigint
               AS refunds_cents
-     FROM transactions WHERE batch_id = $1`,
-    [batchId],
+     FROM transactions WHERE merchant_id = $2 AND batch_id = $1`,
+    [batch.id, batch.merchantId],
   );
   const row = rows[0]!;
   return {
@@ -25,37 +31,41 @@ export async function batchMemberTotals(sql: Sql, batchId: string): Promise<Batc
 }
 
 /** Whether a member of the batch has an operation in flight (a void would change the batch's totals). */
-export async function hasOperationInFlight(sql: Sql, batchId: string): Promise<boolean> {
+export async function hasOperationInFlight(sql: Sql, batch: BatchRef): Promise<boolean> {
   const { rowCount } = await sql.query(
-    'SELECT 1 FROM transactions WHERE batch_id = $1 AND pending_operation IS NOT NULL LIMIT 1',
-    [batchId],
+    'SELECT 1 FROM transactions WHERE merchant_id = $2 AND batch_id = $1 AND pending_operation IS NOT NULL LIMIT 1',
+    [batch.id, batch.merchantId],
   );
   return (rowCount ?? 0) > 0;
 }
 
 /** Whether an ACH file's batch still has entries that can clear or return. */
-export async function hasEntriesOutstanding(sql: Sql, batchId: string): Promise<boolean> {
+export async function hasEntriesOutstanding(sql: Sql, batch: BatchRef): Promise<boolean> {
   const { rowCount } = await sql.query(
-    `SELECT 1 FROM transactions WHERE batch_id = $1
+    `SELECT 1 FROM transactions WHERE merchant_id = $2 AND batch_id = $1
        AND status_id IN (${sqlIds(TransactionStatus.Scheduled, TransactionStatus.Pending)}) LIMIT 1`,
-    [batchId],
+    [batch.id, batch.merchantId],
   );
   return (rowCount ?? 0) > 0;
 }
 
 /** A card batch settled: captured payments and completed refunds become Settled; a fully refunded payment stays Refunded. */
-export async function settleCardBatchMembers(sql: Sql, batchId: string, now: Date): Promise<void> {
+export async function settleCardBatchMembers(sql: Sql, batch: BatchRef, now: Date): Promise<void> {
   await sql.query(
     `UPDATE transactions SET settled_at = $2, modified_at = $2,
        status_id = CASE WHEN status_id = ${TransactionStatus.Captured}
            OR (type_id IN (${sqlIds(...CARD_REFUND_TYPES)}) AND status_id = ${TransactionStatus.Refunded})
          THEN ${TransactionStatus.Settled} ELSE status_id END
-     WHERE batch_id = $1`,
-    [batchId, now],
+     WHERE merchant_id = $3 AND batch_id = $1`,
+    [batch.id, now, batch.merchantId],
   );
 }
 
 /** An ACH file's batch settled: its entries keep their status (Cleared, ChargedBack, ...) and record when. */
-export async function markBatchMembersSettled(sql: Sql, batchId: string, now: Date): Promise<void> {
-  await sql.query('UPDATE transactions SET settled_at = $2 WHERE batch_id = $1', [batchId, now]);
+export async function markBatchMembersSettled(sql: Sql, batch: BatchRef, now: Date): Promise<void> {
+  await sql.query('UPDATE transactions SET settled_at = $2 WHERE merchant_id = $3 AND batch_id = $1', [
+    batch.id,
+    now,
+    batch.merchantId,
+  ]);
 }

@@ -59,8 +59,8 @@ export function closeBatch(deps: SettleBatchDeps, batchId: string): Promise<Clos
         if (!batch) return 'gone' as const;
         if (batch.statusId === BatchStatus.Settled) return 'done' as const;
         if (batch.statusId === BatchStatus.Open) {
-          if (await hasOperationInFlight(tx, batchId)) return 'busy' as const;
-          await deps.settlements.freeze(tx, batchId, deps.clock.now(), await batchMemberTotals(tx, batchId));
+          if (await hasOperationInFlight(tx, batch)) return 'busy' as const;
+          await deps.settlements.freeze(tx, batchId, deps.clock.now(), await batchMemberTotals(tx, batch));
         }
         const processor = await deps.merchants.processorWithSettings(batch.processorId, tx);
         return {
@@ -94,7 +94,7 @@ export function closeBatch(deps: SettleBatchDeps, batchId: string): Promise<Clos
         if (batch?.statusId !== BatchStatus.PendingSettlement) return;
         const now = deps.clock.now();
         await deps.settlements.markSettled(tx, batchId, now, { externalBatchId: outcome.networkReference });
-        await settleCardBatchMembers(tx, batchId, now);
+        await settleCardBatchMembers(tx, batch, now);
         await deps.ledger.post(tx, {
           merchantId: frozen.merchantId,
           kind: 'settlement',

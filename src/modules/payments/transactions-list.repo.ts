@@ -90,7 +90,7 @@ export async function listTransactions(
  */
 export async function findUnresolved(sql: Sql, olderThan: Date, limit: number): Promise<string[]> {
   const { rows } = await sql.query<{ id: string }>(
-    `SELECT id FROM transactions
+    `SELECT /* across merchants: the reconciler's sweep */ id FROM transactions
      WHERE (status_id = ${TransactionStatus.Pending} OR pending_operation IS NOT NULL) AND method = 'card'
        AND (modified_at <= $1
          OR (pending_operation ? 'node' AND NOT tessera_node_alive((pending_operation->>'node')::int)))

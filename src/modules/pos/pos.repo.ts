@@ -206,7 +206,7 @@ export async function findOverdue(
   limit: number,
 ): Promise<PosTransaction[]> {
   const { rows } = await sql.query(
-    `SELECT * FROM pos_transactions
+    `SELECT /* across merchants: the timeout sweep */ * FROM pos_transactions
      WHERE (status_id = ${PosStatus.TerminalConnecting} AND created_at <= $1)
         OR (status_id = ${PosStatus.TransactionProcessing} AND accepted_at <= $2)
      ORDER BY created_at LIMIT $3`,
@@ -218,7 +218,8 @@ export async function findOverdue(
 /** Being paid by a node that is gone, or for longer than `before` allows: the sweep settles them. */
 export async function findStuckPayments(sql: Sql, before: Date, limit: number): Promise<PosTransaction[]> {
   const { rows } = await sql.query(
-    `SELECT * FROM pos_transactions WHERE status_id = ${PosStatus.TransactionSentToProcessor}
+    `SELECT /* across merchants: the recovery sweep */ * FROM pos_transactions
+     WHERE status_id = ${PosStatus.TransactionSentToProcessor}
        AND (modified_at <= $1 OR (processing_node IS NOT NULL AND NOT tessera_node_alive(processing_node)))
      ORDER BY modified_at LIMIT $2`,
     [before, limit],

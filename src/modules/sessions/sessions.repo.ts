@@ -251,7 +251,8 @@ export async function expireIfDue(sql: Sql, session: PaymentSession, now: Date):
 /** Open sessions whose expiry passed (the sweep's backstop for a missed expiry job). */
 export async function findExpired(sql: Sql, now: Date, limit: number): Promise<string[]> {
   const { rows } = await sql.query<{ id: string }>(
-    `SELECT id FROM payment_sessions WHERE status = 1 AND expires_at <= $1 ORDER BY expires_at LIMIT $2`,
+    `SELECT /* across merchants: the expiry sweep */ id FROM payment_sessions
+     WHERE status = 1 AND expires_at <= $1 ORDER BY expires_at LIMIT $2`,
     [now, limit],
   );
   return rows.map((r) => r.id);
@@ -262,7 +263,7 @@ export async function findExpired(sql: Sql, now: Date, limit: number): Promise<s
  */
 export async function findUnresolvedSessions(sql: Sql, now: Date, limit: number): Promise<string[]> {
   const { rows } = await sql.query<{ id: string }>(
-    `SELECT id FROM payment_sessions
+    `SELECT /* across merchants: the outcome sweep */ id FROM payment_sessions
      WHERE status = 1 AND (awaiting_outcome OR processing_until IS NOT NULL)
        AND (processing_until IS NULL OR processing_until < $1)
      LIMIT $2`,

@@ -78,6 +78,7 @@ export async function chargeDue(deps: BillingDeps, batch = 128): Promise<number>
     await insertAttempts(
       deps.pool,
       claimed.map(({ installment: i }) => ({
+        merchantId: i.merchantId,
         installmentId: i.id,
         attemptNumber: i.attempts,
         executedAt: i.attemptStartedAt!,
@@ -143,6 +144,7 @@ export async function skipLapsedOf(sql: Sql, subscriptionId: string, now: Date, 
 /** One attempt of one installment again: the payment (found by the attempt's id if made), then its outcome. */
 async function chargeAttempt(deps: BillingDeps, s: Subscription, i: Installment): Promise<void> {
   await insertAttempt(deps.pool, {
+    merchantId: i.merchantId,
     installmentId: i.id,
     attemptNumber: i.attempts,
     executedAt: i.attemptStartedAt ?? deps.clock.now(),
@@ -231,7 +233,7 @@ async function recordOutcome(
     await withTransaction(deps.pool, async (tx) => {
       const recheckAt = new Date(deps.clock.nowMs() + (ach ? ACH_RECHECK_MS : UNKNOWN_RECHECK_MS));
       await awaitOutcome(tx, i.id, attempt, t.id, recheckAt);
-      await recordAttemptResult(tx, i.id, attempt, {
+      await recordAttemptResult(tx, i, attempt, {
         transactionId: t.id,
         result: 'Pending',
         responseCode: t.responseCode,

@@ -103,7 +103,7 @@ export async function installmentFailed(
     now,
   });
   if (!moved) return;
-  await recordAttemptResult(tx, i.id, attempt, {
+  await recordAttemptResult(tx, i, attempt, {
     transactionId: failed.transactionId,
     result: 'Declined',
     responseCode: failed.responseCode,
@@ -127,7 +127,7 @@ export async function installmentReturned(
   const now = clock.now();
   const nextAttemptAt = retryDays[0] === undefined ? null : new Date(now.getTime() + retryDays[0] * DAY_MS);
   if (!(await reopenReturned(tx, i.id, { nextAttemptAt, now }))) return;
-  await recordAttemptResult(tx, i.id, i.attempts, {
+  await recordAttemptResult(tx, i, i.attempts, {
     transactionId: failed.transactionId,
     result: 'Returned',
     responseCode: failed.responseCode,

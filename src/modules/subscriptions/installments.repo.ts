@@ -79,7 +79,7 @@ export async function claimDue(
   recheckAfterMs: number,
 ): Promise<Array<{ installment: Installment; subscription: Subscription }>> {
   const { rows } = await sql.query(
-    `WITH due AS (
+    `WITH /* across merchants: the billing sweep */ due AS (
        SELECT i.id FROM subscription_installments i JOIN subscriptions s ON s.id = i.subscription_id
        WHERE i.next_attempt_at <= $1
          AND i.status_id IN (${sqlIds(InstallmentStatus.Scheduled, InstallmentStatus.Failed)})
@@ -110,7 +110,8 @@ export async function claimDue(
 /** Whether any installment is due for a charge (or a retry) by `now`. */
 export async function hasDueInstallments(sql: Sql, now: Date): Promise<boolean> {
   const { rows } = await sql.query<{ due: boolean }>(
-    'SELECT EXISTS (SELECT 1 FROM subscription_installments WHERE next_attempt_at <= $1) AS due',
+    `SELECT /* across merchants: the billing sweep */ EXISTS (
+       SELECT 1 FROM subscription_installments WHERE next_attempt_at <= $1) AS due`,
     [now],
   );
   return rows[0]!.due;
@@ -163,33 +164,36 @@ export async function deferRecheck(sql: Sql, installmentId: string, attempt: num
   );
 }
 
+export interface NewAttempt {
+  merchantId: string;
+  installmentId: string;
+  attemptNumber: number;
+  executedAt: Date;
+  paymentClaimId: string;
+}
+
 /** The attempt as claimed: its number and the payment idempotency id it charges with. */
-export async function insertAttempt(
-  sql: Sql,
-  a: { installmentId: string; attemptNumber: number; executedAt: Date; paymentClaimId: string },
-): Promise<void> {
+export async function insertAttempt(sql: Sql, a: NewAttempt): Promise<void> {
   await sql.query(
-    `INSERT INTO subscription_attempts (installment_id, attempt_number, executed_at, payment_claim_id)
-     VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING`,
-    [a.installmentId, a.attemptNumber, a.executedAt, a.paymentClaimId],
+    `INSERT INTO subscription_attempts (merchant_id, installment_id, attempt_number, executed_at, payment_claim_id)
+     VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING`,
+    [a.merchantId, a.installmentId, a.attemptNumber, a.executedAt, a.paymentClaimId],
   );
 }
 
 /** The attempts of a claimed batch, as claimed, in one statement (what insertAttempt does for one). */
-export async function insertAttempts(
-  sql: Sql,
-  attempts: ReadonlyArray<{ installmentId: string; attemptNumber: number; executedAt: Date; paymentClaimId: string }>,
-): Promise<void> {
+export async function insertAttempts(sql: Sql, attempts: ReadonlyArray<NewAttempt>): Promise<void> {
   if (attempts.length === 0) return;
   await sql.query(
-    `INSERT INTO subscription_attempts (installment_id, attempt_number, executed_at, payment_claim_id)
-     SELECT * FROM unnest($1::uuid[], $2::int[], $3::timestamptz[], $4::uuid[])
+    `INSERT INTO subscription_attempts (merchant_id, installment_id, attempt_number, executed_at, payment_claim_id)
+     SELECT * FROM unnest($5::uuid[], $1::uuid[], $2::int[], $3::timestamptz[], $4::uuid[])
      ON CONFLICT DO NOTHING`,
     [
       attempts.map((a) => a.installmentId),
       attempts.map((a) => a.attemptNumber),
       attempts.map((a) => a.executedAt),
       attempts.map((a) => a.paymentClaimId),
+      attempts.map((a) => a.merchantId),
     ],
   );
 }
@@ -247,11 +251,11 @@ export async function recordPaidInstallments(
        UPDATE subscription_installments i SET status_id = ${InstallmentStatus.Successful}, next_attempt_at = NULL,
          transaction_id = p.transaction_id, modified_at = $7, attempt_node = NULL, recheck_at = NULL
        FROM paid p WHERE i.id = p.id AND i.attempts = p.attempt AND i.status_id = ${InstallmentStatus.Pending}
-       RETURNING i.id, i.subscription_id, i.attempts, i.payment_order, p.transaction_id, p.cents, p.code, p.message
+       RETURNING i.merchant_id, i.id, i.subscription_id, i.attempts, i.payment_order, p.transaction_id, p.cents, p.code, p.message
      ), approved AS (
        UPDATE subscription_attempts a SET transaction_id = m.transaction_id, result = 'Approved',
          response_code = m.code, response_message = m.message
-       FROM moved m WHERE a.installment_id = m.id AND a.attempt_number = m.attempts
+       FROM moved m WHERE a.merchant_id = m.merchant_id AND a.installment_id = m.id AND a.attempt_number = m.attempts
      ), counted AS (
        UPDATE subscriptions s SET successful_count = s.successful_count + c.n, paid_cents = s.paid_cents + c.cents,
          last_payment_at = greatest(s.last_payment_at, $7), modified_at = $7,
@@ -293,14 +297,22 @@ export async function recordPaidInstallments(
 
 export async function recordAttemptResult(
   sql: Sql,
-  installmentId: string,
+  installment: { merchantId: string; id: string },
   attemptNumber: number,
   r: { transactionId: string | null; result: string; responseCode: string | null; responseMessage: string | null },
 ): Promise<void> {
   await sql.query(
     `UPDATE subscription_attempts SET transaction_id = $3, result = $4, response_code = $5, response_message = $6
-     WHERE installment_id = $1 AND attempt_number = $2`,
-    [installmentId, attemptNumber, r.transactionId, r.result, r.responseCode, r.responseMessage],
+     WHERE merchant_id = $7 AND installment_id = $1 AND attempt_number = $2`,
+    [
+      installment.id,
+      attemptNumber,
+      r.transactionId,
+      r.result,
+      r.responseCode,
+      r.responseMessage,
+      installment.merchantId,
+    ],
   );
 }
 
@@ -425,7 +437,7 @@ export async function listInstallments(
 ): Promise<{ items: Array<Installment & { attemptRows: Array<Record<string, unknown>> }>; total: number }> {
   const { rows } = await sql.query(
     `SELECT i.*, coalesce((SELECT jsonb_agg(a ORDER BY a.attempt_number) FROM subscription_attempts a
-              WHERE a.installment_id = i.id), '[]'::jsonb) AS attempt_rows
+              WHERE a.merchant_id = i.merchant_id AND a.installment_id = i.id), '[]'::jsonb) AS attempt_rows
      FROM subscription_installments i WHERE i.subscription_id = $1
      ORDER BY i.payment_order LIMIT $2 OFFSET $3`,
     [subscriptionId, page.limit, page.offset],

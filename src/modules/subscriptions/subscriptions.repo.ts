@@ -274,7 +274,8 @@ export async function advancePlan(
 /** Live subscriptions whose next installment should exist by `horizon`. */
 export async function findToPlan(sql: Sql, horizon: Date, limit: number): Promise<Subscription[]> {
   const { rows } = await sql.query(
-    `SELECT * FROM subscriptions WHERE next_due_at <= $1 AND status_id IN (${LIVE})
+    `SELECT /* across merchants: the scheduling sweep */ * FROM subscriptions
+     WHERE next_due_at <= $1 AND status_id IN (${LIVE})
      ORDER BY next_due_at LIMIT $2`,
     [horizon, limit],
   );

@@ -111,7 +111,7 @@ export async function rotateKeys(
     }
   }
   const retired = await pool.query<{ version: number }>(
-    `UPDATE key_encryption_keys k SET retired_at = now()
+    `UPDATE /* across merchants: key rotation */ key_encryption_keys k SET retired_at = now()
      WHERE k.version <> $1 AND k.retired_at IS NULL
        AND NOT EXISTS (SELECT 1 FROM data_keys WHERE kek_version = k.version)
        AND NOT EXISTS (SELECT 1 FROM vault_secrets WHERE kek_version = k.version)

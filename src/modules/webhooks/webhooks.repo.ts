@@ -389,7 +389,7 @@ export async function claimDue(
   options: { now: Date; limit: number; lockedBy: string; leaseMs: number; skipEndpoints: string[] },
 ): Promise<ClaimedDelivery[]> {
   const { rows } = await sql.query<ClaimedDelivery>(
-    `WITH due AS (
+    `WITH /* across merchants: the delivery sweep */ due AS (
        SELECT id FROM webhook_deliveries
        WHERE status IN ('Pending', 'Scheduled') AND next_attempt_at <= $1
          AND (locked_until IS NULL OR locked_until < now()) AND endpoint_id <> ALL($5::uuid[])

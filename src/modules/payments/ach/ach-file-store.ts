@@ -26,8 +26,9 @@ export class AchFileStore {
       append: async (text: string): Promise<void> => {
         if (text.length === 0) return;
         await sql.query(
-          'INSERT INTO ach_file_parts (file_id, part, content_sealed, data_key_version) VALUES ($1, $2, $3, $4)',
-          [fileId, part, encryptWith(key, text, partAad(fileId, part)), key.version],
+          `INSERT INTO ach_file_parts (merchant_id, file_id, part, content_sealed, data_key_version)
+           VALUES ($1, $2, $3, $4, $5)`,
+          [key.merchantId, fileId, part, encryptWith(key, text, partAad(fileId, part)), key.version],
         );
         part++;
       },
@@ -38,8 +39,8 @@ export class AchFileStore {
   async *read(merchantId: string, fileId: string, sql: Sql = this.pool): AsyncGenerator<string> {
     for (let part = 0; ; part++) {
       const { rows } = await sql.query<{ content_sealed: Buffer; data_key_version: number }>(
-        'SELECT content_sealed, data_key_version FROM ach_file_parts WHERE file_id = $1 AND part = $2',
-        [fileId, part],
+        'SELECT content_sealed, data_key_version FROM ach_file_parts WHERE merchant_id = $1 AND file_id = $2 AND part = $3',
+        [merchantId, fileId, part],
       );
       const row = rows[0];
       if (!row) return;

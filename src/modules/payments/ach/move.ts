@@ -86,11 +86,18 @@ export async function move(
     const t = toTransaction(rows[0]);
     if (rule.reschedule) {
       const entry = (
-        await tx.query(`SELECT processor_id, is_faster_processing FROM ach_entries WHERE transaction_id = $1`, [id])
+        await tx.query(
+          'SELECT processor_id, is_faster_processing FROM ach_entries WHERE merchant_id = $2 AND transaction_id = $1',
+          [id, t.merchantId],
+        )
       ).rows[0] as { processor_id: string; is_faster_processing: boolean };
       const settings = await ctx.processorSettings(entry.processor_id, tx);
       const windowAt = nextCutoff(now, settings, entry.is_faster_processing);
-      await tx.query('UPDATE ach_entries SET window_at = $2 WHERE transaction_id = $1', [id, windowAt]);
+      await tx.query('UPDATE ach_entries SET window_at = $2 WHERE merchant_id = $3 AND transaction_id = $1', [
+        id,
+        windowAt,
+        t.merchantId,
+      ]);
       await ctx.scheduleCutoff(tx, entry.processor_id, windowAt);
     }
     ctx.event(tx, rule.event, t);

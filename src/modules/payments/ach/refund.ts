@@ -47,8 +47,8 @@ export async function refundAch(
     const original = toTransaction(rows[0]);
     await ctx.deps.sources.refunded(tx, original);
     const entry = await tx.query<{ account_sealed: Buffer; data_key_version: number }>(
-      'SELECT account_sealed, data_key_version FROM ach_entries WHERE transaction_id = $1',
-      [id],
+      'SELECT account_sealed, data_key_version FROM ach_entries WHERE merchant_id = $2 AND transaction_id = $1',
+      [id, merchantId],
     );
     const source = entry.rows[0]!;
     const dataKey = await ctx.deps.vault.dataKeys.get(merchantId, source.data_key_version, tx);

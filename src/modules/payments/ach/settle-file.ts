@@ -11,12 +11,12 @@ export async function settleFileBatch(ctx: AchContext, fileId: string): Promise<
   return withTransaction(ctx.deps.pool, async (tx) => {
     const batch = await ctx.deps.settlements.lock(tx, { achFileId: fileId });
     if (!batch || batch.statusId === BatchStatus.Settled) return false;
-    if (await hasEntriesOutstanding(tx, batch.id)) return false;
-    const totals = await batchMemberTotals(tx, batch.id);
+    if (await hasEntriesOutstanding(tx, batch)) return false;
+    const totals = await batchMemberTotals(tx, batch);
     const net = totals.salesCents - totals.refundsCents;
     const now = ctx.clock.now();
     await ctx.deps.settlements.markSettled(tx, batch.id, now, { totals });
-    await markBatchMembersSettled(tx, batch.id, now);
+    await markBatchMembersSettled(tx, batch, now);
     await ctx.deps.ledger.post(tx, {
       merchantId: batch.merchantId,
       kind: 'settlement',

@@ -168,8 +168,8 @@ export async function recordRefundOutcome(
   return withTransaction(ctx.deps.pool, async (tx) => {
     // Lock order everywhere: the original before its refund.
     const peek = await tx.query<{ original_transaction_id: string }>(
-      'SELECT original_transaction_id FROM transactions WHERE id = $1',
-      [refundId],
+      'SELECT original_transaction_id FROM transactions WHERE merchant_id = $2 AND id = $1',
+      [refundId, processor.merchantId],
     );
     const original = (await lockTransactionById(tx, peek.rows[0]!.original_transaction_id))!;
     const refund = (await lockTransactionById(tx, refundId))!;

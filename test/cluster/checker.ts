@@ -32,7 +32,24 @@ export interface Snapshot {
   installmentPayments: Array<{ installmentId: string; approved: number }>;
   /** Transactions per POS transaction. */
   posPayments: Array<{ posTransactionId: string; transactions: number }>;
+  /** Sessions made through the API, payment links and invoices, with the approved payments made for each. */
+  checkouts: Checkout[];
   ledger: { ok: boolean; problems: string[] };
+}
+
+export interface Checkout {
+  kind: 'session' | 'link' | 'invoice';
+  id: string;
+  /** Approved payments whose source is this session, link or invoice (refunds not counted), and their amount. */
+  approved: number;
+  approvedCents: number;
+  /** Takes one payment at most: a session, a single-use link. */
+  single: boolean;
+  /** What the object itself counts: a session completed (1 or 0), a link's payment count; null for an invoice. */
+  recordedCount: number | null;
+  /** An invoice's paid amount, and its total (it is never paid above it); null for the others. */
+  recordedCents: number | null;
+  limitCents: number | null;
 }
 
 export interface Violation {
@@ -44,6 +61,8 @@ export interface Violation {
     | 'captured-once'
     | 'installment-paid-once'
     | 'pos-paid-once'
+    | 'checkout-paid-once'
+    | 'checkout-recorded'
     | 'event-delivered'
     | 'delivery-id-stable'
     | 'due-jobs-ran'
@@ -53,6 +72,19 @@ export interface Violation {
 }
 
 const CREATES: ReadonlySet<OpRecord['kind']> = new Set(['card.sale', 'card.sale.v2', 'card.auth', 'ach.debit']);
+/** Operations whose answer names no transaction (a POS transaction, a subscription, a session, a link, an invoice). */
+const NAMES_NO_TRANSACTION: ReadonlySet<OpRecord['kind']> = new Set([
+  'pos.sale',
+  'subscription.create',
+  'session.create',
+  'link.create',
+  'invoice.create',
+  'invoice.publish',
+  'session.pay',
+  'link.pay',
+  'invoice.pay',
+]);
+const HOSTED_PAYMENTS: ReadonlySet<OpRecord['kind']> = new Set(['session.pay', 'link.pay', 'invoice.pay']);
 
 /** An answer that ends an operation: a 2xx, or a 4xx that is not "retry" (401 token, 409 in progress, 429). */
 export function definitive(status: number | null): boolean {
@@ -90,7 +122,7 @@ export function check(history: HistoryRecord[], snapshot: Snapshot): Violation[]
     if (t.referenceId) perReference.set(t.referenceId, [...(perReference.get(t.referenceId) ?? []), t]);
   }
   for (const op of ops) {
-    if (op.outcome === 'acknowledged' && op.resultId && op.kind !== 'pos.sale' && op.kind !== 'subscription.create') {
+    if (op.outcome === 'acknowledged' && op.resultId && !NAMES_NO_TRANSACTION.has(op.kind)) {
       if (!byId.has(op.resultId)) add('acknowledged-exists', `op ${op.opId} (${op.kind}) was told ${op.resultId}`);
     }
     if (!CREATES.has(op.kind) || !op.referenceId) continue;
@@ -129,6 +161,31 @@ export function check(history: HistoryRecord[], snapshot: Snapshot): Violation[]
   }
   for (const row of snapshot.posPayments) {
     if (row.transactions > 1) add('pos-paid-once', `POS ${row.posTransactionId}: ${row.transactions} payments`);
+  }
+
+  // Sessions, links and invoices: a payment the payer was shown as complete exists; nothing took a second payment
+  // (a session, a single-use link) or more than the invoice asked; what each object counts is what was paid.
+  const checkouts = new Map(snapshot.checkouts.map((c) => [c.id, c]));
+  for (const op of ops) {
+    if (!HOSTED_PAYMENTS.has(op.kind) || op.outcome !== 'acknowledged' || !op.targetId) continue;
+    const paid = checkouts.get(op.targetId);
+    if (!paid || paid.approved === 0) {
+      add('acknowledged-exists', `op ${op.opId} (${op.kind}) was shown paid; ${op.targetId} has no payment`);
+    }
+  }
+  for (const c of snapshot.checkouts) {
+    if ((c.single && c.approved > 1) || (c.limitCents !== null && c.approvedCents > c.limitCents)) {
+      add('checkout-paid-once', `${c.kind} ${c.id}: ${c.approved} payments, ${c.approvedCents} cents`);
+    }
+    if (
+      (c.recordedCount !== null && c.recordedCount !== c.approved) ||
+      (c.recordedCents !== null && c.recordedCents !== c.approvedCents)
+    ) {
+      add(
+        'checkout-recorded',
+        `${c.kind} ${c.id}: records ${c.recordedCount ?? c.recordedCents}, paid ${c.approved} (${c.approvedCents} cents)`,
+      );
+    }
   }
 
   // Every committed event reached the receiver at least once, under one message id on every attempt.
@@ -208,6 +265,25 @@ export async function takeSnapshot(
      WHERE p.merchant_id = ANY($1) GROUP BY p.id`,
     [merchants],
   );
+  // Approved payments (refunds and the refunded state not told apart: the payment itself is what counts) by source.
+  const { rows: checkouts } = await pool.query(
+    `WITH paid AS (
+       SELECT source_id, count(*)::int AS n, coalesce(sum(captured_cents), 0)::int AS cents FROM transactions
+       WHERE merchant_id = ANY($1) AND source_id IS NOT NULL AND original_transaction_id IS NULL
+         AND status_id IN (2, 4, 6, 21, 22, 24, 25)
+       GROUP BY source_id)
+     SELECT 'session' AS kind, s.id, coalesce(p.n, 0) AS approved, coalesce(p.cents, 0) AS approved_cents, true AS single,
+            (s.completed_at IS NOT NULL)::int AS recorded_count, NULL::int AS recorded_cents, NULL::int AS limit_cents
+     FROM payment_sessions s LEFT JOIN paid p ON p.source_id = s.id
+     WHERE s.merchant_id = ANY($1) AND s.source_id IS NULL AND s.mode = 1
+     UNION ALL
+     SELECT 'link', l.id, coalesce(p.n, 0), coalesce(p.cents, 0), l.single_use, l.payment_count, NULL, NULL
+     FROM payment_links l LEFT JOIN paid p ON p.source_id = l.id WHERE l.merchant_id = ANY($1)
+     UNION ALL
+     SELECT 'invoice', v.id, coalesce(p.n, 0), coalesce(p.cents, 0), false, NULL, v.paid_cents::int, v.total_cents::int
+     FROM invoices v LEFT JOIN paid p ON p.source_id = v.id WHERE v.merchant_id = ANY($1)`,
+    [merchants],
+  );
   const ledger = await verifyLedger(pool);
   return {
     transactions: transactions.map((r) => ({
@@ -238,6 +314,16 @@ export async function takeSnapshot(
     })),
     installmentPayments: installments.map((r) => ({ installmentId: r.installment_id, approved: r.approved })),
     posPayments: pos.map((r) => ({ posTransactionId: r.id, transactions: r.n })),
+    checkouts: checkouts.map((r) => ({
+      kind: r.kind,
+      id: r.id,
+      approved: r.approved,
+      approvedCents: r.approved_cents,
+      single: r.single,
+      recordedCount: r.recorded_count,
+      recordedCents: r.recorded_cents,
+      limitCents: r.limit_cents,
+    })),
     ledger: { ok: ledger.ok, problems: ledger.problems.map((p) => `${p.check}: ${p.detail}`) },
   };
 }

@@ -3,7 +3,7 @@
 // lease, PostgreSQL crashing in immediate mode, and the business clock moving forward.
 import type { Cluster } from './cluster.js';
 import type { FaultRecord, HistoryWriter } from './history.js';
-import { pick, type Random } from './load.js';
+import { pick, type Random } from './random.js';
 
 export interface FaultPlan {
   atMs: number;

@@ -32,7 +32,15 @@ export type OpKind =
   | 'card.reversal'
   | 'ach.debit'
   | 'pos.sale'
-  | 'subscription.create';
+  | 'subscription.create'
+  | 'session.create'
+  | 'link.create'
+  | 'invoice.create'
+  | 'invoice.publish'
+  /** Paid through a hosted page (no idempotency key): targetId is the session, link or invoice. */
+  | 'session.pay'
+  | 'link.pay'
+  | 'invoice.pay';
 
 /** One HTTP attempt of an operation. */
 export interface AttemptRecord {

@@ -6,22 +6,8 @@ import { ADMIN_TOKEN } from '../harness.js';
 import { definitive } from './checker.js';
 import type { Cluster } from './cluster.js';
 import type { HistoryWriter, OpKind, OpRecord } from './history.js';
-
-export type Random = () => number;
-
-/** A small, fast, seedable generator (mulberry32): one seed replays the same choices. */
-export function seeded(seed: number): Random {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-export const pick = <T>(random: Random, list: readonly T[]): T => list[Math.floor(random() * list.length)]!;
+import { formSession, HostedPayer, type PayOutcome } from './hosted-pay.js';
+import { pick, type Random } from './random.js';
 
 export interface MerchantLoad {
   id: string;
@@ -50,12 +36,15 @@ const statusWord = (body: any): string | null =>
 export class LoadDriver {
   private opSeq = 0;
   readonly counts = { operations: 0, attempts: 0, acknowledged: 0, refused: 0, unknown: 0 };
+  private readonly payer: HostedPayer;
 
   constructor(
     private readonly cluster: Cluster,
     private readonly history: HistoryWriter,
     private readonly random: Random,
-  ) {}
+  ) {
+    this.payer = new HostedPayer(cluster, random);
+  }
 
   /** A JSON request to any live serve node, retried (plain, no idempotency) until it succeeds: setup and admin. */
   async admin(method: string, path: string, body?: unknown, token = ADMIN_TOKEN): Promise<any> {
@@ -224,6 +213,114 @@ export class LoadDriver {
     return { ...record, body: answer };
   }
 
+  /** A payment made through a hosted page: one operation, its outcome as the pages told the payer. */
+  private hosted(m: MerchantLoad, kind: OpKind, targetId: string, sessionId: string | null, outcome: PayOutcome) {
+    const record: OpRecord = {
+      t: 'op',
+      opId: ++this.opSeq,
+      kind,
+      merchantId: m.id,
+      key: `${kind}:${sessionId ?? targetId}:${this.opSeq}`,
+      referenceId: null,
+      targetId,
+      amountCents: null,
+      outcome: outcome === 'completed' ? 'acknowledged' : outcome === 'unknown' ? 'unknown' : 'refused',
+      status: null,
+      resultId: sessionId,
+      result: outcome,
+      at: Date.now(),
+    };
+    this.history.write(record);
+    this.counts.operations++;
+    this.counts[record.outcome]++;
+  }
+
+  /** A payment session made through the API, paid on its hosted checkout. */
+  private async sessionPay(m: MerchantLoad, amount: number, cents: number, referenceId: string): Promise<void> {
+    const created = await this.perform(
+      m,
+      'session.create',
+      {
+        method: 'POST',
+        path: '/v2/payment-sessions',
+        body: { amount, referenceId, returnUrl: 'https://shop.example.com/paid' },
+      },
+      { referenceId, amountCents: cents },
+      (b) => b?.id ?? null,
+    );
+    if (created.outcome !== 'acknowledged' || !created.resultId) return;
+    this.hosted(m, 'session.pay', created.resultId, created.resultId, await this.payer.pay(created.resultId));
+  }
+
+  /** A single-use payment link, opened and paid by two payers at once on any nodes: it takes one payment. */
+  private async linkPay(m: MerchantLoad, amount: number, cents: number): Promise<void> {
+    const link = await this.perform(
+      m,
+      'link.create',
+      {
+        method: 'POST',
+        path: '/v2/payment-links',
+        body: {
+          paymentMethods: { card: { enabled: true } },
+          currencyCode: 'USD',
+          baseAmount: amount,
+          linkType: 'SingleUse',
+          name: 'Cluster link',
+        },
+      },
+      { amountCents: cents },
+      (b) => b?.paymentLinkId ?? null,
+    );
+    if (link.outcome !== 'acknowledged' || !link.resultId) return;
+    const path = new URL(link.body.shortUrl).pathname;
+    await Promise.all(
+      [1, 2].map(async () => {
+        const page = await this.payer.open(path);
+        const sessionId = page ? formSession(page.html) : null;
+        const outcome = sessionId ? await this.payer.pay(sessionId, page!) : page ? 'closed' : 'unknown';
+        this.hosted(m, 'link.pay', link.resultId!, sessionId, outcome);
+      }),
+    );
+  }
+
+  /** An invoice published and paid from its hosted page; one time in three a second payer presses pay too. */
+  private async invoicePay(m: MerchantLoad, amount: number, cents: number): Promise<void> {
+    const invoice = await this.perform(
+      m,
+      'invoice.create',
+      {
+        method: 'POST',
+        path: '/pay-int-api/invoices',
+        body: {
+          customer: { firstName: 'Cluster', lastName: 'Payer', email: 'payer@example.com' },
+          lineItems: [{ productName: 'Work', quantity: 1, unitPrice: amount }],
+        },
+      },
+      { amountCents: cents },
+      (b) => b?.id ?? null,
+    );
+    if (invoice.outcome !== 'acknowledged' || !invoice.resultId) return;
+    const published = await this.perform(
+      m,
+      'invoice.publish',
+      { method: 'POST', path: '/pay-int-api/invoices/publish', body: { invoiceId: invoice.resultId } },
+      { targetId: invoice.resultId },
+      (b) => b?.id ?? null,
+    );
+    if (published.outcome !== 'acknowledged' || !published.body?.payUrl) return;
+    const pay = `${new URL(published.body.payUrl).pathname}/pay`;
+    const payers = this.random() < 1 / 3 ? 2 : 1;
+    await Promise.all(
+      Array.from({ length: payers }, async () => {
+        const pressed = await this.payer.press(pay);
+        const sessionId =
+          pressed?.status === 303 ? /\/checkout\/([0-9a-f-]{36})/.exec(pressed.location ?? '')?.[1] : null;
+        const outcome = sessionId ? await this.payer.pay(sessionId) : pressed ? 'closed' : 'unknown';
+        this.hosted(m, 'invoice.pay', invoice.resultId!, sessionId ?? null, outcome);
+      }),
+    );
+  }
+
   /** A read as the merchant, on any live node, renewing the token when the business clock expired it. */
   private async read(m: MerchantLoad, path: string): Promise<any> {
     for (let i = 0; i < 3; i++) {
@@ -243,7 +340,7 @@ export class LoadDriver {
     const cents = 100 + Math.floor(this.random() * 9900);
     const amount = cents / 100;
     const referenceId = `cl-${randomUUID()}`;
-    if (roll < 0.25) {
+    if (roll < 0.2) {
       const pan = this.random() < 0.9 ? APPROVE : DECLINE;
       const sale = await this.perform(
         m,
@@ -265,7 +362,7 @@ export class LoadDriver {
       );
       if (sale.outcome === 'acknowledged' && sale.body?.status === 'Captured')
         m.sales.push({ id: sale.resultId!, cents });
-    } else if (roll < 0.4) {
+    } else if (roll < 0.32) {
       const sale = await this.perform(
         m,
         'card.sale.v2',
@@ -286,7 +383,7 @@ export class LoadDriver {
       if (sale.outcome === 'acknowledged' && sale.body?.transactionStatus === 'Approved') {
         m.sales.push({ id: sale.resultId!, cents });
       }
-    } else if (roll < 0.52) {
+    } else if (roll < 0.42) {
       const auth = await this.perform(
         m,
         'card.auth',
@@ -300,7 +397,7 @@ export class LoadDriver {
       );
       if (auth.outcome === 'acknowledged' && auth.body?.status === 'Authorized')
         m.auths.push({ id: auth.resultId!, cents });
-    } else if (roll < 0.62) {
+    } else if (roll < 0.5) {
       const auth = m.auths.shift();
       if (!auth) return;
       await this.perform(
@@ -310,7 +407,7 @@ export class LoadDriver {
         { targetId: auth.id, amountCents: auth.cents },
         (b) => b?.transactionId ?? null,
       );
-    } else if (roll < 0.7) {
+    } else if (roll < 0.56) {
       const sale = m.sales.shift();
       if (!sale) return;
       await this.perform(
@@ -320,7 +417,7 @@ export class LoadDriver {
         { targetId: sale.id },
         (b) => b?.transactionId ?? null,
       );
-    } else if (roll < 0.85) {
+    } else if (roll < 0.68) {
       await this.perform(
         m,
         'ach.debit',
@@ -348,8 +445,14 @@ export class LoadDriver {
         { referenceId, amountCents: cents },
         (b) => b?.transactionId ?? null,
       );
-    } else {
+    } else if (roll < 0.8) {
       await this.posSale(m, amount, cents);
+    } else if (roll < 0.87) {
+      await this.sessionPay(m, amount, cents, referenceId);
+    } else if (roll < 0.94) {
+      await this.linkPay(m, amount, cents);
+    } else {
+      await this.invoicePay(m, amount, cents);
     }
   }
 

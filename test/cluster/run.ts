@@ -8,7 +8,8 @@ import { check, type Snapshot, takeSnapshot, type Violation } from './checker.js
 import { Cluster } from './cluster.js';
 import { FaultInjector, planFaults } from './faults.js';
 import { HistoryWriter, readHistory } from './history.js';
-import { LoadDriver, type MerchantLoad, seeded } from './load.js';
+import { LoadDriver, type MerchantLoad } from './load.js';
+import { seeded } from './random.js';
 
 export interface RunOptions {
   seed: number;
@@ -48,6 +49,9 @@ const NODE_ENV = {
   SANDBOX_CARD_LATENCY_MS: '40',
   RATE_LIMIT_PER_MINUTE: '10000000',
   RATE_LIMIT_BURST_PER_10S: '10000000',
+  // Every payer of the run comes from 127.0.0.1: the hosted pages' per-address limits would stop the load.
+  CHECKOUT_RATE_LIMIT_PER_MINUTE: '10000000',
+  CHECKOUT_SUBMISSIONS_PER_SESSION_PER_MINUTE: '1000',
   POS_LONG_POLL_MS: '5000',
   DB_POOL_SIZE: '10',
 };

@@ -2,13 +2,30 @@
 // (fed by hand, the way a bug would leave it) is named by its invariant.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { check, type Snapshot, type Violation } from '../cluster/checker.js';
+import { type Checkout, check, type Snapshot, type Violation } from '../cluster/checker.js';
 import type { AttemptRecord, HistoryRecord, OpRecord } from '../cluster/history.js';
 
 const SALE = 'a0000000-0000-4000-8000-000000000001';
 const AUTH = 'a0000000-0000-4000-8000-000000000002';
 const EVENT = 'e0000000-0000-4000-8000-000000000001';
 const DELIVERY = 'd0000000-0000-4000-8000-000000000001';
+const SESSION = 'c0000000-0000-4000-8000-000000000001';
+const LINK = 'c0000000-0000-4000-8000-000000000002';
+const INVOICE = 'c0000000-0000-4000-8000-000000000003';
+
+function checkout(kind: Checkout['kind'], id: string, facts: Partial<Checkout>): Checkout {
+  return {
+    kind,
+    id,
+    approved: 0,
+    approvedCents: 0,
+    single: kind !== 'invoice',
+    recordedCount: null,
+    recordedCents: null,
+    limitCents: null,
+    ...facts,
+  };
+}
 
 function op(partial: Partial<OpRecord> & Pick<OpRecord, 'opId' | 'kind' | 'key'>): OpRecord {
   return {
@@ -63,6 +80,11 @@ function cleanRun(): { history: HistoryRecord[]; snapshot: Snapshot } {
     attempt({ opId: 4, key: 'k4', status: 400 }),
     op({ opId: 4, kind: 'card.sale', key: 'k4', referenceId: 'r4', outcome: 'refused', status: 400 }),
     { t: 'fault', at: 1, kind: 'sigkill', target: 'serve-1' },
+    // Hosted pages: a session paid; a single-use link raced by two payers (one paid, one found it used); an invoice.
+    op({ opId: 6, kind: 'session.pay', key: 'h6', targetId: SESSION, resultId: SESSION, result: 'completed' }),
+    op({ opId: 7, kind: 'link.pay', key: 'h7', targetId: LINK, result: 'completed' }),
+    op({ opId: 8, kind: 'link.pay', key: 'h8', targetId: LINK, outcome: 'refused', result: 'closed' }),
+    op({ opId: 9, kind: 'invoice.pay', key: 'h9', targetId: INVOICE, result: 'completed' }),
   ];
   const snapshot: Snapshot = {
     transactions: [
@@ -78,6 +100,11 @@ function cleanRun(): { history: HistoryRecord[]; snapshot: Snapshot } {
     overdueJobs: [],
     installmentPayments: [{ installmentId: 'i1', approved: 1 }],
     posPayments: [{ posTransactionId: 'p1', transactions: 1 }],
+    checkouts: [
+      checkout('session', SESSION, { approved: 1, approvedCents: 700, recordedCount: 1 }),
+      checkout('link', LINK, { approved: 1, approvedCents: 800, recordedCount: 1 }),
+      checkout('invoice', INVOICE, { approved: 1, approvedCents: 900, recordedCents: 900, limitCents: 900 }),
+    ],
     ledger: { ok: true, problems: [] },
   };
   return { history, snapshot };
@@ -161,6 +188,48 @@ describe('the cluster checker', () => {
       'pos-paid-once',
       ({ snapshot }) => {
         snapshot.posPayments[0]!.transactions = 2;
+      },
+    ],
+    [
+      'a session paid twice',
+      'checkout-paid-once',
+      ({ snapshot }) => {
+        Object.assign(snapshot.checkouts[0]!, { approved: 2, approvedCents: 1400, recordedCount: 2 });
+      },
+    ],
+    [
+      'a single-use link paid by both payers',
+      'checkout-paid-once',
+      ({ snapshot }) => {
+        Object.assign(snapshot.checkouts[1]!, { approved: 2, approvedCents: 1600, recordedCount: 2 });
+      },
+    ],
+    [
+      'an invoice paid above its total',
+      'checkout-paid-once',
+      ({ snapshot }) => {
+        Object.assign(snapshot.checkouts[2]!, { approved: 2, approvedCents: 1800, recordedCents: 1800 });
+      },
+    ],
+    [
+      'a link that did not count its payment',
+      'checkout-recorded',
+      ({ snapshot }) => {
+        snapshot.checkouts[1]!.recordedCount = 0;
+      },
+    ],
+    [
+      'an invoice paid but not marked paid',
+      'checkout-recorded',
+      ({ snapshot }) => {
+        snapshot.checkouts[2]!.recordedCents = 0;
+      },
+    ],
+    [
+      'a payer shown "Payment complete" for a session that has no payment',
+      'acknowledged-exists',
+      ({ snapshot }) => {
+        Object.assign(snapshot.checkouts[0]!, { approved: 0, approvedCents: 0, recordedCount: 0 });
       },
     ],
     [

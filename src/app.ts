@@ -124,7 +124,7 @@ export async function buildApp(ctx: AppContext, http: HttpDeps, options: BuildAp
     subscriptionsRoutes(scoped, { subscriptions: s.subscriptions });
     terminalsRoutes(scoped, {
       terminals: s.terminals,
-      busy: (terminalId) => s.pos.busy(terminalId),
+      busy: (terminal) => s.pos.busy(terminal),
       sandbox: config.env === 'sandbox',
     });
     s.terminalChannel.register(scoped);

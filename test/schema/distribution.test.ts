@@ -4,9 +4,10 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
+import { ownerCondition } from '../../src/modules/webhooks/webhooks.repo.js';
 import { createClient } from '../../src/platform/db/pool.js';
 import { createTestDatabase, type TestDatabase } from '../harness.js';
-import { sourceFiles, stringLiterals } from '../source-literals.js';
+import { sourceFiles, sqlStatements } from '../source-literals.js';
 
 /** Rows of one merchant: distributed by `merchant_id`, which is NOT NULL. */
 const TENANT = [
@@ -43,12 +44,12 @@ const TENANT = [
   'transactions',
 ];
 /** Owned by a merchant or by a partner: `merchant_id` when the merchant's, `partner_id` when the partner's. */
-const MERCHANT_OR_PARTNER = ['api_keys', 'events', 'webhook_deliveries', 'webhook_delivery_logs', 'webhook_endpoints'];
+const MERCHANT_OR_PARTNER = ['events', 'webhook_deliveries', 'webhook_delivery_logs', 'webhook_endpoints'];
 /**
  * The tenant table itself (its `id` is the merchant id), and what is keyed by a caller's credential rather than by a
  * merchant (a merchant's or a partner's client id): looked up by that key alone, before the merchant is known.
  */
-const ROOT_AND_CREDENTIALS = ['merchants', 'idempotency_keys', 'refresh_tokens', 'token_families'];
+const ROOT_AND_CREDENTIALS = ['merchants', 'api_keys', 'idempotency_keys', 'refresh_tokens', 'token_families'];
 /** Partners and what hangs off them: few rows, read with every merchant of the partner (reference tables). */
 const PARTNER = ['merchant_portfolio_counts', 'partner_principals', 'partners'];
 /** The deployment's own state: one copy, on the coordinator. */
@@ -74,56 +75,43 @@ const SIMULATOR = [
 
 /** A statement that reads or writes across merchants on purpose says so, with the reason, in its text. */
 const ACROSS_MERCHANTS = /\/\* across merchants: [^*]+\*\//;
-const routed = (statement: string) => /\bmerchant_id\b/i.test(statement) || ACROSS_MERCHANTS.test(statement);
+/**
+ * Routed to one merchant's shard: `merchant_id` compared with a parameter (`= $1`, `= ANY($1)`), or written as a
+ * column of the rows inserted. A join on `merchant_id` alone keeps a join on one shard but routes nothing.
+ */
+const ROUTED = [
+  /\bmerchant_id\s*=\s*(?:\$(?:\d| \? )|ANY\s*\(\s*\$)/i,
+  /\bINSERT\s+INTO\s+\w+(?:\s+AS\s+\w+)?\s*\([^)]*\bmerchant_id\b/i,
+];
+const routed = (statement: string) => ROUTED.some((p) => p.test(statement)) || ACROSS_MERCHANTS.test(statement);
 
 /**
- * Statements over tenant tables that do not name `merchant_id` yet, per file: they still work on a distributed
- * PostgreSQL (as multi-shard statements), but are not routed to one shard. The count may only go down: a new
- * statement names `merchant_id` or says why it reads across merchants.
+ * Functions that write a statement's tenant condition, with what they write: a hole that calls one (or a constant
+ * assigned from one) reads as that. The test below checks each writes a routed condition.
  */
-const NOT_YET_ROUTED: Record<string, number> = {
-  'src/modules/api-keys/api-keys.repo.ts': 1,
-  'src/modules/customers/customers.repo.ts': 4,
-  'src/modules/invoices/categories.repo.ts': 2,
-  'src/modules/invoices/invoices.repo.ts': 4,
-  'src/modules/invoices/line-items.repo.ts': 2,
-  'src/modules/links/links.repo.ts': 7,
-  'src/modules/merchants/merchants.repo.ts': 1,
-  'src/modules/merchants/portfolio/portfolio.repo.ts': 4,
-  'src/modules/messages/messages.repo.ts': 6,
-  'src/modules/payments/ach/ach-cutoff.ts': 3,
-  'src/modules/payments/ach/clear.ts': 1,
-  'src/modules/payments/ach/cutoff.ts': 3,
-  'src/modules/payments/ach/files.ts': 1,
-  'src/modules/payments/ach/returns.ts': 6,
-  'src/modules/payments/ach/submit.ts': 3,
-  'src/modules/payments/transactions-list.repo.ts': 2,
-  'src/modules/payments/transactions.repo.ts': 7,
-  'src/modules/pos/pos.repo.ts': 3,
-  'src/modules/sessions/sessions.repo.ts': 4,
-  'src/modules/settlements/settlements.repo.ts': 6,
-  'src/modules/settlements/settlements.service.ts': 1,
-  'src/modules/subscriptions/installments.repo.ts': 11,
-  'src/modules/subscriptions/subscriptions.repo.ts': 6,
-  'src/modules/terminals/terminals.repo.ts': 6,
-  'src/modules/vault/vault.repo.ts': 1,
-  'src/modules/webhooks/webhooks.repo.ts': 15,
-  'src/modules/webhooks/webhooks.service.ts': 1,
+const CONDITION_BUILDERS: Record<string, string> = {
+  ownerCondition: ownerCondition({ merchantId: 'm' }, []),
 };
 
-function tenantStatements(tables: ReadonlySet<string>) {
-  const found: Array<{ file: string; text: string; routed: boolean }> = [];
-  for (const file of sourceFiles('src', '.ts')) {
-    for (const literal of stringLiterals(readFileSync(file, 'utf8'))) {
-      if (!/\b(SELECT|UPDATE|INSERT\s+INTO|DELETE\s+FROM|DECLARE)\b/i.test(literal)) continue;
-      const touched = [...literal.matchAll(/\b(?:FROM|JOIN|INTO|UPDATE)\s+(\w+)/gi)].filter((m) =>
-        tables.has(m[1]!.toLowerCase()),
-      );
-      if (touched.length === 0) continue;
-      found.push({ file, text: literal, routed: routed(literal) });
-    }
+/** The statements of one source file over any of `tables`, each with whether it is routed. */
+function tenantStatementsIn(source: string, tables: ReadonlySet<string>) {
+  const found: Array<{ text: string; routed: boolean }> = [];
+  for (const literal of sqlStatements(source, CONDITION_BUILDERS)) {
+    if (!/\b(SELECT|UPDATE|INSERT\s+INTO|DELETE\s+FROM|DECLARE)\b/i.test(literal)) continue;
+    // A comment may stand between a verb and its table (`UPDATE /* across merchants: ... */ jobs`).
+    const bare = literal.replace(/\/\*[\s\S]*?\*\//g, ' ');
+    const touched = [...bare.matchAll(/\b(?:FROM|JOIN|INTO|UPDATE)\s+(\w+)/gi)].filter((m) =>
+      tables.has(m[1]!.toLowerCase()),
+    );
+    if (touched.length > 0) found.push({ text: literal, routed: routed(literal) });
   }
   return found;
+}
+
+function tenantStatements(tables: ReadonlySet<string>) {
+  return sourceFiles('src', '.ts').flatMap((file) =>
+    tenantStatementsIn(readFileSync(file, 'utf8'), tables).map((statement) => ({ file, ...statement })),
+  );
 }
 
 describe('ready for a distributed PostgreSQL', () => {
@@ -177,33 +165,37 @@ describe('ready for a distributed PostgreSQL', () => {
   });
 
   it('names merchant_id in every statement over a tenant table, or says why it reads across merchants', () => {
-    const unrouted = new Map<string, number>();
-    for (const s of tenantStatements(new Set([...TENANT, ...MERCHANT_OR_PARTNER]))) {
-      if (!s.routed) unrouted.set(s.file, (unrouted.get(s.file) ?? 0) + 1);
-    }
-    const grew = [...unrouted].filter(([file, n]) => n > (NOT_YET_ROUTED[file] ?? 0));
-    assert.deepEqual(
-      grew.map(([file, n]) => `${file}: ${n} statements without merchant_id (${NOT_YET_ROUTED[file] ?? 0} allowed)`),
-      [],
-    );
-    // A file that routes more than the list says lowers the list, so the count stays a ratchet.
-    const shrank = Object.entries(NOT_YET_ROUTED).filter(([file, n]) => (unrouted.get(file) ?? 0) < n);
-    assert.deepEqual(
-      shrank.map(([file, n]) => `${file}: ${unrouted.get(file) ?? 0} left, the list says ${n}`),
-      [],
-    );
+    const unrouted = tenantStatements(new Set([...TENANT, ...MERCHANT_OR_PARTNER]))
+      .filter((statement) => !statement.routed)
+      .map((statement) => `${statement.file}: ${statement.text.replace(/\s+/g, ' ').slice(0, 120)}`);
+    assert.deepEqual(unrouted, []);
+  });
+
+  it('knows what each condition builder writes, and that it routes', () => {
+    for (const [name, written] of Object.entries(CONDITION_BUILDERS)) assert.ok(routed(written), name);
+    assert.equal(ownerCondition({ merchantId: 'm' }, [], 'e.'), 'e.merchant_id = $1');
   });
 
   it('catches a statement that does not name merchant_id (the check itself works)', () => {
     const source = [
-      'const a = `SELECT * FROM transactions WHERE id = $1`;',
-      'const b = `SELECT * FROM transactions WHERE merchant_id = $1 AND id = $2`;',
-      'const c = `SELECT /* across merchants: the audit */ count(*) FROM transactions`;',
-      "const d = 'SELECT 1 FROM jobs';",
+      'const SELECT = `SELECT t.* FROM transactions t`;',
+      'q(`SELECT * FROM transactions WHERE id = $1`);',
+      'q(`SELECT * FROM transactions WHERE merchant_id = $1 AND id = $2`);',
+      'q(`SELECT /* across merchants: the audit */ count(*) FROM transactions`);',
+      'q(`UPDATE /* a comment */ transactions SET x = 1 WHERE id = $1`);',
+      "q('SELECT 1 FROM jobs');",
+      // A statement built on a constant of the file is read whole: routed by its WHERE, or not.
+      'q(`${SELECT} WHERE t.merchant_id = $1`);',
+      'q(`${SELECT} WHERE t.id = $1`);',
+      // A join on merchant_id keeps the join on one shard but routes nothing; an inserted merchant_id routes.
+      'q(`SELECT * FROM transactions t JOIN ach_entries a ON a.merchant_id = t.merchant_id WHERE t.id = $1`);',
+      "q('INSERT INTO transactions (id, merchant_id) VALUES ($1, $2)');",
+      // Conditions gathered in an array are read from what it starts with; a builder's hole as what it writes.
+      "const where = ['t.merchant_id = $1', 't.deleted_at IS NULL'];",
+      "q(`SELECT * FROM transactions t WHERE ${where.join(' AND ')}`);",
+      'q(`SELECT * FROM transactions t WHERE ${ownerCondition(owner, params)}`);',
     ].join('\n');
-    const verdicts = stringLiterals(source)
-      .filter((text) => /\btransactions\b/.test(text))
-      .map(routed);
-    assert.deepEqual(verdicts, [false, true, true]);
+    const verdicts = tenantStatementsIn(source, new Set(['transactions'])).map((statement) => statement.routed);
+    assert.deepEqual(verdicts, [false, true, true, false, true, false, false, true, true, true]);
   });
 });

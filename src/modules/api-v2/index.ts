@@ -41,7 +41,7 @@ export function v2Routes(app: App, ctx: { services: Services; pool: Pool; clock:
   v2SettlementsRoutes(app, { settlements: s.settlements, merchants: s.merchants, transactions: s.transactions });
   v2TerminalsRoutes(app, {
     terminals: s.terminals,
-    busy: (terminalId) => s.pos.busy(terminalId),
+    busy: (terminal) => s.pos.busy(terminal),
     clock: ctx.clock,
     sandbox: ctx.sandbox,
   });

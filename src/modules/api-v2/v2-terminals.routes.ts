@@ -75,7 +75,7 @@ const Status = Type.Object(
 
 export interface V2TerminalsRouteDeps {
   terminals: TerminalsService;
-  busy(terminalId: string): Promise<boolean>;
+  busy(terminal: { merchantId: string; id: string }): Promise<boolean>;
   clock: Clock;
   sandbox: boolean;
 }
@@ -153,7 +153,7 @@ export function v2TerminalsRoutes(app: App, deps: V2TerminalsRouteDeps): void {
     async (request) => {
       const terminal = await deps.terminals.get(merchantOf(request).merchantId, request.params.id);
       const presence = await deps.terminals.presence(terminal);
-      const v = terminalStatusView(terminal, presence, presence.online && (await deps.busy(terminal.id)));
+      const v = terminalStatusView(terminal, presence, presence.online && (await deps.busy(terminal)));
       // Online, a strength the terminal did not report is that of a connection it does not use: 0, as the document
       // shows it. Offline, nothing is known: null.
       const strength = (value: number | null) => (presence.online ? (value ?? 0) : null);

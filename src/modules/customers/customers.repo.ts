@@ -37,7 +37,7 @@ const COLUMNS =
   'c.id, c.merchant_id, c.first_name, c.last_name, c.company_name, c.email, c.mobile_phone_number, c.sms_notifications_enabled, c.use_billing_as_shipping, c.billing_address, c.shipping_address, c.default_payment_method_id, c.default_ach_payment_method_id, c.created_at, c.modified_at';
 
 /** Successful payments: what counts toward a customer's statistics. */
-const COUNTED = `t.customer_id = c.id AND t.type_id IN (${sqlIds(...CARD_SALE_TYPES)})
+const COUNTED = `t.merchant_id = c.merchant_id AND t.customer_id = c.id AND t.type_id IN (${sqlIds(...CARD_SALE_TYPES)})
   AND t.status_id IN (${sqlIds(
     TransactionStatus.Authorized,
     TransactionStatus.Captured,
@@ -52,10 +52,13 @@ const STATS = `
     SELECT t.created_at AS last_at, t.total_cents AS last_amount
     FROM transactions t WHERE ${COUNTED} ORDER BY t.created_at DESC LIMIT 1) s ON true
   LEFT JOIN LATERAL (
-    SELECT count(*)::int AS pm_count FROM payment_methods pm WHERE pm.customer_id = c.id AND pm.deleted_at IS NULL) p ON true
+    SELECT count(*)::int AS pm_count FROM payment_methods pm
+    WHERE pm.merchant_id = c.merchant_id AND pm.customer_id = c.id AND pm.deleted_at IS NULL) p ON true
   LEFT JOIN LATERAL (
     SELECT count(*)::int AS sub_count, coalesce(sum(sb.total_cents), 0)::bigint AS sub_amount
-    FROM subscriptions sb WHERE sb.customer_id = c.id AND sb.status_id = ${SubscriptionStatus.Active}) sb ON true`;
+    FROM subscriptions sb
+    WHERE sb.merchant_id = c.merchant_id AND sb.customer_id = c.id
+      AND sb.status_id = ${SubscriptionStatus.Active}) sb ON true`;
 
 function toModel(row: CustomerRow): Customer {
   return {
@@ -159,7 +162,8 @@ export async function findCustomer(
 export async function findCustomersById(sql: Sql, ids: readonly string[]): Promise<Customer[]> {
   const { rows } = await sql.query<CustomerRow>({
     name: 'customers.find-by-id',
-    text: `SELECT ${COLUMNS} FROM customers c WHERE c.id = ANY($1::uuid[]) AND c.deleted_at IS NULL`,
+    text: `SELECT /* across merchants: a grouped lookup for several requests */ ${COLUMNS} FROM customers c
+      WHERE c.id = ANY($1::uuid[]) AND c.deleted_at IS NULL`,
     values: [ids],
   });
   return rows.map(toModel);
@@ -196,7 +200,7 @@ export async function listCustomers(
   filter: CustomerFilter,
   page: PageRequest,
 ): Promise<{ items: Array<{ customer: Customer; stats: CustomerStats }>; total: number }> {
-  const where = ['c.merchant_id = $1', 'c.deleted_at IS NULL'];
+  const where = ['c.deleted_at IS NULL'];
   const values: unknown[] = [filter.merchantId];
   const add = (clause: (n: string) => string, value: unknown) => {
     values.push(value);
@@ -223,7 +227,7 @@ export async function listCustomers(
     `SELECT ${COLUMNS}, agg.tx_count, agg.tx_volume, s.last_at, s.last_amount, p.pm_count, sb.sub_count, sb.sub_amount,
             count(*) OVER ()::int AS total
      FROM customers c ${STATS}
-     WHERE ${where.join(' AND ')}
+     WHERE c.merchant_id = $1 AND ${where.join(' AND ')}
      ${page.orderSql}
      LIMIT $${values.length - 1} OFFSET $${values.length}`,
     values,
@@ -231,7 +235,7 @@ export async function listCustomers(
   let total = rows[0]?.total;
   if (total === undefined) {
     const counted = await sql.query<{ total: number }>(
-      `SELECT count(*)::int AS total FROM customers c WHERE ${where.join(' AND ')}`,
+      `SELECT count(*)::int AS total FROM customers c WHERE c.merchant_id = $1 AND ${where.join(' AND ')}`,
       values.slice(0, -2),
     );
     total = counted.rows[0]!.total;

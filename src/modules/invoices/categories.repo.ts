@@ -3,7 +3,7 @@ import { likePattern, type PageRequest } from '../../platform/http/paging.js';
 import type { Category } from './catalog.model.js';
 
 const SELECT = `SELECT c.*, (SELECT count(*)::int FROM invoice_line_items i
-                  WHERE i.category_id = c.id AND i.deleted_at IS NULL) AS item_count
+                  WHERE i.merchant_id = c.merchant_id AND i.category_id = c.id AND i.deleted_at IS NULL) AS item_count
                 FROM invoice_categories c`;
 
 function toCategory(r: Record<string, unknown>): Category {
@@ -69,18 +69,18 @@ export async function listCategories(
   page: PageRequest,
 ): Promise<{ items: Category[]; total: number }> {
   const search = page.search ? likePattern(page.search) : null;
-  const where = 'c.merchant_id = $1 AND ($2::text IS NULL OR c.name ILIKE $2)';
+  const matches = '($2::text IS NULL OR c.name ILIKE $2)';
   const [{ rows }, count] = await Promise.all([
-    sql.query(`${SELECT} WHERE ${where} ${page.orderSql} LIMIT $3 OFFSET $4`, [
+    sql.query(`${SELECT} WHERE c.merchant_id = $1 AND ${matches} ${page.orderSql} LIMIT $3 OFFSET $4`, [
       merchantId,
       search,
       page.limit,
       page.offset,
     ]),
-    sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM invoice_categories c WHERE ${where}`, [
-      merchantId,
-      search,
-    ]),
+    sql.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM invoice_categories c WHERE c.merchant_id = $1 AND ${matches}`,
+      [merchantId, search],
+    ),
   ]);
   return { items: rows.map(toCategory), total: count.rows[0]!.n };
 }

@@ -81,7 +81,7 @@ export class InvoiceCheckout implements SessionSource {
       paymentSource: { typeId: CreateMethod.Invoice, id: invoice.id },
     });
     // Two presses at once may open two sessions: the invoice keeps one, and its own flow still pays once.
-    await setCheckoutSession(this.deps.pool, invoice.id, invoice.checkoutSessionId, session.id);
+    await setCheckoutSession(this.deps.pool, invoice, invoice.checkoutSessionId, session.id);
     return { kind: 'session', sessionId: session.id };
   }
 

@@ -8,7 +8,7 @@ const SELECT = `SELECT v.*, coalesce(
     nullif(concat_ws(' ', c.first_name, c.last_name), ''), c.company_name,
     nullif(concat_ws(' ', v.customer->>'firstName', v.customer->>'lastName'), ''), v.customer->>'companyName'
   ) AS customer_name
-  FROM invoices v LEFT JOIN customers c ON c.id = v.customer_id`;
+  FROM invoices v LEFT JOIN customers c ON c.merchant_id = v.merchant_id AND c.id = v.customer_id`;
 
 function toInvoice(r: Record<string, unknown>): Invoice {
   const num = (v: unknown) => (v === null || v === undefined ? null : Number(v));
@@ -145,20 +145,25 @@ export async function findInvoice(sql: Sql, merchantId: string, id: string, lock
 
 /** A published invoice by its hosted page's token (the payer's side: no merchant scope, the token is the key). */
 export async function findByPublicToken(sql: Sql, token: string): Promise<Invoice | null> {
-  const { rows } = await sql.query(`${SELECT} WHERE v.public_token = $1`, [token]);
+  // The public invoice page knows only its token.
+  const { rows } = await sql.query(
+    `${SELECT} /* across merchants: found by its page's token */ WHERE v.public_token = $1`,
+    [token],
+  );
   return rows[0] ? toInvoice(rows[0]) : null;
 }
 
 /** The payment session the invoice's page opened (compare-and-set on the one it replaces). */
 export async function setCheckoutSession(
   sql: Sql,
-  id: string,
+  invoice: { merchantId: string; id: string },
   previous: string | null,
   sessionId: string,
 ): Promise<boolean> {
   const { rowCount } = await sql.query(
-    'UPDATE invoices SET checkout_session_id = $3 WHERE id = $1 AND checkout_session_id IS NOT DISTINCT FROM $2',
-    [id, previous, sessionId],
+    `UPDATE invoices SET checkout_session_id = $3
+     WHERE merchant_id = $4 AND id = $1 AND checkout_session_id IS NOT DISTINCT FROM $2`,
+    [invoice.id, previous, sessionId, invoice.merchantId],
   );
   return rowCount === 1;
 }
@@ -222,7 +227,7 @@ export async function listInvoices(
   filter: InvoiceFilter,
   page: PageRequest,
 ): Promise<{ items: Invoice[]; total: number }> {
-  const where = ['v.merchant_id = $1'];
+  const where: string[] = [];
   const params: unknown[] = [filter.merchantId];
   const add = (clause: (n: string) => string, value: unknown) => {
     params.push(value);
@@ -246,15 +251,15 @@ export async function listInvoices(
       likePattern(page.search),
     );
   }
-  const whereSql = where.join(' AND ');
+  const whereSql = where.map((condition) => ` AND ${condition}`).join('');
   // Only the merchant and maybe a status: the total is the trigger-kept count (a few rows), not a count of them all.
   const counted = params.length === (filter.statusId === undefined ? 1 : 2);
   const [{ rows }, count] = await Promise.all([
-    sql.query(`${SELECT} WHERE ${whereSql} ${page.orderSql} LIMIT $${params.length + 1} OFFSET $${params.length + 2}`, [
-      ...params,
-      page.limit,
-      page.offset,
-    ]),
+    sql.query(
+      `${SELECT} WHERE v.merchant_id = $1${whereSql} ${page.orderSql}
+       LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
+      [...params, page.limit, page.offset],
+    ),
     counted
       ? sql.query<{ n: number }>(
           `SELECT coalesce(sum(n), 0)::int AS n FROM invoice_counts
@@ -262,7 +267,9 @@ export async function listInvoices(
           params,
         )
       : sql.query<{ n: number }>(
-          `SELECT count(*)::int AS n FROM invoices v LEFT JOIN customers c ON c.id = v.customer_id WHERE ${whereSql}`,
+          `SELECT count(*)::int AS n FROM invoices v
+           LEFT JOIN customers c ON c.merchant_id = v.merchant_id AND c.id = v.customer_id
+           WHERE v.merchant_id = $1${whereSql}`,
           params,
         ),
   ]);
@@ -361,7 +368,8 @@ export async function paymentFailed(
 /** Card payments in progress since before `before` (their request died with its node, or is stuck): the sweep's. */
 export async function findStuckCardPayments(sql: Sql, before: Date, limit: number): Promise<Invoice[]> {
   const { rows } = await sql.query(
-    `${SELECT} WHERE v.status_id = ${InvoiceStatus.ProcessingPayment} AND v.processing_method = 'card'
+    `${SELECT} /* across merchants: the stuck-payment sweep */
+     WHERE v.status_id = ${InvoiceStatus.ProcessingPayment} AND v.processing_method = 'card'
        AND v.processing_since <= $1 ORDER BY v.processing_since LIMIT $2`,
     [before, limit],
   );

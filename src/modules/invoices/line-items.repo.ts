@@ -3,7 +3,8 @@ import { likePattern, type PageRequest } from '../../platform/http/paging.js';
 import type { LineItem, LineItemInput } from './catalog.model.js';
 
 const SELECT = `SELECT i.*, c.name AS category_name, c.default_unit_type_id AS category_default_unit_type_id
-                FROM invoice_line_items i LEFT JOIN invoice_categories c ON c.id = i.category_id`;
+                FROM invoice_line_items i
+                LEFT JOIN invoice_categories c ON c.merchant_id = i.merchant_id AND c.id = i.category_id`;
 
 function toLineItem(r: Record<string, unknown>): LineItem {
   return {
@@ -88,7 +89,7 @@ export async function listLineItems(
   filter: LineItemFilter,
   page: PageRequest,
 ): Promise<{ items: LineItem[]; total: number }> {
-  const where = ['i.merchant_id = $1', 'i.deleted_at IS NULL'];
+  const where = ['i.deleted_at IS NULL'];
   const params: unknown[] = [filter.merchantId];
   const add = (clause: (n: string) => string, value: unknown) => {
     params.push(value);
@@ -102,12 +103,15 @@ export async function listLineItems(
   }
   const whereSql = where.join(' AND ');
   const [{ rows }, count] = await Promise.all([
-    sql.query(`${SELECT} WHERE ${whereSql} ${page.orderSql} LIMIT $${params.length + 1} OFFSET $${params.length + 2}`, [
-      ...params,
-      page.limit,
-      page.offset,
-    ]),
-    sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM invoice_line_items i WHERE ${whereSql}`, params),
+    sql.query(
+      `${SELECT} WHERE i.merchant_id = $1 AND ${whereSql} ${page.orderSql}
+       LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
+      [...params, page.limit, page.offset],
+    ),
+    sql.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM invoice_line_items i WHERE i.merchant_id = $1 AND ${whereSql}`,
+      params,
+    ),
   ]);
   return { items: rows.map(toLineItem), total: count.rows[0]!.n };
 }

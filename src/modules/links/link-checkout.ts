@@ -104,14 +104,14 @@ export class LinkCheckout implements SessionSource {
 
   /** Before a submission charges: the link must still be payable; a single-use one is taken by this session. */
   async begin(session: PaymentSession): Promise<void> {
-    const link = await findById(this.deps.pool, session.paymentSource!.id);
+    const link = await findById(this.deps.pool, session.merchantId, session.paymentSource!.id);
     const now = this.deps.clock.now();
     if (!link || !isPayable(link, now)) {
       throw ValidationError.field('link', 'This payment link is no longer available.');
     }
     if (
       link.singleUse &&
-      !(await claimLink(this.deps.pool, link.id, session.id, now, new Date(now.getTime() + CLAIM_MS)))
+      !(await claimLink(this.deps.pool, link, session.id, now, new Date(now.getTime() + CLAIM_MS)))
     ) {
       throw ValidationError.field('link', 'This payment link is being paid or has been used.');
     }
@@ -119,12 +119,12 @@ export class LinkCheckout implements SessionSource {
 
   /** The submission's payment did not go through: a single-use link is free again. */
   async end(session: PaymentSession): Promise<void> {
-    await releaseClaim(this.deps.pool, session.paymentSource!.id, session.id);
+    await releaseClaim(this.deps.pool, session.merchantId, session.paymentSource!.id, session.id);
   }
 
   /** In the session's completing transaction: the payment counts once; a single-use link is used up. */
   async completed(tx: Sql, session: PaymentSession, transaction: Transaction): Promise<void> {
-    const link = await findById(tx, session.paymentSource!.id);
+    const link = await findById(tx, session.merchantId, session.paymentSource!.id);
     if (!link) return;
     const recorded = await recordPayment(tx, link, {
       sessionId: session.id,

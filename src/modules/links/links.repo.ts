@@ -3,7 +3,7 @@ import { type DateRange, likePattern, type PageRequest } from '../../platform/ht
 import type { LinkStatus, LinkSurface, NewLink, PaymentLink } from './links.model.js';
 
 const SELECT = `SELECT l.*, c.first_name AS customer_first_name, c.last_name AS customer_last_name
-  FROM payment_links l LEFT JOIN customers c ON c.id = l.customer_id`;
+  FROM payment_links l LEFT JOIN customers c ON c.merchant_id = l.merchant_id AND c.id = l.customer_id`;
 
 interface Row {
   id: string;
@@ -106,30 +106,31 @@ export async function findLink(
 export async function findByCode(sql: Sql, code: string): Promise<PaymentLink | undefined> {
   const { rows } = await sql.query<Row>({
     name: 'links.find-by-code',
-    text: `SELECT l.*, NULL AS customer_first_name, NULL AS customer_last_name FROM payment_links l
+    text: `SELECT /* across merchants: the public link page knows only the code */ l.*,
+             NULL AS customer_first_name, NULL AS customer_last_name FROM payment_links l
            WHERE l.code = $1 AND l.deleted_at IS NULL`,
     values: [code],
   });
   return rows[0] ? toLink(rows[0]) : undefined;
 }
 
-export async function findById(sql: Sql, id: string): Promise<PaymentLink | undefined> {
-  const { rows } = await sql.query<Row>(`${SELECT} WHERE l.id = $1`, [id]);
+export async function findById(sql: Sql, merchantId: string, id: string): Promise<PaymentLink | undefined> {
+  const { rows } = await sql.query<Row>(`${SELECT} WHERE l.merchant_id = $2 AND l.id = $1`, [id, merchantId]);
   return rows[0] ? toLink(rows[0]) : undefined;
 }
 
 /** A status move as a compare-and-set from `from`; true when it moved. */
 export async function moveLink(
   sql: Sql,
-  id: string,
+  link: { merchantId: string; id: string },
   from: readonly LinkStatus[],
   to: LinkStatus,
   at: Date,
 ): Promise<boolean> {
   const { rowCount } = await sql.query(
     `UPDATE payment_links SET status = $3, modified_at = $4
-     WHERE id = $1 AND status = ANY($2::text[]) AND deleted_at IS NULL`,
-    [id, from, to, at],
+     WHERE merchant_id = $5 AND id = $1 AND status = ANY($2::text[]) AND deleted_at IS NULL`,
+    [link.id, from, to, at, link.merchantId],
   );
   return rowCount === 1;
 }
@@ -150,14 +151,19 @@ export interface LinkChanges {
   single_use?: boolean;
 }
 
-export async function updateLink(sql: Sql, id: string, changes: LinkChanges, at: Date): Promise<void> {
+export async function updateLink(
+  sql: Sql,
+  merchantId: string,
+  id: string,
+  changes: LinkChanges,
+  at: Date,
+): Promise<void> {
   const entries = Object.entries(changes).filter(([, value]) => value !== undefined);
-  const sets = entries.map(([column], n) => `${column} = $${n + 3}`);
-  await sql.query(`UPDATE payment_links SET ${[...sets, 'modified_at = $2'].join(', ')} WHERE id = $1`, [
-    id,
-    at,
-    ...entries.map(([, value]) => value),
-  ]);
+  const sets = entries.map(([column], n) => `${column} = $${n + 4}`);
+  await sql.query(
+    `UPDATE payment_links SET ${[...sets, 'modified_at = $2'].join(', ')} WHERE merchant_id = $3 AND id = $1`,
+    [id, at, merchantId, ...entries.map(([, value]) => value)],
+  );
 }
 
 export async function softDelete(sql: Sql, merchantId: string, id: string, at: Date): Promise<boolean> {
@@ -173,19 +179,26 @@ export async function softDelete(sql: Sql, merchantId: string, id: string, at: D
  * A single-use link's payment starts: the session takes the link (a compare-and-set, so of two payers at once one
  * pays and the other is told it is taken); the same session may take it again, a lapsed claim may be taken over.
  */
-export async function claimLink(sql: Sql, id: string, sessionId: string, now: Date, until: Date): Promise<boolean> {
+export async function claimLink(
+  sql: Sql,
+  link: { merchantId: string; id: string },
+  sessionId: string,
+  now: Date,
+  until: Date,
+): Promise<boolean> {
   const { rowCount } = await sql.query(
     `UPDATE payment_links SET claimed_by = $2, claimed_until = $4
-     WHERE id = $1 AND status = 'active' AND deleted_at IS NULL AND (expires_at IS NULL OR expires_at > $3)
-       AND (claimed_by IS NULL OR claimed_by = $2 OR claimed_until < $3)`,
-    [id, sessionId, now, until],
+     WHERE merchant_id = $5 AND id = $1 AND status = 'active' AND deleted_at IS NULL
+       AND (expires_at IS NULL OR expires_at > $3) AND (claimed_by IS NULL OR claimed_by = $2 OR claimed_until < $3)`,
+    [link.id, sessionId, now, until, link.merchantId],
   );
   return rowCount === 1;
 }
 
-export async function releaseClaim(sql: Sql, id: string, sessionId: string): Promise<void> {
+export async function releaseClaim(sql: Sql, merchantId: string, id: string, sessionId: string): Promise<void> {
   await sql.query(
-    'UPDATE payment_links SET claimed_by = NULL, claimed_until = NULL WHERE id = $1 AND claimed_by = $2',
+    `UPDATE payment_links SET claimed_by = NULL, claimed_until = NULL
+     WHERE merchant_id = $3 AND id = $1 AND claimed_by = $2`,
     [id, sessionId],
   );
 }
@@ -228,7 +241,8 @@ export async function recordPayment(
 /** Links whose expiry has come and that are still open: moved by the expiry sweep. */
 export async function findExpiring(sql: Sql, now: Date, limit: number): Promise<PaymentLink[]> {
   const { rows } = await sql.query<Row>(
-    `${SELECT} WHERE l.status IN ('created', 'active') AND l.expires_at <= $1 AND l.deleted_at IS NULL
+    `${SELECT} /* across merchants: the expiry sweep */
+     WHERE l.status IN ('created', 'active') AND l.expires_at <= $1 AND l.deleted_at IS NULL
      ORDER BY l.expires_at LIMIT $2`,
     [now, limit],
   );
@@ -273,7 +287,8 @@ export async function listLinks(
       [...params, page.limit, page.offset],
     ),
     sql.query<{ n: number }>(
-      `SELECT count(*)::int AS n FROM payment_links l LEFT JOIN customers c ON c.id = l.customer_id WHERE ${whereSql}`,
+      `SELECT count(*)::int AS n FROM payment_links l
+       LEFT JOIN customers c ON c.merchant_id = l.merchant_id AND c.id = l.customer_id WHERE ${whereSql}`,
       params,
     ),
   ]);

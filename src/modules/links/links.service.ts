@@ -137,14 +137,14 @@ export class LinksService {
     if (link.singleUse && link.status === 'inactive') {
       throw ValidationError.field('status', 'A one-time link that was used or deactivated cannot be activated again.');
     }
-    if (!(await moveLink(this.deps.pool, id, from, 'active', now))) throw this.refused(link, 'activated');
+    if (!(await moveLink(this.deps.pool, link, from, 'active', now))) throw this.refused(link, 'activated');
     return this.get(merchantId, id, 'quick');
   }
 
   /** Quick payments: Active → Inactive. */
   async deactivate(merchantId: string, id: string): Promise<PaymentLink> {
     const link = await this.get(merchantId, id, 'quick');
-    if (!(await moveLink(this.deps.pool, id, ['active'], 'inactive', this.deps.clock.now()))) {
+    if (!(await moveLink(this.deps.pool, link, ['active'], 'inactive', this.deps.clock.now()))) {
       throw this.refused(link, 'deactivated');
     }
     return this.get(merchantId, id, 'quick');
@@ -206,7 +206,7 @@ export class LinksService {
       }
       if (Object.keys(errors).length > 0) throw new ValidationError(errors);
       if (changes.customer_id) await this.deps.customers.get(merchantId, changes.customer_id, tx);
-      await updateLink(tx, id, changes, now);
+      await updateLink(tx, merchantId, id, changes, now);
       await this.event(tx, link, id, 'payment_link.updated');
       return (await findLink(tx, merchantId, id, 'v2'))!;
     });
@@ -228,7 +228,7 @@ export class LinksService {
     const now = this.deps.clock.now();
     for (const link of await findExpiring(this.deps.pool, now, 500)) {
       await withTransaction(this.deps.pool, async (tx) => {
-        if (await moveLink(tx, link.id, ['created', 'active'], expiredStatus(link), now)) {
+        if (await moveLink(tx, link, ['created', 'active'], expiredStatus(link), now)) {
           moved++;
           if (link.surface === 'v2') await this.event(tx, link, link.id, 'payment_link.updated');
         }

@@ -172,7 +172,7 @@ const configurationById = prepared(
      m.transaction_autofill, p.id AS p_id, p.method AS p_method, p.name AS p_name, p.type_id AS p_type_id, p.type_name AS p_type_name,
      p.connector AS p_connector, p.is_default AS p_is_default, p.status_id AS p_status_id,
      p.settlement_time_slots AS p_settlement_time_slots, p.created_at AS p_created_at
-   FROM merchants m LEFT JOIN payment_processors p ON p.merchant_id = m.id
+   FROM merchants m LEFT JOIN payment_processors p ON p.merchant_id = $1
    WHERE m.id = $1`,
 );
 
@@ -353,7 +353,8 @@ export async function findProcessorWithSettings(
   processorId: string,
 ): Promise<(PaymentProcessor & { settings: Record<string, unknown> }) | undefined> {
   const { rows } = await sql.query<ProcessorRow & { settings: Record<string, unknown> }>(
-    'SELECT * FROM payment_processors WHERE id = $1',
+    // Jobs and batches name only the processor (which belongs to one merchant).
+    'SELECT /* across merchants: found by processor id */ * FROM payment_processors WHERE id = $1',
     [processorId],
   );
   return rows[0] ? { ...toProcessor(rows[0]), settings: rows[0].settings ?? {} } : undefined;
@@ -382,7 +383,8 @@ export async function saveProcessorSettings(
   timeSlots: PaymentProcessor['settlementTimeSlots'],
 ): Promise<string | undefined> {
   const { rows } = await sql.query<{ merchant_id: string }>(
-    `UPDATE payment_processors SET settings = jsonb_set(settings, ARRAY[$2::text], $3::jsonb), settlement_time_slots = $4
+    `UPDATE /* across merchants: the operator names the processor */ payment_processors
+     SET settings = jsonb_set(settings, ARRAY[$2::text], $3::jsonb), settlement_time_slots = $4
      WHERE id = $1 AND method = $2 RETURNING merchant_id`,
     [processorId, method, JSON.stringify(settings), JSON.stringify(timeSlots)],
   );

@@ -62,14 +62,18 @@ export function insertMessageQuery(id: string, draft: MessageDraft, at: Date): Q
 }
 
 export async function findMessage(sql: Sql, id: string): Promise<Message | undefined> {
-  const { rows } = await sql.query<MessageRow>('SELECT * FROM messages WHERE id = $1', [id]);
+  const { rows } = await sql.query<MessageRow>(
+    'SELECT /* across merchants: the sender job and the outbox name only the message */ * FROM messages WHERE id = $1',
+    [id],
+  );
   return rows[0] ? toMessage(rows[0]) : undefined;
 }
 
 /** queued → sending, for one attempt (a compare-and-set: a message is in one attempt at a time). */
 export async function claimForSending(sql: Sql, id: string): Promise<Message | undefined> {
   const { rows } = await sql.query<MessageRow>(
-    `UPDATE messages SET status = 'sending', attempts = attempts + 1 WHERE id = $1 AND status = 'queued' RETURNING *`,
+    `UPDATE /* across merchants: the sender job names only the message */
+       messages SET status = 'sending', attempts = attempts + 1 WHERE id = $1 AND status = 'queued' RETURNING *`,
     [id],
   );
   return rows[0] ? toMessage(rows[0]) : undefined;
@@ -82,7 +86,8 @@ export async function markSent(
   at: Date,
 ): Promise<void> {
   await sql.query(
-    `UPDATE messages SET status = 'sent', transport = $2, provider_message_id = $3, attachments = $4, sent_at = $5,
+    `UPDATE /* across merchants: the sender job names only the message */
+       messages SET status = 'sent', transport = $2, provider_message_id = $3, attachments = $4, sent_at = $5,
        last_error = NULL
      WHERE id = $1 AND status = 'sending'`,
     [id, outcome.transport, outcome.providerId, JSON.stringify(outcome.attachments), at],
@@ -97,7 +102,8 @@ export async function markAttemptFailed(
   from: Message['status'] = 'sending',
 ): Promise<void> {
   await sql.query(
-    `UPDATE messages SET status = $2, last_error = $3, transport = COALESCE($4, transport)
+    `UPDATE /* across merchants: the sender job names only the message */
+       messages SET status = $2, last_error = $3, transport = COALESCE($4, transport)
      WHERE id = $1 AND status = $5`,
     [id, change.status, change.error.slice(0, 2000), change.transport, from],
   );
@@ -122,11 +128,14 @@ export async function listMessages(
   const clause = where.length > 0 ? `WHERE ${where.join(' AND ')}` : '';
   const [{ rows }, count] = await Promise.all([
     sql.query<MessageRow>(
-      `SELECT * FROM messages ${clause} ORDER BY created_at DESC, id DESC
+      `SELECT /* across merchants: the operator's outbox */ * FROM messages ${clause} ORDER BY created_at DESC, id DESC
        LIMIT $${values.length + 1} OFFSET $${values.length + 2}`,
       [...values, page.limit, page.offset],
     ),
-    sql.query<{ total: number }>(`SELECT count(*)::int AS total FROM messages ${clause}`, values),
+    sql.query<{ total: number }>(
+      `SELECT /* across merchants: the operator's outbox */ count(*)::int AS total FROM messages ${clause}`,
+      values,
+    ),
   ]);
   return { items: rows.map(toMessage), total: count.rows[0]!.total };
 }

@@ -60,14 +60,14 @@ export function closeBatch(deps: SettleBatchDeps, batchId: string): Promise<Clos
         if (batch.statusId === BatchStatus.Settled) return 'done' as const;
         if (batch.statusId === BatchStatus.Open) {
           if (await hasOperationInFlight(tx, batch)) return 'busy' as const;
-          await deps.settlements.freeze(tx, batchId, deps.clock.now(), await batchMemberTotals(tx, batch));
+          await deps.settlements.freeze(tx, batch, deps.clock.now(), await batchMemberTotals(tx, batch));
         }
         const processor = await deps.merchants.processorWithSettings(batch.processorId, tx);
         return {
           merchantId: batch.merchantId,
           processorId: batch.processorId,
           connector: processor!.connector,
-          ...(await deps.settlements.frozenTotals(tx, batchId)),
+          ...(await deps.settlements.frozenTotals(tx, batch)),
         };
       });
       if (frozen === 'gone') return { answer: { kind: 'nothing-open' } };
@@ -93,7 +93,7 @@ export function closeBatch(deps: SettleBatchDeps, batchId: string): Promise<Clos
         const batch = await deps.settlements.lock(tx, { id: batchId });
         if (batch?.statusId !== BatchStatus.PendingSettlement) return;
         const now = deps.clock.now();
-        await deps.settlements.markSettled(tx, batchId, now, { externalBatchId: outcome.networkReference });
+        await deps.settlements.markSettled(tx, batch, now, { externalBatchId: outcome.networkReference });
         await settleCardBatchMembers(tx, batch, now);
         await deps.ledger.post(tx, {
           merchantId: frozen.merchantId,

@@ -167,7 +167,8 @@ export async function saveTransaction(sql: Sql, tx: Transaction): Promise<void> 
   await sql.query(transactionQueries.save(tx));
 }
 
-const BY_ID_SQL = `SELECT ${TX_COLUMNS} FROM transactions t WHERE t.id = $1`;
+const BY_ID_SQL = `SELECT /* across merchants: workers acting for the system, by an id from their own jobs */
+   ${TX_COLUMNS} FROM transactions t WHERE t.id = $1`;
 const FIND_SQL = `SELECT ${TX_COLUMNS} FROM transactions t WHERE t.id = $1 AND t.merchant_id = $2`;
 
 /** Tenant-scoped read; `forUpdate` takes the row lock that guards every state transition. */
@@ -241,10 +242,14 @@ export interface DuplicateKeyHolder {
   idempotencyId: string | null;
 }
 
-export async function findDuplicateKeyHolder(sql: Sql, key: Buffer): Promise<DuplicateKeyHolder | undefined> {
+export async function findDuplicateKeyHolder(
+  sql: Sql,
+  merchantId: string,
+  key: Buffer,
+): Promise<DuplicateKeyHolder | undefined> {
   const { rows } = await sql.query<{ id: string; status_id: number; created_at: Date; idempotency_id: string | null }>(
-    'SELECT id, status_id, created_at, idempotency_id FROM transactions WHERE duplicate_key = $1',
-    [key],
+    'SELECT id, status_id, created_at, idempotency_id FROM transactions WHERE merchant_id = $2 AND duplicate_key = $1',
+    [key, merchantId],
   );
   const row = rows[0];
   return row && { id: row.id, statusId: row.status_id, createdAt: row.created_at, idempotencyId: row.idempotency_id };
@@ -282,6 +287,9 @@ export function isIdempotencyIdTaken(error: unknown): boolean {
 }
 
 /** A holder past the window gives its key up; only if it still holds it (compare-and-set). */
-export async function releaseDuplicateKey(sql: Sql, id: string, key: Buffer): Promise<void> {
-  await sql.query('UPDATE transactions SET duplicate_key = NULL WHERE id = $1 AND duplicate_key = $2', [id, key]);
+export async function releaseDuplicateKey(sql: Sql, merchantId: string, id: string, key: Buffer): Promise<void> {
+  await sql.query(
+    'UPDATE transactions SET duplicate_key = NULL WHERE merchant_id = $3 AND id = $1 AND duplicate_key = $2',
+    [id, key, merchantId],
+  );
 }

@@ -43,7 +43,7 @@ export class PosTerminalSide implements TerminalEvents {
 
   /** The sandbox's control "present-card" while the virtual terminal waits for one: read it now. */
   async presentToVirtual(terminal: Terminal, card: CardRead): Promise<boolean> {
-    const pos = await findInProgressOn(this.deps.pool, terminal.id);
+    const pos = await findInProgressOn(this.deps.pool, terminal);
     if (!pos || pos.statusId !== PosStatus.TransactionProcessing || !READS_CARD.has(pos.typeId)) return false;
     await this.read(terminal, pos.id, card);
     return true;
@@ -51,7 +51,7 @@ export class PosTerminalSide implements TerminalEvents {
 
   async connected(terminal: Terminal): Promise<void> {
     // What was sent while it was away (or before a node restart) is sent again; the terminal ignores repeats.
-    const pos = await findInProgressOn(this.deps.pool, terminal.id);
+    const pos = await findInProgressOn(this.deps.pool, terminal);
     if (pos && (WAITING as number[]).includes(pos.statusId))
       await this.deps.channel.send(terminal.id, startMessage(pos));
   }

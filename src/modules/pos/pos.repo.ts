@@ -101,10 +101,13 @@ export async function findPos(sql: Sql, id: string, merchantId?: string): Promis
   return rows[0] ? toPos(rows[0]) : null;
 }
 
-export async function findInProgressOn(sql: Sql, terminalId: string): Promise<PosTransaction | null> {
+export async function findInProgressOn(
+  sql: Sql,
+  terminal: { merchantId: string; id: string },
+): Promise<PosTransaction | null> {
   const { rows } = await sql.query(
-    `SELECT * FROM pos_transactions WHERE terminal_id = $1 AND status_id IN (${IN_PROGRESS_SQL})`,
-    [terminalId],
+    `SELECT * FROM pos_transactions WHERE merchant_id = $2 AND terminal_id = $1 AND status_id IN (${IN_PROGRESS_SQL})`,
+    [terminal.id, terminal.merchantId],
   );
   return rows[0] ? toPos(rows[0]) : null;
 }

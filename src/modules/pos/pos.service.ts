@@ -137,8 +137,8 @@ export class PosService {
   }
 
   /** Whether a POS transaction is in progress on the terminal (its status reads Busy). */
-  async busy(terminalId: string): Promise<boolean> {
-    return (await findInProgressOn(this.deps.pool, terminalId)) !== null;
+  async busy(terminal: { merchantId: string; id: string }): Promise<boolean> {
+    return (await findInProgressOn(this.deps.pool, terminal)) !== null;
   }
 
   /** The sandbox operator's control of a terminal (sandbox-actions.ts). */

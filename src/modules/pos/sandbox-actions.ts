@@ -82,7 +82,7 @@ export async function runSandboxAction(
     }
     case 'decline': {
       if (simulator) return forward();
-      const pos = await findInProgressOn(deps.pool, terminal.id);
+      const pos = await findInProgressOn(deps.pool, terminal);
       if (pos) await side.declined(terminal, pos.id);
       return;
     }
@@ -100,7 +100,7 @@ export async function runSandboxAction(
       if (online) return; // a simulator reconnects by itself; the virtual terminal is simply on again
       if (simulator) await deps.channel.disconnect(terminal.id);
       // Switched off before it read a card: the transaction cannot go on.
-      const pos = await findInProgressOn(deps.pool, terminal.id);
+      const pos = await findInProgressOn(deps.pool, terminal);
       if (pos) {
         await movePos(
           deps.pool,

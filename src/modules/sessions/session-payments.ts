@@ -336,7 +336,7 @@ export class SessionPayments {
     return withTransaction(this.deps.pool, async (tx) => {
       const done = await updateAttempt(
         tx,
-        session.id,
+        session,
         token,
         {
           status: SessionStatus.Completed,
@@ -365,7 +365,7 @@ export class SessionPayments {
 
   /** Ends this attempt; if the lease was lost meanwhile, answers with the row as it now stands. */
   private async release(session: PaymentSession, token: string | null, changes: AttemptChanges) {
-    const released = await updateAttempt(this.deps.pool, session.id, token, changes, this.deps.clock.now());
+    const released = await updateAttempt(this.deps.pool, session, token, changes, this.deps.clock.now());
     return released ?? (await findSessionForPayer(this.deps.pool, session.id)) ?? session;
   }
 

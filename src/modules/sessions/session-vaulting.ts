@@ -39,7 +39,7 @@ export async function saveMethod(
       billingAddress: billing,
     });
     customerId = created.id;
-    await updateAttempt(deps.pool, session.id, token, { customer_id: customerId }, deps.clock.now(), false);
+    await updateAttempt(deps.pool, session, token, { customer_id: customerId }, deps.clock.now(), false);
   }
   let method: { id: string };
   if (payment.method === 'card') {

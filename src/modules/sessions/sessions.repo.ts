@@ -218,7 +218,11 @@ export async function findSession(
  * the one read not scoped by a token; what it returns is rendered for the payer, never the merchant's data.
  */
 export async function findSessionForPayer(sql: Sql, id: string): Promise<PaymentSession | undefined> {
-  const { rows } = await sql.query<Row>('SELECT * FROM payment_sessions WHERE id = $1', [id]);
+  const { rows } = await sql.query<Row>(
+    `SELECT /* across merchants: the payer's checkout knows only the session id */ * FROM payment_sessions
+     WHERE id = $1`,
+    [id],
+  );
   return rows[0] ? toSession(rows[0]) : undefined;
 }
 
@@ -229,7 +233,8 @@ export async function findSessionForPayer(sql: Sql, id: string): Promise<Payment
  */
 export async function expireSession(sql: Sql, id: string, now: Date): Promise<PaymentSession | undefined> {
   const { rows } = await sql.query<Row>(
-    `UPDATE payment_sessions SET status = 2, end_reason = 'expired', cancelled_at = expires_at, modified_at = $2
+    `UPDATE /* across merchants: the expiry job and the payer's checkout know only the session id */
+       payment_sessions SET status = 2, end_reason = 'expired', cancelled_at = expires_at, modified_at = $2
      WHERE id = $1 AND status = 1 AND expires_at <= $2 AND processing_until IS NULL AND NOT awaiting_outcome
      RETURNING *`,
     [id, now],
@@ -285,7 +290,8 @@ export async function claimForPayment(
   options: { evenIfExpired?: boolean } = {},
 ): Promise<PaymentSession | undefined> {
   const { rows } = await sql.query<Row>(
-    `UPDATE payment_sessions SET processing_token = $2, processing_until = $4
+    `UPDATE /* across merchants: the payer's checkout knows only the session id */
+       payment_sessions SET processing_token = $2, processing_until = $4
      WHERE id = $1 AND status = 1 AND ($5 OR expires_at IS NULL OR expires_at > $3)
        AND (processing_until IS NULL OR processing_until < $3)
      RETURNING *`,
@@ -314,7 +320,7 @@ export type AttemptChanges = Partial<{
  */
 export async function updateAttempt(
   sql: Sql,
-  id: string,
+  session: { merchantId: string; id: string },
   token: string | null,
   changes: AttemptChanges,
   now: Date,
@@ -325,9 +331,9 @@ export async function updateAttempt(
   if (release) sets.push('processing_token = NULL', 'processing_until = NULL');
   const { rows } = await sql.query<Row>(
     `UPDATE payment_sessions SET ${[...sets, 'modified_at = $3'].join(', ')}
-     WHERE id = $1 AND status = 1 AND processing_token IS NOT DISTINCT FROM $2
+     WHERE merchant_id = $${entries.length + 4} AND id = $1 AND status = 1 AND processing_token IS NOT DISTINCT FROM $2
      RETURNING *`,
-    [id, token, now, ...entries.map(([, v]) => v)],
+    [session.id, token, now, ...entries.map(([, v]) => v), session.merchantId],
   );
   return rows[0] ? toSession(rows[0]) : undefined;
 }

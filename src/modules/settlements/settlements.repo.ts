@@ -17,12 +17,19 @@ export interface LockedBatch {
   netCents: number | null;
 }
 
+/** A batch by its merchant and id. */
+export interface BatchRef {
+  merchantId: string;
+  id: string;
+}
+
 /** The processor's Open batch with the KEY SHARE lock a joining payment holds (it keeps a close from starting). */
-export function openBatchForShare(processorId: string): QueryConfig {
+export function openBatchForShare(processor: { merchantId: string; id: string }): QueryConfig {
   return {
     name: 'batch.open-for-share',
-    text: `SELECT id FROM settlement_batches WHERE processor_id = $1 AND status_id = ${BatchStatus.Open} FOR KEY SHARE`,
-    values: [processorId],
+    text: `SELECT id FROM settlement_batches
+           WHERE merchant_id = $2 AND processor_id = $1 AND status_id = ${BatchStatus.Open} FOR KEY SHARE`,
+    values: [processor.id, processor.merchantId],
   };
 }
 
@@ -61,8 +68,8 @@ export async function insertFileBatch(sql: Sql, b: FileBatch): Promise<void> {
 }
 
 /** A batch that got no members (an ACH window emptied by voids and holds). */
-export async function deleteBatch(sql: Sql, id: string): Promise<void> {
-  await sql.query('DELETE FROM settlement_batches WHERE id = $1', [id]);
+export async function deleteBatch(sql: Sql, batch: BatchRef): Promise<void> {
+  await sql.query('DELETE FROM settlement_batches WHERE merchant_id = $2 AND id = $1', [batch.id, batch.merchantId]);
 }
 
 export async function findOpenBatchId(sql: Sql, merchantId: string, processorId: string): Promise<string | undefined> {
@@ -85,8 +92,9 @@ export async function lockBatch(
     status_id: number;
     net_cents: string | null;
   }>(
-    `SELECT id, merchant_id, processor_id, status_id, net_cents FROM settlement_batches
-     WHERE ${'id' in where ? 'id' : 'ach_file_id'} = $1 FOR UPDATE`,
+    // The close and settle jobs name only the batch or its ACH file.
+    `SELECT /* across merchants: found by batch or file id */ id, merchant_id, processor_id, status_id, net_cents
+     FROM settlement_batches WHERE ${'id' in where ? 'id' : 'ach_file_id'} = $1 FOR UPDATE`,
     ['id' in where ? where.id : where.achFileId],
   );
   const row = rows[0];
@@ -102,19 +110,19 @@ export async function lockBatch(
 }
 
 /** Open → PendingSettlement: the totals are frozen; payments from now on open a new batch. */
-export async function freezeBatch(sql: Sql, id: string, now: Date, totals: BatchTotals): Promise<void> {
+export async function freezeBatch(sql: Sql, batch: BatchRef, now: Date, totals: BatchTotals): Promise<void> {
   await sql.query(
     `UPDATE settlement_batches SET status_id = ${BatchStatus.PendingSettlement}, closing_started_at = $2,
        transaction_count = $3, sales_cents = $4, refunds_cents = $5, net_cents = $4::bigint - $5::bigint
-     WHERE id = $1`,
-    [id, now, totals.transactionCount, totals.salesCents, totals.refundsCents],
+     WHERE merchant_id = $6 AND id = $1`,
+    [batch.id, now, totals.transactionCount, totals.salesCents, totals.refundsCents, batch.merchantId],
   );
 }
 
-export async function frozenTotals(sql: Sql, id: string): Promise<BatchTotals> {
+export async function frozenTotals(sql: Sql, batch: BatchRef): Promise<BatchTotals> {
   const { rows } = await sql.query<{ transaction_count: number; sales_cents: string; refunds_cents: string }>(
-    'SELECT transaction_count, sales_cents, refunds_cents FROM settlement_batches WHERE id = $1',
-    [id],
+    'SELECT transaction_count, sales_cents, refunds_cents FROM settlement_batches WHERE merchant_id = $2 AND id = $1',
+    [batch.id, batch.merchantId],
   );
   const row = rows[0]!;
   return {
@@ -127,15 +135,15 @@ export async function frozenTotals(sql: Sql, id: string): Promise<BatchTotals> {
 /** Settled: paid out, with the processor's batch reference (a card batch) or the totals (an ACH file's batch). */
 export async function markBatchSettled(
   sql: Sql,
-  id: string,
+  batch: BatchRef,
   now: Date,
   closing: { externalBatchId: string } | { totals: BatchTotals },
 ): Promise<void> {
   if ('externalBatchId' in closing) {
     await sql.query(
       `UPDATE settlement_batches SET status_id = ${BatchStatus.Settled}, settled_at = $2, external_batch_id = $3
-       WHERE id = $1`,
-      [id, now, closing.externalBatchId],
+       WHERE merchant_id = $4 AND id = $1`,
+      [batch.id, now, closing.externalBatchId, batch.merchantId],
     );
     return;
   }
@@ -143,7 +151,7 @@ export async function markBatchSettled(
   await sql.query(
     `UPDATE settlement_batches SET status_id = ${BatchStatus.Settled}, settled_at = $2, closing_started_at = $2,
        transaction_count = $3, sales_cents = $4, refunds_cents = $5, net_cents = $4::bigint - $5::bigint
-     WHERE id = $1`,
-    [id, now, t.transactionCount, t.salesCents, t.refundsCents],
+     WHERE merchant_id = $6 AND id = $1`,
+    [batch.id, now, t.transactionCount, t.salesCents, t.refundsCents, batch.merchantId],
   );
 }

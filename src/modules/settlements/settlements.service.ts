@@ -9,6 +9,7 @@ import type { PaymentProcessor } from '../merchants/merchants.model.js';
 import { CARD_REFUND_TYPES, CARD_SALE_TYPES } from '../payments/transactions.model.js';
 import { BatchStatus, closeBatchQueue } from './settlements.model.js';
 import {
+  type BatchRef,
   type BatchTotals,
   deleteBatch,
   type FileBatch,
@@ -59,7 +60,7 @@ export class SettlementsService {
    */
   async joinOpenBatch(tx: Sql, processor: PaymentProcessor, prefetched?: QueryResult): Promise<string> {
     for (let first = true; ; first = false) {
-      const { rows } = first && prefetched ? prefetched : await tx.query(openBatchForShare(processor.id));
+      const { rows } = first && prefetched ? prefetched : await tx.query(openBatchForShare(processor));
       if (rows[0]) return this.remember(processor.id, rows[0].id as string);
       const now = this.clock.now();
       const closesAt = nextDailySlot(now, processor.settlementTimeSlots) ?? new Date(now.getTime() + 24 * 3600 * 1000);
@@ -94,7 +95,7 @@ export class SettlementsService {
 
   /** The first query of joinOpenBatch, for a caller that sends it along with others (`Tx.batch`). */
   openBatchQuery(processor: PaymentProcessor): QueryConfig {
-    return openBatchForShare(processor.id);
+    return openBatchForShare(processor);
   }
 
   findOpenBatchId(merchantId: string, processorId: string): Promise<string | undefined> {
@@ -107,22 +108,22 @@ export class SettlementsService {
   }
 
   /** Open → PendingSettlement with its totals frozen. */
-  freeze(tx: Sql, id: string, now: Date, totals: BatchTotals): Promise<void> {
-    return freezeBatch(tx, id, now, totals);
+  freeze(tx: Sql, batch: BatchRef, now: Date, totals: BatchTotals): Promise<void> {
+    return freezeBatch(tx, batch, now, totals);
   }
 
-  frozenTotals(tx: Sql, id: string): Promise<BatchTotals> {
-    return frozenTotals(tx, id);
+  frozenTotals(tx: Sql, batch: BatchRef): Promise<BatchTotals> {
+    return frozenTotals(tx, batch);
   }
 
   /** Settled: a card batch with the processor's reference, an ACH file's batch with its final totals. */
   markSettled(
     tx: Sql,
-    id: string,
+    batch: BatchRef,
     now: Date,
     closing: { externalBatchId: string } | { totals: BatchTotals },
   ): Promise<void> {
-    return markBatchSettled(tx, id, now, closing);
+    return markBatchSettled(tx, batch, now, closing);
   }
 
   /** An ACH file's batch, opened with the file (its entries join it as the file takes them). */
@@ -131,12 +132,14 @@ export class SettlementsService {
   }
 
   /** A batch that got no members after all. */
-  discard(tx: Sql, id: string): Promise<void> {
-    return deleteBatch(tx, id);
+  discard(tx: Sql, batch: BatchRef): Promise<void> {
+    return deleteBatch(tx, batch);
   }
 
   async find(batchId: string): Promise<Batch | undefined> {
-    const { rows } = await this.pool.query(`${BATCH_SELECT} WHERE b.id = $1`, [batchId]);
+    const { rows } = await this.pool.query(`${BATCH_SELECT} /* across merchants: by batch id */ WHERE b.id = $1`, [
+      batchId,
+    ]);
     return rows[0] ? toBatch(rows[0]) : undefined;
   }
 

@@ -136,9 +136,15 @@ export function skipLapsed(deps: BillingDeps): Promise<number> {
 }
 
 /** One subscription's Scheduled installments that fell due before its retry window: Skipped. */
-export async function skipLapsedOf(sql: Sql, subscriptionId: string, now: Date, retryDays: readonly number[]) {
+export async function skipLapsedOf(
+  sql: Sql,
+  merchantId: string,
+  subscriptionId: string,
+  now: Date,
+  retryDays: readonly number[],
+) {
   const window = (retryDays.at(-1) ?? 0) * DAY_MS;
-  await skipOpenInstallments(sql, subscriptionId, now, new Date(now.getTime() - window));
+  await skipOpenInstallments(sql, merchantId, subscriptionId, now, new Date(now.getTime() - window));
 }
 
 /** One attempt of one installment again: the payment (found by the attempt's id if made), then its outcome. */
@@ -232,7 +238,7 @@ async function recordOutcome(
     // An ACH debit waits, Pending, until it clears (achCleared) or comes back; a lost card answer until it is known.
     await withTransaction(deps.pool, async (tx) => {
       const recheckAt = new Date(deps.clock.nowMs() + (ach ? ACH_RECHECK_MS : UNKNOWN_RECHECK_MS));
-      await awaitOutcome(tx, i.id, attempt, t.id, recheckAt);
+      await awaitOutcome(tx, i, attempt, t.id, recheckAt);
       await recordAttemptResult(tx, i, attempt, {
         transactionId: t.id,
         result: 'Pending',
@@ -284,13 +290,13 @@ async function followAchDebit(deps: BillingDeps, s: Subscription, i: Installment
   } else if (t.statusId === TransactionStatus.ChargedBack) {
     await withTransaction(deps.pool, (tx) => achReturned(deps, tx, t));
   } else {
-    await deferRecheck(deps.pool, i.id, i.attempts, new Date(deps.clock.nowMs() + ACH_RECHECK_MS));
+    await deferRecheck(deps.pool, i, i.attempts, new Date(deps.clock.nowMs() + ACH_RECHECK_MS));
   }
 }
 
 /** A subscription's ACH debit cleared (the payments core's listener, in its transaction): the installment is paid. */
 export async function achCleared(deps: BillingDeps, tx: Sql, t: Transaction): Promise<void> {
-  const found = await findByTransaction(tx, t.id);
+  const found = await findByTransaction(tx, t);
   if (!found) return;
   await installmentPaid(tx, deps.clock, found.installment, found.installment.attempts, {
     transactionId: t.id,
@@ -305,7 +311,7 @@ export async function achCleared(deps: BillingDeps, tx: Sql, t: Transaction): Pr
  * as paid already, the installment is Failed again and dunned from now.
  */
 export async function achReturned(deps: BillingDeps, tx: Sql, t: Transaction): Promise<void> {
-  const found = await findByTransaction(tx, t.id);
+  const found = await findByTransaction(tx, t);
   if (!found) return;
   const { installment: i, subscription: s } = found;
   const retryDays = (await deps.merchants.getConfiguration(s.merchantId)).settings.subscriptionRetryDays;

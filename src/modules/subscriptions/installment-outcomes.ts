@@ -95,7 +95,7 @@ export async function installmentFailed(
   const firstFailedAt = i.firstFailedAt ?? i.attemptStartedAt ?? now;
   const retryIn = failed.hard ? undefined : retryDays[i.failedAttempts];
   const nextAttemptAt = retryIn === undefined ? null : new Date(firstFailedAt.getTime() + retryIn * DAY_MS);
-  const moved = await settleInstallment(tx, i.id, attempt, {
+  const moved = await settleInstallment(tx, i, attempt, {
     statusId: InstallmentStatus.Failed,
     nextAttemptAt,
     firstFailedAt,
@@ -126,14 +126,14 @@ export async function installmentReturned(
 ) {
   const now = clock.now();
   const nextAttemptAt = retryDays[0] === undefined ? null : new Date(now.getTime() + retryDays[0] * DAY_MS);
-  if (!(await reopenReturned(tx, i.id, { nextAttemptAt, now }))) return;
+  if (!(await reopenReturned(tx, i, { nextAttemptAt, now }))) return;
   await recordAttemptResult(tx, i, i.attempts, {
     transactionId: failed.transactionId,
     result: 'Returned',
     responseCode: failed.responseCode,
     responseMessage: failed.message,
   });
-  await recordUnpaid(tx, i.subscriptionId, cents, now);
+  await recordUnpaid(tx, i.merchantId, i.subscriptionId, cents, now);
   await failureEvents(tx, clock, i, failed, i.attempts, nextAttemptAt);
 }
 
@@ -160,6 +160,7 @@ async function failureEvents(
   const now = clock.now();
   const delinquent = await moveStatus(
     tx,
+    i.merchantId,
     i.subscriptionId,
     [SubscriptionStatus.Active],
     SubscriptionStatus.Delinquent,

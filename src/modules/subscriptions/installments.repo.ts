@@ -33,7 +33,8 @@ export function toInstallment(r: Record<string, unknown>): Installment {
  */
 export async function skipLapsedInstallments(sql: Sql, now: Date): Promise<number> {
   const { rowCount } = await sql.query(
-    `UPDATE subscription_installments i SET status_id = ${InstallmentStatus.Skipped}, next_attempt_at = NULL,
+    `UPDATE /* across merchants: the lapse sweep */
+       subscription_installments i SET status_id = ${InstallmentStatus.Skipped}, next_attempt_at = NULL,
        modified_at = $1::timestamptz
      FROM subscriptions s JOIN merchants m ON m.id = s.merchant_id
      WHERE i.subscription_id = s.id
@@ -137,7 +138,7 @@ export async function findPending(
   limit: number,
 ): Promise<Array<{ installment: Installment; subscription: Subscription }>> {
   const { rows } = await sql.query(
-    `SELECT to_jsonb(i.*) AS installment, to_jsonb(s.*) AS subscription
+    `SELECT /* across merchants: the recheck sweep */ to_jsonb(i.*) AS installment, to_jsonb(s.*) AS subscription
      FROM subscription_installments i JOIN subscriptions s ON s.id = i.subscription_id
      WHERE i.id IN (
        SELECT id FROM subscription_installments WHERE status_id = ${InstallmentStatus.Pending} AND recheck_at <= $1
@@ -156,12 +157,18 @@ export async function findPending(
 }
 
 /** A Pending installment's next look, after this one found it still waiting. */
-export async function deferRecheck(sql: Sql, installmentId: string, attempt: number, at: Date): Promise<void> {
+export async function deferRecheck(sql: Sql, installment: InstallmentRef, attempt: number, at: Date): Promise<void> {
   await sql.query(
     `UPDATE subscription_installments SET recheck_at = $3, attempt_node = NULL
-     WHERE id = $1 AND attempts = $2 AND status_id = ${InstallmentStatus.Pending}`,
-    [installmentId, attempt, at],
+     WHERE merchant_id = $4 AND id = $1 AND attempts = $2 AND status_id = ${InstallmentStatus.Pending}`,
+    [installment.id, attempt, at, installment.merchantId],
   );
+}
+
+/** An installment by its merchant and id. */
+export interface InstallmentRef {
+  merchantId: string;
+  id: string;
 }
 
 export interface NewAttempt {
@@ -244,7 +251,7 @@ export async function recordPaidInstallments(
   if (paid.length === 0) return [];
   const live = sqlIds(SubscriptionStatus.Active, SubscriptionStatus.Suspended, SubscriptionStatus.Delinquent);
   const { rows } = await sql.query(
-    `WITH paid AS (
+    `WITH /* across merchants: a claimed batch holds several merchants' installments */ paid AS (
        SELECT * FROM unnest($1::uuid[], $2::int[], $3::uuid[], $4::bigint[], $5::text[], $6::text[])
          AS p(id, attempt, transaction_id, cents, code, message)
      ), moved AS (
@@ -319,7 +326,7 @@ export async function recordAttemptResult(
 /** An installment's move out of Pending for its current attempt (compare-and-set on status and attempt number). */
 export async function settleInstallment(
   sql: Sql,
-  installmentId: string,
+  installment: InstallmentRef,
   attemptNumber: number,
   next: {
     statusId: number;
@@ -334,15 +341,16 @@ export async function settleInstallment(
        first_failed_at = coalesce(first_failed_at, $5), transaction_id = $6, modified_at = $7,
        attempt_node = NULL, recheck_at = NULL,
        failed_attempts = failed_attempts + CASE WHEN $3::smallint = ${InstallmentStatus.Failed} THEN 1 ELSE 0 END
-     WHERE id = $1 AND attempts = $2 AND status_id = ${InstallmentStatus.Pending}`,
+     WHERE merchant_id = $8 AND id = $1 AND attempts = $2 AND status_id = ${InstallmentStatus.Pending}`,
     [
-      installmentId,
+      installment.id,
       attemptNumber,
       next.statusId,
       next.nextAttemptAt,
       next.firstFailedAt ?? null,
       next.transactionId,
       next.now,
+      installment.merchantId,
     ],
   );
   return rowCount === 1;
@@ -354,28 +362,28 @@ export async function settleInstallment(
  */
 export async function awaitOutcome(
   sql: Sql,
-  installmentId: string,
+  installment: InstallmentRef,
   attempt: number,
   transactionId: string,
   recheckAt: Date,
 ) {
   await sql.query(
     `UPDATE subscription_installments SET transaction_id = $3, recheck_at = $4, attempt_node = NULL
-     WHERE id = $1 AND attempts = $2 AND status_id = ${InstallmentStatus.Pending}`,
-    [installmentId, attempt, transactionId, recheckAt],
+     WHERE merchant_id = $5 AND id = $1 AND attempts = $2 AND status_id = ${InstallmentStatus.Pending}`,
+    [installment.id, attempt, transactionId, recheckAt, installment.merchantId],
   );
 }
 
 /** The Pending or Successful installment a payment belongs to (an ACH debit clearing or coming back). */
 export async function findByTransaction(
   sql: Sql,
-  transactionId: string,
+  transaction: { merchantId: string; id: string },
 ): Promise<{ installment: Installment; subscription: Subscription } | undefined> {
   const { rows } = await sql.query(
     `SELECT to_jsonb(i.*) AS installment, to_jsonb(s.*) AS subscription
-     FROM subscription_installments i JOIN subscriptions s ON s.id = i.subscription_id
-     WHERE i.transaction_id = $1 FOR UPDATE OF i`,
-    [transactionId],
+     FROM subscription_installments i JOIN subscriptions s ON s.merchant_id = i.merchant_id AND s.id = i.subscription_id
+     WHERE i.merchant_id = $2 AND i.transaction_id = $1 FOR UPDATE OF i`,
+    [transaction.id, transaction.merchantId],
   );
   const row = rows[0];
   return row
@@ -389,14 +397,14 @@ export async function findByTransaction(
 /** A Successful installment whose ACH debit came back: Failed again, its payment no longer counted. */
 export async function reopenReturned(
   sql: Sql,
-  installmentId: string,
+  installment: InstallmentRef,
   next: { nextAttemptAt: Date | null; now: Date },
 ): Promise<boolean> {
   const { rowCount } = await sql.query(
     `UPDATE subscription_installments SET status_id = ${InstallmentStatus.Failed}, next_attempt_at = $2,
        first_failed_at = $3, modified_at = $3, failed_attempts = 1
-     WHERE id = $1 AND status_id = ${InstallmentStatus.Successful}`,
-    [installmentId, next.nextAttemptAt, next.now],
+     WHERE merchant_id = $4 AND id = $1 AND status_id = ${InstallmentStatus.Successful}`,
+    [installment.id, next.nextAttemptAt, next.now, installment.merchantId],
   );
   return rowCount === 1;
 }
@@ -405,46 +413,54 @@ export async function reopenReturned(
  * A subscription's installments never to be charged: the Scheduled ones (due before `dueBefore`, when given) are
  * Skipped. Without `dueBefore` (it ended) its Failed ones also stop being retried; they stay Failed in the history.
  */
-export async function skipOpenInstallments(sql: Sql, subscriptionId: string, now: Date, dueBefore?: Date) {
+export async function skipOpenInstallments(
+  sql: Sql,
+  merchantId: string,
+  subscriptionId: string,
+  now: Date,
+  dueBefore?: Date,
+) {
   await sql.query(
     `UPDATE subscription_installments SET status_id = ${InstallmentStatus.Skipped}, next_attempt_at = NULL,
        modified_at = $2
-     WHERE subscription_id = $1 AND status_id = ${InstallmentStatus.Scheduled}
+     WHERE merchant_id = $4 AND subscription_id = $1 AND status_id = ${InstallmentStatus.Scheduled}
        AND ($3::timestamptz IS NULL OR due_at < $3)`,
-    [subscriptionId, now, dueBefore ?? null],
+    [subscriptionId, now, dueBefore ?? null, merchantId],
   );
   if (dueBefore) return;
   await sql.query(
     `UPDATE subscription_installments SET next_attempt_at = NULL, modified_at = $2
-     WHERE subscription_id = $1 AND status_id = ${InstallmentStatus.Failed} AND next_attempt_at IS NOT NULL`,
-    [subscriptionId, now],
+     WHERE merchant_id = $3 AND subscription_id = $1 AND status_id = ${InstallmentStatus.Failed}
+       AND next_attempt_at IS NOT NULL`,
+    [subscriptionId, now, merchantId],
   );
 }
 
 /** A failed installment retried now (resume, a new payment method): due again at once. */
-export async function retryFailedNow(sql: Sql, subscriptionId: string, now: Date): Promise<void> {
+export async function retryFailedNow(sql: Sql, merchantId: string, subscriptionId: string, now: Date): Promise<void> {
   await sql.query(
     `UPDATE subscription_installments SET next_attempt_at = $2, modified_at = $2
-     WHERE subscription_id = $1 AND status_id = ${InstallmentStatus.Failed}`,
-    [subscriptionId, now],
+     WHERE merchant_id = $3 AND subscription_id = $1 AND status_id = ${InstallmentStatus.Failed}`,
+    [subscriptionId, now, merchantId],
   );
 }
 
 export async function listInstallments(
   sql: Sql,
+  merchantId: string,
   subscriptionId: string,
   page: { limit: number; offset: number },
 ): Promise<{ items: Array<Installment & { attemptRows: Array<Record<string, unknown>> }>; total: number }> {
   const { rows } = await sql.query(
     `SELECT i.*, coalesce((SELECT jsonb_agg(a ORDER BY a.attempt_number) FROM subscription_attempts a
               WHERE a.merchant_id = i.merchant_id AND a.installment_id = i.id), '[]'::jsonb) AS attempt_rows
-     FROM subscription_installments i WHERE i.subscription_id = $1
+     FROM subscription_installments i WHERE i.merchant_id = $4 AND i.subscription_id = $1
      ORDER BY i.payment_order LIMIT $2 OFFSET $3`,
-    [subscriptionId, page.limit, page.offset],
+    [subscriptionId, page.limit, page.offset, merchantId],
   );
   const counted = await sql.query<{ total: number }>(
-    'SELECT count(*)::int AS total FROM subscription_installments WHERE subscription_id = $1',
-    [subscriptionId],
+    'SELECT count(*)::int AS total FROM subscription_installments WHERE merchant_id = $2 AND subscription_id = $1',
+    [subscriptionId, merchantId],
   );
   return {
     items: rows.map((row) => ({ ...toInstallment(row), attemptRows: row.attempt_rows })),

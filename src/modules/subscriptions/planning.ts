@@ -60,6 +60,6 @@ export async function planOne(tx: Sql, s: Subscription, now: Date): Promise<numb
     created++;
     next = upcoming.next().value as Date | undefined;
   }
-  if (!(await advancePlan(tx, s.id, s.plannedOrder, order, next && more(order) ? next : null))) return 0;
+  if (!(await advancePlan(tx, s, s.plannedOrder, order, next && more(order) ? next : null))) return 0;
   return created;
 }

@@ -48,13 +48,13 @@ export async function moveSubscription(
       throw new ValidationError({ status: [message] }, message);
     }
     const now = deps.clock.now();
-    await moveStatus(tx, id, FROM[move], TO[move], now, move === 'terminate' ? { nextDueAt: null } : {});
-    if (move === 'terminate') await skipOpenInstallments(tx, id, now);
+    await moveStatus(tx, merchantId, id, FROM[move], TO[move], now, move === 'terminate' ? { nextDueAt: null } : {});
+    if (move === 'terminate') await skipOpenInstallments(tx, merchantId, id, now);
     if (move === 'resume') {
       // What fell due while suspended and is past its retry window is skipped; the rest is charged now, the
       // outstanding failed installment first (its retry is due at once).
-      await skipLapsedOf(tx, id, now, retryDays);
-      await retryFailedNow(tx, id, now);
+      await skipLapsedOf(tx, merchantId, id, now, retryDays);
+      await retryFailedNow(tx, merchantId, id, now);
       await subscriptionsChargeQueue.enqueue(tx, deps.clock, {}, { singletonKey: `at:${now.toISOString()}` });
     }
     return (await findSubscription(tx, merchantId, id))!;
@@ -100,9 +100,9 @@ export async function changePaymentMethod(
     const problem = paymentMethodError(method, customer!, current.transactionTypeId, deps.clock.now());
     if (problem) throw ValidationError.field('paymentMethodId', problem);
     const now = deps.clock.now();
-    await setPaymentMethod(tx, id, paymentMethodId, now);
+    await setPaymentMethod(tx, merchantId, id, paymentMethodId, now);
     if (current.statusId === SubscriptionStatus.Delinquent) {
-      await retryFailedNow(tx, id, now);
+      await retryFailedNow(tx, merchantId, id, now);
       await subscriptionsChargeQueue.enqueue(tx, deps.clock, {}, { singletonKey: `at:${now.toISOString()}` });
     }
     return (await findSubscription(tx, merchantId, id))!;

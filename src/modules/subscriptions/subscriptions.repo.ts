@@ -127,6 +127,7 @@ export async function findSubscriptionByIdempotencyId(sql: Sql, merchantId: stri
 /** A status move as a compare-and-set: only from one of `from`; the row as it now is, or undefined when it moved on. */
 export async function moveStatus(
   sql: Sql,
+  merchantId: string,
   id: string,
   from: readonly number[],
   to: number,
@@ -135,18 +136,17 @@ export async function moveStatus(
 ): Promise<Subscription | undefined> {
   const { rows } = await sql.query(
     `UPDATE subscriptions SET status_id = $3, modified_at = $4${'nextDueAt' in extra ? ', next_due_at = NULL' : ''}
-     WHERE id = $1 AND status_id = ANY($2::smallint[]) RETURNING *`,
-    [id, from, to, now],
+     WHERE merchant_id = $5 AND id = $1 AND status_id = ANY($2::smallint[]) RETURNING *`,
+    [id, from, to, now, merchantId],
   );
   return rows[0] ? toSubscription(rows[0]) : undefined;
 }
 
-export async function setPaymentMethod(sql: Sql, id: string, paymentMethodId: string, now: Date) {
-  await sql.query('UPDATE subscriptions SET payment_method_id = $2, modified_at = $3 WHERE id = $1', [
-    id,
-    paymentMethodId,
-    now,
-  ]);
+export async function setPaymentMethod(sql: Sql, merchantId: string, id: string, paymentMethodId: string, now: Date) {
+  await sql.query(
+    'UPDATE subscriptions SET payment_method_id = $2, modified_at = $3 WHERE merchant_id = $4 AND id = $1',
+    [id, paymentMethodId, now, merchantId],
+  );
 }
 
 /** The live subscriptions paying with a method (a method in use cannot be deleted). */
@@ -259,14 +259,15 @@ export const SUBSCRIPTION_LIST = {
 /** The planner's progress: the installments created so far and when the next falls due (compare-and-set). */
 export async function advancePlan(
   sql: Sql,
-  id: string,
+  subscription: { merchantId: string; id: string },
   fromOrder: number,
   toOrder: number,
   nextDueAt: Date | null,
 ): Promise<boolean> {
   const { rowCount } = await sql.query(
-    'UPDATE subscriptions SET planned_order = $3, next_due_at = $4 WHERE id = $1 AND planned_order = $2',
-    [id, fromOrder, toOrder, nextDueAt],
+    `UPDATE subscriptions SET planned_order = $3, next_due_at = $4
+     WHERE merchant_id = $5 AND id = $1 AND planned_order = $2`,
+    [subscription.id, fromOrder, toOrder, nextDueAt, subscription.merchantId],
   );
   return rowCount === 1;
 }
@@ -283,11 +284,17 @@ export async function findToPlan(sql: Sql, horizon: Date, limit: number): Promis
 }
 
 /** A paid installment no longer counts (its ACH debit came back). */
-export async function recordUnpaid(sql: Sql, id: string, cents: number, now: Date): Promise<Subscription> {
+export async function recordUnpaid(
+  sql: Sql,
+  merchantId: string,
+  id: string,
+  cents: number,
+  now: Date,
+): Promise<Subscription> {
   const { rows } = await sql.query(
     `UPDATE subscriptions SET successful_count = successful_count - 1, paid_cents = paid_cents - $2, modified_at = $3
-     WHERE id = $1 RETURNING *`,
-    [id, cents, now],
+     WHERE merchant_id = $4 AND id = $1 RETURNING *`,
+    [id, cents, now, merchantId],
   );
   return toSubscription(rows[0]!);
 }

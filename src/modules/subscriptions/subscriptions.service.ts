@@ -182,7 +182,7 @@ export class SubscriptionsService implements CustomerDependents {
     page: { limit: number; offset: number },
   ): Promise<{ items: InstallmentWithAttempts[]; total: number }> {
     await this.find(merchantId, id);
-    return listInstallments(this.deps.pool, id, page);
+    return listInstallments(this.deps.pool, merchantId, id, page);
   }
 
   async details(subscription: Subscription): Promise<SubscriptionDetails> {
@@ -226,7 +226,7 @@ export class SubscriptionsService implements CustomerDependents {
 
   async customerDeleted(tx: Sql, merchantId: string, customerId: string, now: Date): Promise<void> {
     for (const id of await deleteCustomerSubscriptions(tx, merchantId, customerId, now)) {
-      await skipOpenInstallments(tx, id, now);
+      await skipOpenInstallments(tx, merchantId, id, now);
     }
   }
 

@@ -59,48 +59,74 @@ export async function findBySerial(
   sql: Sql,
   serialNumber: string,
 ): Promise<{ terminal: Terminal; secretHash: Buffer } | null> {
-  const { rows } = await sql.query('SELECT * FROM terminals WHERE serial_number = $1', [serialNumber]);
+  const { rows } = await sql.query(
+    `SELECT /* across merchants: a terminal logs in with its serial number alone */
+       * FROM terminals WHERE serial_number = $1`,
+    [serialNumber],
+  );
   return rows[0] ? { terminal: toTerminal(rows[0]), secretHash: rows[0].secret_hash as Buffer } : null;
+}
+
+/** A terminal by its merchant and id. */
+export interface TerminalRef {
+  merchantId: string;
+  id: string;
 }
 
 export async function updateTerminal(
   sql: Sql,
-  id: string,
+  terminal: TerminalRef,
   changes: { modeId?: number; deliveryStatusId?: number; deactivatedAt?: Date },
   at: Date,
 ): Promise<Terminal | null> {
   const { rows } = await sql.query(
     `UPDATE terminals SET mode_id = coalesce($2, mode_id), delivery_status_id = coalesce($3, delivery_status_id),
        deactivated_at = coalesce(deactivated_at, $4), modified_at = $5
-     WHERE id = $1 RETURNING *`,
-    [id, changes.modeId ?? null, changes.deliveryStatusId ?? null, changes.deactivatedAt ?? null, at],
+     WHERE merchant_id = $6 AND id = $1 RETURNING *`,
+    [
+      terminal.id,
+      changes.modeId ?? null,
+      changes.deliveryStatusId ?? null,
+      changes.deactivatedAt ?? null,
+      at,
+      terminal.merchantId,
+    ],
   );
   return rows[0] ? toTerminal(rows[0]) : null;
 }
 
 /** The terminal's socket is held by `node` now (it connected); a delivered terminal turns Active. */
-export async function recordConnected(sql: Sql, id: string, node: number, at: Date): Promise<void> {
+export async function recordConnected(sql: Sql, terminal: TerminalRef, node: number, at: Date): Promise<void> {
   await sql.query(
     `UPDATE terminals SET socket_node = $2, last_seen_at = $3,
        delivery_status_id = CASE WHEN delivery_status_id IN (${sqlIds(DeliveryStatus.PendingShipment, DeliveryStatus.Shipping)})
          THEN ${DeliveryStatus.Active} ELSE delivery_status_id END
-     WHERE id = $1`,
-    [id, node, at],
+     WHERE merchant_id = $4 AND id = $1`,
+    [terminal.id, node, at, terminal.merchantId],
   );
 }
 
 /** The socket `node` held closed; a newer socket on another node is left alone. */
-export async function recordDisconnected(sql: Sql, id: string, node: number): Promise<void> {
-  await sql.query('UPDATE terminals SET socket_node = NULL WHERE id = $1 AND socket_node = $2', [id, node]);
+export async function recordDisconnected(sql: Sql, terminal: TerminalRef, node: number): Promise<void> {
+  await sql.query('UPDATE terminals SET socket_node = NULL WHERE merchant_id = $3 AND id = $1 AND socket_node = $2', [
+    terminal.id,
+    node,
+    terminal.merchantId,
+  ]);
 }
 
 /** A heartbeat: answers whether the paper just ran out (the caller records `terminal.out_of_paper` then). */
-export async function recordReport(sql: Sql, id: string, report: TerminalReport, at: Date): Promise<boolean> {
+export async function recordReport(
+  sql: Sql,
+  terminal: TerminalRef,
+  report: TerminalReport,
+  at: Date,
+): Promise<boolean> {
   const { rows } = await sql.query<{ ran_out: boolean }>(
     `UPDATE terminals t SET report = $2, last_seen_at = $3, paper_out = $4
-     FROM (SELECT paper_out AS was FROM terminals WHERE id = $1 FOR UPDATE) old
-     WHERE t.id = $1 RETURNING ($4 AND NOT old.was) AS ran_out`,
-    [id, JSON.stringify(report), at, report.paperOut],
+     FROM (SELECT paper_out AS was FROM terminals WHERE merchant_id = $5 AND id = $1 FOR UPDATE) old
+     WHERE t.merchant_id = $5 AND t.id = $1 RETURNING ($4 AND NOT old.was) AS ran_out`,
+    [terminal.id, JSON.stringify(report), at, report.paperOut, terminal.merchantId],
   );
   return rows[0]?.ran_out ?? false;
 }

@@ -12,7 +12,7 @@ import type { TerminalsService } from './terminals.service.js';
 export interface TerminalsRouteDeps {
   terminals: TerminalsService;
   /** Whether a POS transaction is in progress on the terminal (the POS module knows). */
-  busy(terminalId: string): Promise<boolean>;
+  busy(terminal: { merchantId: string; id: string }): Promise<boolean>;
   sandbox: boolean;
 }
 
@@ -67,7 +67,7 @@ export function terminalsRoutes(app: App, deps: TerminalsRouteDeps): void {
     async (request) => {
       const terminal = await terminals.get(merchantOf(request).merchantId, request.params.terminalId);
       const presence = await terminals.presence(terminal);
-      return terminalStatusView(terminal, presence, presence.online && (await deps.busy(terminal.id)));
+      return terminalStatusView(terminal, presence, presence.online && (await deps.busy(terminal)));
     },
   );
 }

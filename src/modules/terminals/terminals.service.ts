@@ -21,6 +21,7 @@ import {
   recordReport,
   type TerminalFilter,
   type TerminalListRow,
+  type TerminalRef,
   updateTerminal,
 } from './terminals.repo.js';
 
@@ -87,7 +88,7 @@ export class TerminalsService {
       if (current.deactivatedAt && changes.deliveryStatusId !== undefined) {
         throw ValidationError.field('deliveryStatusId', 'The terminal is deactivated.');
       }
-      return (await updateTerminal(tx, id, changes, this.deps.clock.now()))!;
+      return (await updateTerminal(tx, current, changes, this.deps.clock.now()))!;
     });
   }
 
@@ -103,7 +104,7 @@ export class TerminalsService {
       const now = this.deps.clock.now();
       const updated = await updateTerminal(
         tx,
-        id,
+        current,
         { deliveryStatusId: DeliveryStatus.Inactive, deactivatedAt: now },
         now,
       );
@@ -164,18 +165,18 @@ export class TerminalsService {
     return this.deps.sandbox && !(await readSandboxTerminal(this.deps.pool, terminalId)).online;
   }
 
-  connected(terminalId: string, node: number): Promise<void> {
-    return recordConnected(this.deps.pool, terminalId, node, this.deps.clock.now());
+  connected(terminal: TerminalRef, node: number): Promise<void> {
+    return recordConnected(this.deps.pool, terminal, node, this.deps.clock.now());
   }
 
-  disconnected(terminalId: string, node: number): Promise<void> {
-    return recordDisconnected(this.deps.pool, terminalId, node);
+  disconnected(terminal: TerminalRef, node: number): Promise<void> {
+    return recordDisconnected(this.deps.pool, terminal, node);
   }
 
   /** A heartbeat; the paper running out records `terminal.out_of_paper` (once per roll). */
   async report(terminal: Terminal, report: TerminalReport): Promise<void> {
     await withTransaction(this.deps.pool, async (tx) => {
-      if (await recordReport(tx, terminal.id, report, this.deps.clock.now())) {
+      if (await recordReport(tx, terminal, report, this.deps.clock.now())) {
         await this.event(tx, 'terminal.out_of_paper', terminal.merchantId, terminal.id);
       }
     });

@@ -106,7 +106,8 @@ export type SealedPaymentMethod = PaymentMethod & { dataKeyVersion: number; secr
 export async function findPaymentMethodsById(sql: Sql, ids: readonly string[]): Promise<SealedPaymentMethod[]> {
   const { rows } = await sql.query<PaymentMethodRow & { data_key_version: number; secret_sealed: Buffer }>({
     name: 'vault.find-payment-methods-by-id',
-    text: `SELECT ${COLUMNS}, data_key_version, secret_sealed FROM payment_methods
+    text: `SELECT /* across merchants: a grouped lookup for several requests */
+       ${COLUMNS}, data_key_version, secret_sealed FROM payment_methods
            WHERE id = ANY($1::uuid[]) AND deleted_at IS NULL`,
     values: [ids],
   });

@@ -96,7 +96,8 @@ export async function listEndpoints(
   page: { limit: number; offset: number; orderSql: string },
 ): Promise<{ rows: EndpointRow[]; total: number }> {
   const params: unknown[] = [];
-  const where = ['deleted_at IS NULL', ownerCondition(owner, params)];
+  const owned = ownerCondition(owner, params);
+  const where = ['deleted_at IS NULL'];
   if (filter.status) {
     params.push(filter.status);
     where.push(`status = $${params.length}`);
@@ -119,39 +120,53 @@ export async function listEndpoints(
   const whereSql = where.join(' AND ');
   const [{ rows }, { rows: counted }] = await Promise.all([
     sql.query<EndpointRow>(
-      `SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE ${whereSql} ${page.orderSql}
+      `SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE ${owned} AND ${whereSql} ${page.orderSql}
        LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
       [...params, page.limit, page.offset],
     ),
-    sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM webhook_endpoints WHERE ${whereSql}`, params),
+    sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM webhook_endpoints WHERE ${owned} AND ${whereSql}`, params),
   ]);
   return { rows, total: counted[0]!.n };
 }
 
 export async function updateEndpoint(
   sql: Sql,
+  owner: WebhookOwner,
   id: string,
   changes: Pick<EndpointRow, 'name' | 'url' | 'event_types' | 'status' | 'modified_at'> & {
     subscriptions: Record<string, string>;
   },
 ): Promise<EndpointRow> {
+  const params: unknown[] = [
+    id,
+    changes.name,
+    changes.url,
+    changes.event_types,
+    changes.subscriptions,
+    changes.status,
+    changes.modified_at,
+  ];
   const { rows } = await sql.query<EndpointRow>(
     `UPDATE webhook_endpoints SET name = $2, url = $3, event_types = $4, subscriptions = $5, status = $6, modified_at = $7
-     WHERE id = $1 RETURNING ${ENDPOINT_COLUMNS}`,
-    [id, changes.name, changes.url, changes.event_types, changes.subscriptions, changes.status, changes.modified_at],
+     WHERE id = $1 AND ${ownerCondition(owner, params)} RETURNING ${ENDPOINT_COLUMNS}`,
+    params,
   );
   return rows[0]!;
 }
 
-export async function deleteEndpoint(sql: Sql, id: string, now: Date): Promise<void> {
-  await sql.query('UPDATE webhook_endpoints SET deleted_at = $2, status = $3 WHERE id = $1', [id, now, 'Inactive']);
+export async function deleteEndpoint(sql: Sql, owner: WebhookOwner, id: string, now: Date): Promise<void> {
+  const params: unknown[] = [id, now, 'Inactive'];
+  await sql.query(
+    `UPDATE webhook_endpoints SET deleted_at = $2, status = $3 WHERE id = $1 AND ${ownerCondition(owner, params)}`,
+    params,
+  );
 }
 
 /** Stops an endpoint's pending and scheduled deliveries (delete, deactivate). Logs stay. */
 export async function cancelDeliveries(sql: Sql, endpointId: string): Promise<number> {
   const { rowCount } = await sql.query(
-    `UPDATE webhook_deliveries SET status = 'Cancelled', next_attempt_at = NULL
-     WHERE endpoint_id = $1 AND status IN ('Pending', 'Scheduled')`,
+    `UPDATE /* across merchants: a partner's endpoint has deliveries about each of its merchants */ webhook_deliveries
+     SET status = 'Cancelled', next_attempt_at = NULL WHERE endpoint_id = $1 AND status IN ('Pending', 'Scheduled')`,
     [endpointId],
   );
   return rowCount ?? 0;
@@ -202,8 +217,9 @@ export interface LogFilter {
   search?: string;
 }
 
-function logWhere(owner: WebhookOwner, filter: LogFilter, params: unknown[]): string {
-  const where = [ownerCondition(owner, params)];
+/** The filters of a log query after its owner's condition: empty, or ` AND ...`. */
+function logFilters(filter: LogFilter, params: unknown[]): string {
+  const where: string[] = [];
   const add = (value: unknown, condition: (placeholder: string) => string) => {
     params.push(value);
     where.push(condition(`$${params.length}`));
@@ -223,7 +239,7 @@ function logWhere(owner: WebhookOwner, filter: LogFilter, params: unknown[]): st
     );
     params.push(search);
   }
-  return where.join(' AND ');
+  return where.map((condition) => ` AND ${condition}`).join('');
 }
 
 export async function listLogs(
@@ -233,7 +249,7 @@ export async function listLogs(
   page: { limit: number; offset: number; orderSql: string },
 ): Promise<{ rows: LogRow[]; total: number }> {
   const params: unknown[] = [];
-  const where = logWhere(owner, filter, params);
+  const where = `${ownerCondition(owner, params)}${logFilters(filter, params)}`;
   const [{ rows }, { rows: counted }] = await Promise.all([
     sql.query<LogRow>(
       `SELECT ${LOG_COLUMNS} FROM webhook_delivery_logs WHERE ${where} ${page.orderSql}
@@ -257,7 +273,7 @@ export async function* streamLogs(
   let after: { createdAt: Date; seq: string } | undefined;
   for (;;) {
     const params: unknown[] = [];
-    let where = logWhere(owner, filter, params);
+    let where = `${ownerCondition(owner, params)}${logFilters(filter, params)}`;
     if (after) {
       params.push(after.createdAt, after.seq);
       where += ` AND (created_at, seq) < ($${params.length - 1}, $${params.length})`;
@@ -418,7 +434,7 @@ export async function leaseDelivery(
   leaseMs: number,
 ): Promise<ClaimedDelivery | undefined> {
   const { rows } = await sql.query<ClaimedDelivery>(
-    `WITH leased AS (
+    `WITH /* across merchants: a delivery is leased by its id, a partner's about any of its merchants */ leased AS (
        UPDATE webhook_deliveries d SET locked_by = $2, locked_until = now() + $3 * interval '1 millisecond'
        WHERE d.id = $1 AND (d.locked_until IS NULL OR d.locked_until < now())
        RETURNING d.*
@@ -433,14 +449,16 @@ export async function leaseDelivery(
 export async function releaseLeases(sql: Sql, ids: string[], lockedBy: string): Promise<void> {
   if (ids.length === 0) return;
   await sql.query(
-    'UPDATE webhook_deliveries SET locked_by = NULL, locked_until = NULL WHERE id = ANY($1) AND locked_by = $2',
+    `UPDATE /* across merchants: the delivery worker's leases */ webhook_deliveries
+     SET locked_by = NULL, locked_until = NULL WHERE id = ANY($1) AND locked_by = $2`,
     [ids, lockedBy],
   );
 }
 
 export async function deliveryStatus(sql: Sql, deliveryId: string): Promise<string | undefined> {
-  const { rows } = await sql.query<{ status: string }>('SELECT status FROM webhook_deliveries WHERE id = $1', [
-    deliveryId,
-  ]);
+  const { rows } = await sql.query<{ status: string }>(
+    'SELECT /* across merchants: the delivery worker, by delivery id */ status FROM webhook_deliveries WHERE id = $1',
+    [deliveryId],
+  );
   return rows[0]?.status;
 }

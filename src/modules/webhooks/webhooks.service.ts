@@ -133,7 +133,7 @@ export class WebhooksService {
     return withTransaction(this.pool, async (tx) => {
       const locked = await findEndpoint(tx, owner, id, { forUpdate: true });
       if (!locked) throw new NotFoundError('Webhook endpoint', id);
-      const row = await updateEndpoint(tx, id, {
+      const row = await updateEndpoint(tx, owner, id, {
         name,
         url,
         event_types: merged.eventTypes!,
@@ -150,7 +150,7 @@ export class WebhooksService {
     await withTransaction(this.pool, async (tx) => {
       const row = await findEndpoint(tx, owner, id, { forUpdate: true });
       if (!row) throw new NotFoundError('Webhook endpoint', id);
-      await deleteEndpoint(tx, id, this.clock.now());
+      await deleteEndpoint(tx, owner, id, this.clock.now());
       await cancelDeliveries(tx, id);
     });
   }
@@ -236,7 +236,8 @@ export class WebhooksService {
     if (!delivery) throw new ConflictError('An attempt of this delivery is in progress; try again in a moment.');
     const release = () =>
       this.pool.query(
-        'UPDATE webhook_deliveries SET locked_by = NULL, locked_until = NULL WHERE id = $1 AND locked_by = $2',
+        `UPDATE /* across merchants: a lease taken by delivery id */ webhook_deliveries
+         SET locked_by = NULL, locked_until = NULL WHERE id = $1 AND locked_by = $2`,
         [delivery.id, lockedBy],
       );
     if (delivery.status === 'Delivered') {

@@ -232,13 +232,17 @@ export async function listPortfolios(
     counted
       ? countedTotal(sql, filter)
       : sql
-          .query<{ n: number }>(`SELECT count(*)::int AS n FROM merchant_portfolios ${where.sql}`, where.values)
+          .query<{ n: number }>(
+            `SELECT /* across merchants: a partner's portfolio */
+               count(*)::int AS n FROM merchant_portfolios ${where.sql}`,
+            where.values,
+          )
           .then(({ rows }) => rows[0]!.n),
     sql.query<PortfolioRow>(
       page.offset < DEFERRED_FROM_OFFSET && filter.status === undefined && filter.pciStatus === undefined
-        ? `SELECT ${COLUMNS} FROM merchant_portfolios ${where.sql}
+        ? `SELECT /* across merchants: a partner's portfolio */ ${COLUMNS} FROM merchant_portfolios ${where.sql}
            ORDER BY ${order} LIMIT ${page.limit} OFFSET ${page.offset}`
-        : `SELECT ${COLUMNS} FROM merchant_portfolios
+        : `SELECT /* across merchants: a partner's portfolio */ ${COLUMNS} FROM merchant_portfolios
            WHERE merchant_id IN (
              SELECT merchant_id FROM merchant_portfolios ${where.sql}
              ORDER BY ${order} LIMIT ${page.limit} OFFSET ${page.offset}

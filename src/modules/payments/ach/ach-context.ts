@@ -77,7 +77,12 @@ export class AchContext {
       merchant_id: string;
       processor_id: string;
       submitted_at: Date | null;
-    }>('SELECT id, merchant_id, processor_id, submitted_at FROM ach_files WHERE id = $1', [id]);
+    }>(
+      // A file's jobs name only the file; everything after this reads as its merchant.
+      `SELECT /* across merchants: found by file id */
+         id, merchant_id, processor_id, submitted_at FROM ach_files WHERE id = $1`,
+      [id],
+    );
     return rows[0];
   }
 

@@ -28,6 +28,7 @@ const BATCH_ORDER = `a.sec_code, (t.type_id = ${AchType.Refund})`;
 export async function claimWindow(
   tx: Tx,
   c: {
+    merchantId: string;
     processorId: string;
     window: Date;
     now: Date;
@@ -41,8 +42,8 @@ export async function claimWindow(
     `WITH moved AS (
        UPDATE transactions t SET status_id = ${AchStatus.InProgress}, modified_at = $3, batch_id = $5
        FROM ach_entries a
-       WHERE a.transaction_id = t.id AND a.processor_id = $1 AND a.window_at = $2 AND a.file_id IS NULL
-         AND t.status_id = ${AchStatus.Scheduled}
+       WHERE a.merchant_id = $8 AND t.merchant_id = $8 AND a.transaction_id = t.id AND a.processor_id = $1
+         AND a.window_at = $2 AND a.file_id IS NULL AND t.status_id = ${AchStatus.Scheduled}
        RETURNING t.id, t.type_id, a.sec_code
      ), ordered AS (
        SELECT m.id, row_number() OVER (ORDER BY m.sec_code, (m.type_id = ${AchType.Refund}), m.id) AS n FROM moved m
@@ -52,8 +53,8 @@ export async function claimWindow(
      )
      UPDATE ach_entries a SET file_id = $4, effective_date = $6, trace_number = $7 || lpad(tr.v::text, 7, '0')
      FROM ordered o JOIN traces tr ON tr.n = o.n
-     WHERE a.transaction_id = o.id`,
-    [c.processorId, c.window, c.now, c.fileId, c.batchId, c.effective, c.odfiId],
+     WHERE a.merchant_id = $8 AND a.transaction_id = o.id`,
+    [c.processorId, c.window, c.now, c.fileId, c.batchId, c.effective, c.odfiId, c.merchantId],
   );
   return result.rowCount ?? 0;
 }
@@ -95,9 +96,9 @@ export async function writeCutoffFile(tx: Tx, f: CutoffFile): Promise<FileTotals
     `SELECT a.sec_code, (t.type_id = ${AchType.Refund}) AS is_refund,
        COALESCE(sum(t.total_cents) FILTER (WHERE a.is_debit), 0)::text AS debit,
        COALESCE(sum(t.total_cents) FILTER (WHERE NOT a.is_debit), 0)::text AS credit
-     FROM ach_entries a JOIN transactions t ON t.id = a.transaction_id
-     WHERE a.file_id = $1 GROUP BY 1, 2 ORDER BY 1, 2`,
-    [f.fileId],
+     FROM ach_entries a JOIN transactions t ON t.merchant_id = a.merchant_id AND t.id = a.transaction_id
+     WHERE a.merchant_id = $2 AND a.file_id = $1 GROUP BY 1, 2 ORDER BY 1, 2`,
+    [f.fileId, f.merchantId],
   );
   const groups: Group[] = groupRows.map((g) => ({
     secCode: g.sec_code,
@@ -120,9 +121,9 @@ export async function writeCutoffFile(tx: Tx, f: CutoffFile): Promise<FileTotals
     `DECLARE ach_cutoff NO SCROLL CURSOR FOR
      SELECT ${TX_COLUMNS}, a.sec_code, a.is_debit, a.routing_number, a.account_type_id, a.receiver_name,
        a.trace_number, a.account_sealed, a.data_key_version AS entry_key_version
-     FROM ach_entries a JOIN transactions t ON t.id = a.transaction_id
-     WHERE a.file_id = $1 ORDER BY ${BATCH_ORDER}, t.id`,
-    [f.fileId],
+     FROM ach_entries a JOIN transactions t ON t.merchant_id = a.merchant_id AND t.id = a.transaction_id
+     WHERE a.merchant_id = $2 AND a.file_id = $1 ORDER BY ${BATCH_ORDER}, t.id`,
+    [f.fileId, f.merchantId],
   );
   let groupIndex = -1;
   let group: Group | undefined;

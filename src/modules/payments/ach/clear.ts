@@ -5,16 +5,19 @@ import { AchStatus } from './ach.model.js';
 import type { AchContext } from './ach-context.js';
 
 /** Settlement date reached: the file's In progress entries clear and their money is posted. Idempotent. */
-export async function clearFile(ctx: AchContext, fileId: string, sql?: Tx): Promise<number> {
+export async function clearFile(ctx: AchContext, fileId: string, sql?: Tx, merchantId?: string): Promise<number> {
+  const owner = merchantId ?? (await ctx.fileRow(fileId))?.merchant_id;
+  if (!owner) return 0;
   const work = async (tx: Tx) => {
     const now = ctx.clock.now();
     const { rows } = await tx.query(
       `UPDATE transactions t SET status_id = ${AchStatus.Cleared}, captured_cents = total_cents, captured_at = $2,
          modified_at = $2
        FROM ach_entries a
-       WHERE a.transaction_id = t.id AND a.file_id = $1 AND t.status_id = ${AchStatus.InProgress}
+       WHERE a.merchant_id = $3 AND t.merchant_id = $3 AND a.transaction_id = t.id AND a.file_id = $1
+         AND t.status_id = ${AchStatus.InProgress}
        RETURNING ${TX_COLUMNS}, a.is_debit`,
-      [fileId, now],
+      [fileId, now, owner],
     );
     for (const row of rows) {
       const t = toTransaction(row);

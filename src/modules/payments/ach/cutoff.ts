@@ -27,7 +27,7 @@ export async function cutoff(ctx: AchContext, processorId: string, window: Date)
     const odfiId = settings.odfiRoutingNumber.slice(0, 8);
     const companyId = companyIdentification(processorId);
     const local = localParts(window, settings.timeZone);
-    const modifier = await fileIdModifier(ctx, tx, processorId, window, settings.timeZone);
+    const modifier = await fileIdModifier(ctx, tx, { merchantId, id: processorId }, window, settings.timeZone);
     // The file and its batch exist first (the entries point at them); their totals follow once it is written.
     await tx.query(
       `INSERT INTO ach_files (id, merchant_id, processor_id, direction, window_at, created_at, entry_count,
@@ -45,6 +45,7 @@ export async function cutoff(ctx: AchContext, processorId: string, window: Date)
       externalBatchId: `${yymmdd(local)}${modifier}`,
     });
     const entryCount = await claimWindow(tx, {
+      merchantId,
       processorId,
       window,
       now,
@@ -55,8 +56,8 @@ export async function cutoff(ctx: AchContext, processorId: string, window: Date)
     });
     if (entryCount === 0) {
       // A window with no entries makes no file (voids or holds may have taken them all since the job was queued).
-      await ctx.deps.settlements.discard(tx, batchId);
-      await tx.query('DELETE FROM ach_files WHERE id = $1', [fileId]);
+      await ctx.deps.settlements.discard(tx, { merchantId, id: batchId });
+      await tx.query('DELETE FROM ach_files WHERE merchant_id = $2 AND id = $1', [fileId, merchantId]);
       return null;
     }
     const fileKey = await ctx.deps.vault.dataKeys.current(merchantId, tx);
@@ -89,8 +90,9 @@ export async function cutoff(ctx: AchContext, processorId: string, window: Date)
       recordsPerPart: ctx.deps.filePartRecords ?? DEFAULT_RECORDS_PER_PART,
     });
     await tx.query(
-      'UPDATE ach_files SET entry_count = $2, total_debit_cents = $3, total_credit_cents = $4 WHERE id = $1',
-      [fileId, entryCount, totals.totalDebitCents.toString(), totals.totalCreditCents.toString()],
+      `UPDATE ach_files SET entry_count = $2, total_debit_cents = $3, total_credit_cents = $4
+       WHERE merchant_id = $5 AND id = $1`,
+      [fileId, entryCount, totals.totalDebitCents.toString(), totals.totalCreditCents.toString(), merchantId],
     );
     await achSubmitQueue.enqueue(tx, ctx.clock, { fileId }, { singletonKey: fileId });
     await achClearQueue.enqueue(tx, ctx.clock, { fileId }, { runAt: settlesAt, singletonKey: fileId });
@@ -103,15 +105,15 @@ export async function cutoff(ctx: AchContext, processorId: string, window: Date)
 export async function fileIdModifier(
   _ctx: AchContext,
   tx: Sql,
-  processorId: string,
+  processor: { merchantId: string; id: string },
   window: Date,
   timeZone: string,
 ): Promise<string> {
   const { rows } = await tx.query<{ n: number }>(
     `SELECT count(*)::int AS n FROM ach_files
-     WHERE processor_id = $1 AND direction = 'origination'
+     WHERE merchant_id = $4 AND processor_id = $1 AND direction = 'origination'
        AND (window_at AT TIME ZONE $3)::date = ($2::timestamptz AT TIME ZONE $3)::date`,
-    [processorId, window, timeZone],
+    [processor.id, window, timeZone, processor.merchantId],
   );
   return 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789'[rows[0]!.n % 36]!;
 }

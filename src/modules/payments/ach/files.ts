@@ -71,12 +71,16 @@ export async function listFiles(
   const clause = where.length ? `WHERE ${where.join(' AND ')}` : '';
   const [{ rows }, count] = await Promise.all([
     ctx.deps.pool.query(
-      `SELECT id, merchant_id, processor_id, direction, window_at, created_at, entry_count, total_debit_cents,
+      `SELECT /* across merchants: the operator's list */ id, merchant_id, processor_id, direction, window_at,
+         created_at, entry_count, total_debit_cents,
          total_credit_cents, submitted_at, settles_at, returns_due_at, import_summary
        FROM ach_files ${clause} ${page.orderSql} LIMIT ${page.limit} OFFSET ${page.offset}`,
       values,
     ),
-    ctx.deps.pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM ach_files ${clause}`, values),
+    ctx.deps.pool.query<{ n: number }>(
+      `SELECT /* across merchants: the operator's list */ count(*)::int AS n FROM ach_files ${clause}`,
+      values,
+    ),
   ]);
   return { items: rows, total: count.rows[0]!.n };
 }

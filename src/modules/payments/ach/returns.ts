@@ -20,7 +20,7 @@ export async function collectReturns(ctx: AchContext, fileId: string): Promise<v
   const file = await ctx.fileRow(fileId);
   if (!file) return;
   if (!file.submitted_at) await submitFile(ctx, fileId);
-  await clearFile(ctx, fileId);
+  await clearFile(ctx, fileId, undefined, file.merchant_id);
   const configuration = await ctx.deps.merchants.getConfiguration(file.merchant_id);
   const processor = configuration.processors.find((p) => p.id === file.processor_id)!;
   const connector = ctx.deps.connector(processor.connector);
@@ -82,6 +82,7 @@ export async function importReturnFile(ctx: AchContext, processorId: string, con
             const result = await applyReturn(
               ctx,
               tx,
+              merchantId,
               processorId,
               addenda.originalTraceNumber,
               addenda.returnReasonCode,
@@ -106,13 +107,17 @@ export async function importReturnFile(ctx: AchContext, processorId: string, con
         }
       }
     }
-    await tx.query('UPDATE ach_files SET import_summary = $2 WHERE id = $1', [importId, summary]);
+    await tx.query('UPDATE ach_files SET import_summary = $2 WHERE merchant_id = $3 AND id = $1', [
+      importId,
+      summary,
+      merchantId,
+    ]);
     return true;
   });
   if (!applied) {
     const { rows } = await ctx.deps.pool.query<{ id: string; import_summary: typeof summary }>(
-      'SELECT id, import_summary FROM ach_files WHERE processor_id = $1 AND external_id = $2',
-      [processorId, external],
+      'SELECT id, import_summary FROM ach_files WHERE merchant_id = $3 AND processor_id = $1 AND external_id = $2',
+      [processorId, external, merchantId],
     );
     return { fileId: rows[0]!.id, duplicate: true, ...rows[0]!.import_summary };
   }
@@ -122,21 +127,24 @@ export async function importReturnFile(ctx: AchContext, processorId: string, con
 export async function applyReturn(
   ctx: AchContext,
   tx: Tx,
+  merchantId: string,
   processorId: string,
   trace: string,
   code: string,
   reason: string,
 ): Promise<'applied' | 'already' | 'unmatched'> {
   const { rows } = await tx.query(
-    `SELECT t.id, t.status_id, a.file_id FROM ach_entries a JOIN transactions t ON t.id = a.transaction_id
-     WHERE a.processor_id = $1 AND a.trace_number = $2 ORDER BY t.created_at DESC LIMIT 1 FOR UPDATE OF t`,
-    [processorId, trace],
+    `SELECT t.id, t.status_id, a.file_id
+     FROM ach_entries a JOIN transactions t ON t.merchant_id = a.merchant_id AND t.id = a.transaction_id
+     WHERE a.merchant_id = $3 AND a.processor_id = $1 AND a.trace_number = $2
+     ORDER BY t.created_at DESC LIMIT 1 FOR UPDATE OF t`,
+    [processorId, trace, merchantId],
   );
   const found = rows[0];
   if (!found) return 'unmatched';
   if (found.status_id === AchStatus.ChargedBack) return 'already';
   // A return can overtake the clearing job after a jump of the clock: the entry clears first, then returns.
-  if (found.status_id === AchStatus.InProgress) await clearFile(ctx, found.file_id, tx);
+  if (found.status_id === AchStatus.InProgress) await clearFile(ctx, found.file_id, tx, merchantId);
   const now = ctx.clock.now();
   const updated = await tx.query(
     // Returned before its batch settled, the entry moved nothing; returned later (a late return, imported by hand),
@@ -147,18 +155,20 @@ export async function applyReturn(
        -- and stays paid; the original, having collected nothing, has nothing left to refund against.
        refunded_cents = CASE WHEN t.settled_at IS NULL THEN 0 ELSE t.refunded_cents END, modified_at = $2,
        response_code = $3, details_message = $4
-     FROM (SELECT o.id, o.captured_cents, a.is_debit FROM transactions o JOIN ach_entries a ON a.transaction_id = o.id
-           WHERE o.id = $1) old
-     WHERE t.id = old.id AND t.status_id IN (${AchStatus.Cleared}, ${AchStatus.Refunded})
+     FROM (SELECT o.id, o.captured_cents, a.is_debit
+           FROM transactions o JOIN ach_entries a ON a.merchant_id = o.merchant_id AND a.transaction_id = o.id
+           WHERE o.merchant_id = $5 AND o.id = $1) old
+     WHERE t.merchant_id = $5 AND t.id = old.id AND t.status_id IN (${AchStatus.Cleared}, ${AchStatus.Refunded})
      RETURNING ${TX_COLUMNS}, old.is_debit, old.captured_cents AS was_captured`,
-    [found.id, now, code, `Returned: ${code} ${reason}`.trim()],
+    [found.id, now, code, `Returned: ${code} ${reason}`.trim(), merchantId],
   );
   if (!updated.rows[0]) return 'unmatched';
   const row = updated.rows[0];
   const t = toTransaction(row);
   await tx.query(
-    'UPDATE ach_entries SET return_code = $2, return_reason = $3, returned_at = $4 WHERE transaction_id = $1',
-    [found.id, code, reason || null, now],
+    `UPDATE ach_entries SET return_code = $2, return_reason = $3, returned_at = $4
+     WHERE merchant_id = $5 AND transaction_id = $1`,
+    [found.id, code, reason || null, now, merchantId],
   );
   const amount = Number(row.was_captured);
   await ctx.deps.ledger.post(tx, {
@@ -184,9 +194,11 @@ export async function applyChange(
 ): Promise<boolean> {
   const { rows } = await tx.query<{ transaction_id: string; payment_method_id: string | null }>(
     `UPDATE ach_entries a SET change_code = $3, corrected_data = $4
-     FROM transactions t WHERE t.id = a.transaction_id AND a.processor_id = $1 AND a.trace_number = $2
+     FROM transactions t
+     WHERE a.merchant_id = $5 AND t.merchant_id = $5 AND t.id = a.transaction_id AND a.processor_id = $1
+       AND a.trace_number = $2
      RETURNING a.transaction_id, t.payment_method_id`,
-    [processorId, trace, code, corrected],
+    [processorId, trace, code, corrected, merchantId],
   );
   const row = rows[0];
   if (!row) return false;

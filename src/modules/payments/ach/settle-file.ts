@@ -15,7 +15,7 @@ export async function settleFileBatch(ctx: AchContext, fileId: string): Promise<
     const totals = await batchMemberTotals(tx, batch);
     const net = totals.salesCents - totals.refundsCents;
     const now = ctx.clock.now();
-    await ctx.deps.settlements.markSettled(tx, batch.id, now, { totals });
+    await ctx.deps.settlements.markSettled(tx, batch, now, { totals });
     await markBatchMembersSettled(tx, batch, now);
     await ctx.deps.ledger.post(tx, {
       merchantId: batch.merchantId,

@@ -15,14 +15,17 @@ export async function submitFile(ctx: AchContext, fileId: string): Promise<void>
     content: await ctx.files.text(file.merchant_id, fileId),
   });
   await withTransaction(ctx.deps.pool, async (tx) => {
-    const updated = await tx.query('UPDATE ach_files SET submitted_at = $2 WHERE id = $1 AND submitted_at IS NULL', [
-      fileId,
-      ctx.clock.now(),
-    ]);
+    const updated = await tx.query(
+      'UPDATE ach_files SET submitted_at = $2 WHERE merchant_id = $3 AND id = $1 AND submitted_at IS NULL',
+      [fileId, ctx.clock.now(), file.merchant_id],
+    );
     if (updated.rowCount === 0) return;
     const refusals = answer.fileRejected
       ? (
-          await tx.query<{ trace_number: string }>('SELECT trace_number FROM ach_entries WHERE file_id = $1', [fileId])
+          await tx.query<{ trace_number: string }>(
+            'SELECT trace_number FROM ach_entries WHERE merchant_id = $2 AND file_id = $1',
+            [fileId, file.merchant_id],
+          )
         ).rows.map((row) => ({ traceNumber: row.trace_number, reason: `File rejected: ${answer.fileRejected}` }))
       : answer.rejected;
     if (refusals.length === 0) return;
@@ -30,13 +33,13 @@ export async function submitFile(ctx: AchContext, fileId: string): Promise<void>
       `WITH refused AS (
          UPDATE ach_entries a SET failure_reason = v.reason
          FROM unnest($2::text[], $3::text[]) AS v(trace, reason)
-         WHERE a.file_id = $1 AND a.trace_number = v.trace RETURNING a.transaction_id, v.reason
+         WHERE a.merchant_id = $5 AND a.file_id = $1 AND a.trace_number = v.trace RETURNING a.transaction_id, v.reason
        )
        UPDATE transactions t SET status_id = ${AchStatus.Failed}, modified_at = $4, details_message = r.reason,
          response_code = 'E01'
-       FROM refused r WHERE t.id = r.transaction_id AND t.status_id = ${AchStatus.InProgress}
+       FROM refused r WHERE t.merchant_id = $5 AND t.id = r.transaction_id AND t.status_id = ${AchStatus.InProgress}
        RETURNING ${TX_COLUMNS}`,
-      [fileId, refusals.map((r) => r.traceNumber), refusals.map((r) => r.reason), ctx.clock.now()],
+      [fileId, refusals.map((r) => r.traceNumber), refusals.map((r) => r.reason), ctx.clock.now(), file.merchant_id],
     );
     for (const row of rows) ctx.event(tx, 'transaction.ach.failed', toTransaction(row));
   });

@@ -28,7 +28,7 @@ export async function recordAttempt(ctx: CardContext, txn: Transaction): Promise
       // The first attempt's tx1 committed after this retry looked for it (its dying node's last statement).
       return findByIdempotencyId(ctx.deps.pool, txn.merchantId, txn.idempotencyId!);
     }
-    const holder = await findDuplicateKeyHolder(ctx.deps.pool, key!);
+    const holder = await findDuplicateKeyHolder(ctx.deps.pool, txn.merchantId, key!);
     if (holder && txn.idempotencyId !== null && holder.idempotencyId === txn.idempotencyId) {
       return findByIdempotencyId(ctx.deps.pool, txn.merchantId, txn.idempotencyId);
     }
@@ -50,7 +50,7 @@ export async function recordAttempt(ctx: CardContext, txn: Transaction): Promise
           'IsDuplicate',
         );
       }
-      await releaseDuplicateKey(ctx.deps.pool, holder.id, key!);
+      await releaseDuplicateKey(ctx.deps.pool, txn.merchantId, holder.id, key!);
     }
   }
 }

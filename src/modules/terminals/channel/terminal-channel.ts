@@ -146,7 +146,7 @@ export class TerminalChannel {
       this.sockets.delete(t.id);
       queue = queue
         .then(async () => {
-          await this.deps.terminals.disconnected(t.id, this.deps.nodeId());
+          await this.deps.terminals.disconnected(t, this.deps.nodeId());
           await this.events?.disconnected(t.id);
         })
         .catch(fail);
@@ -173,7 +173,7 @@ export class TerminalChannel {
     const connection = randomUUID();
     this.sockets.set(terminal.id, { socket, terminal, connection });
     await this.notify({ terminalId: terminal.id, close: true, keep: connection });
-    await this.deps.terminals.connected(terminal.id, this.deps.nodeId());
+    await this.deps.terminals.connected(terminal, this.deps.nodeId());
     socket.send(
       JSON.stringify({
         type: 'welcome',

@@ -9,6 +9,7 @@ import { v2Routes } from './modules/api-v2/index.js';
 import { checkoutRoutes } from './modules/checkout/checkout.routes.js';
 import { customersRoutes } from './modules/customers/customers.routes.js';
 import { devicesRoutes } from './modules/devices/devices.routes.js';
+import { eventStreamRoutes } from './modules/events/event-stream.routes.js';
 import { catalogRoutes } from './modules/invoices/catalog.routes.js';
 import { invoicePageRoutes } from './modules/invoices/invoice-page.routes.js';
 import { invoiceSettingsRoutes } from './modules/invoices/invoice-settings.routes.js';
@@ -120,6 +121,7 @@ export async function buildApp(ctx: AppContext, http: HttpDeps, options: BuildAp
     v2Routes(scoped, { services: s, pool: ctx.pool, clock: ctx.clock, sandbox: config.env === 'sandbox' });
     settlementsRoutes(scoped, { settlements: s.settlements });
     webhooksRoutes(scoped, { webhooks: s.webhooks });
+    eventStreamRoutes(scoped, { pool: ctx.pool, logger: ctx.logger });
     sessionsRoutes(scoped, { sessions: s.sessions, config });
     subscriptionsRoutes(scoped, { subscriptions: s.subscriptions });
     terminalsRoutes(scoped, {

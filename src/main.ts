@@ -2,6 +2,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Command, Option } from 'commander';
 import { Compile } from 'typebox/compile';
+import { registerDeveloperCommands } from './cli/developer-commands.js';
 import { type Config, ConfigError, loadConfig } from './config.js';
 import { verifyLedger } from './modules/ledger/verify.js';
 import { OPERATIONS, type OperatorOperation } from './modules/operator/operations.js';
@@ -116,6 +117,8 @@ program
     process.once('SIGTERM', stop);
     process.once('SIGINT', stop);
   });
+
+registerDeveloperCommands(program);
 
 const admin = program
   .command('admin')

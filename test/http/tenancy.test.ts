@@ -1193,6 +1193,7 @@ CROSS_TENANT.push(
 /** Which token kinds each bearer route accepts; the other kind must get 403. */
 export const TOKEN_KINDS: Record<string, Kind[]> = {
   'GET /pay-api/v1/merchants': ['partner'],
+  'GET /pay-api/v1/events/stream': ['merchant'],
   'GET /pay-api/v1/configurations/payments': ['merchant'],
   'GET /pay-api/v1/configurations/contact-infos': ['merchant'],
   'GET /pay-api/v1/configurations/states': ['merchant', 'partner'],

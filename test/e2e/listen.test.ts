@@ -1,0 +1,175 @@
+// `tessera listen` against a running server, as a developer runs it: the merchant's events arrive at a loopback
+// receiver signed like webhook deliveries (verified with the standardwebhooks package), and a restart of the server
+// loses nothing: events made while it was down arrive once it is back, each exactly once.
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, statSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { Webhook } from 'standardwebhooks';
+import { ADMIN_TOKEN, createTestDatabase, eventually, freePort, type TestDatabase } from '../harness.js';
+import { type Receiver, startReceiver } from '../webhook-receiver.js';
+import { callOk, type Proc, START_TIMEOUT_MS, tessera, waitForLog } from './tessera-process.js';
+
+const SECRET = 'b'.repeat(64);
+
+describe('tessera listen', () => {
+  let db: TestDatabase;
+  let receiver: Receiver;
+  let port: number;
+  let server: Proc | undefined;
+  let other: Proc | undefined;
+  let listen: Proc | undefined;
+  let key: { clientId: string; clientSecret: string };
+  let token: string;
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'tessera-listen-'));
+  const env = () => ({ DATABASE_URL: db.url, WORKERS: '0', SANDBOX_DEMO_DATA: 'false', DATA_DIR: dataDir });
+
+  async function serve(onPort: number): Promise<Proc> {
+    // One public address for both nodes: a token from one is good on the other.
+    const proc = tessera(['serve'], { ...env(), PORT: String(onPort), PUBLIC_BASE_URL: `http://127.0.0.1:${port}` });
+    await waitForLog(proc, 'tessera listening', START_TIMEOUT_MS);
+    return proc;
+  }
+  const stop = async (proc: Proc | undefined) => {
+    if (proc && proc.child.exitCode === null) proc.child.kill('SIGTERM');
+    await proc?.exited;
+  };
+  async function sale(base: string, referenceId: string) {
+    return callOk(`${base}/pay-api/v1/transactions/sale`, {
+      method: 'POST',
+      token,
+      body: {
+        amount: 12.34,
+        accountNumber: '4111111111111111',
+        expirationMonth: 12,
+        expirationYear: 2035,
+        referenceId,
+      },
+    });
+  }
+  const forwarded = () =>
+    receiver.hits.map((hit) => JSON.parse(hit.body) as { id: string; type: string; data: { object: { id: string } } });
+
+  before(async () => {
+    db = await createTestDatabase();
+    receiver = await startReceiver();
+    port = await freePort();
+    server = await serve(port);
+    const base = `http://127.0.0.1:${port}`;
+    const admin = { token: ADMIN_TOKEN };
+    const merchant = await callOk(`${base}/admin/v1/merchants`, {
+      method: 'POST',
+      ...admin,
+      body: { companyName: 'L' },
+    });
+    key = await callOk(`${base}/admin/v1/api-keys`, { method: 'POST', ...admin, body: { merchantId: merchant.id } });
+    const res = await fetch(`${base}/oauth2/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        grant_type: 'client_credentials',
+        client_id: key.clientId,
+        client_secret: key.clientSecret,
+      }),
+    });
+    token = ((await res.json()) as { access_token: string }).access_token;
+  });
+  after(async () => {
+    await stop(listen);
+    await stop(other);
+    await stop(server);
+    await receiver?.close();
+    await db?.drop();
+  });
+
+  const configDir = mkdtempSync(path.join(os.tmpdir(), 'tessera-config-'));
+  /** `tessera login`, the secret typed into standard input as a pipe; its exit code and output. */
+  async function loginAs(clientId: string, secret: string) {
+    const child = spawn(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        path.resolve('src/main.ts'),
+        'login',
+        '--base-url',
+        `http://127.0.0.1:${port}/`,
+        '--client-id',
+        clientId,
+        '--profile',
+        'dev',
+        '--json',
+      ],
+      { env: { ...process.env, TESSERA_CONFIG_DIR: configDir, TESSERA_CLIENT_SECRET: '' }, stdio: 'pipe' },
+    );
+    child.stdin.end(`${secret}\n`);
+    let output = '';
+    child.stdout.on('data', (d) => {
+      output += d;
+    });
+    child.stderr.on('data', (d) => {
+      output += d;
+    });
+    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+    return { code, output };
+  }
+
+  it('logs in: checks the key, saves the profile readable by its owner only; a wrong secret saves nothing', async () => {
+    const file = path.join(configDir, 'profiles.json');
+    const wrong = await loginAs(key.clientId, 'not-the-secret');
+    assert.equal(wrong.code, 1, wrong.output);
+    assert.match(wrong.output, /check the client id and secret/);
+    assert.throws(() => statSync(file));
+    const ok = await loginAs(key.clientId, key.clientSecret);
+    assert.equal(ok.code, 0, ok.output);
+    assert.equal(statSync(file).mode & 0o777, 0o600);
+    const saved = JSON.parse(readFileSync(file, 'utf8'));
+    assert.deepEqual(saved.dev, {
+      baseUrl: `http://127.0.0.1:${port}`,
+      clientId: key.clientId,
+      clientSecret: key.clientSecret,
+    });
+  });
+
+  it('forwards each event signed like a webhook delivery, and picks up after a server restart', async () => {
+    const base = `http://127.0.0.1:${port}`;
+    // The profile saved by login is all it needs.
+    listen = tessera(
+      ['listen', '--profile', 'dev', '--forward-to', `${receiver.url}/hooks`, '--print-json', '--secret', SECRET],
+      { TESSERA_CONFIG_DIR: configDir, TESSERA_CLIENT_ID: '', TESSERA_CLIENT_SECRET: '' },
+    );
+    await waitForLog(listen, '"connected":true', START_TIMEOUT_MS);
+
+    const first = await sale(base, 'listen-1');
+    await eventually(async () => forwarded().some((event) => event.data.object.id === first.transactionId), 15_000);
+    const verifier = new Webhook(SECRET, { format: 'raw' });
+    for (const hit of receiver.hits) {
+      const verified = verifier.verify(hit.body, hit.headers as Record<string, string>) as { id: string };
+      assert.equal(verified.id, hit.headers['webhook-id']);
+      assert.ok(hit.headers['service-webhook-signature'], 'the branded headers too');
+    }
+    // One line per event, with the local answer's status and time.
+    await waitForLog(listen, '"status":200', 5000);
+    assert.match(listen.stdout.join(''), /"type":"transaction\.card\.[a-z]+","status":200,"ms":\d+/);
+
+    // The server goes away; meanwhile another node on the same database takes two payments.
+    await stop(server);
+    server = undefined;
+    await waitForLog(listen, '"reconnecting":true', 15_000);
+    const otherPort = await freePort();
+    other = await serve(otherPort);
+    const during = [
+      await sale(`http://127.0.0.1:${otherPort}`, 'listen-2'),
+      await sale(`http://127.0.0.1:${otherPort}`, 'listen-3'),
+    ];
+    server = await serve(port);
+    await eventually(
+      async () => during.every((t) => forwarded().some((event) => event.data.object.id === t.transactionId)),
+      30_000,
+    );
+    const ids = forwarded().map((event) => event.id);
+    assert.equal(new Set(ids).size, ids.length, 'no event was forwarded twice');
+  });
+});

@@ -24,6 +24,7 @@ import { partnerApiRoutes } from './modules/partner-api/partner-api.routes.js';
 import { achRoutes } from './modules/payments/ach/ach.routes.js';
 import { transactionsRoutes } from './modules/payments/transactions.routes.js';
 import { posRoutes } from './modules/pos/pos.routes.js';
+import { requestLogsRoutes } from './modules/request-logs/request-logs.routes.js';
 import { sessionsRoutes } from './modules/sessions/sessions.routes.js';
 import { settlementsRoutes } from './modules/settlements/settlements.routes.js';
 import { subscriptionsRoutes } from './modules/subscriptions/subscriptions.routes.js';
@@ -122,6 +123,7 @@ export async function buildApp(ctx: AppContext, http: HttpDeps, options: BuildAp
     settlementsRoutes(scoped, { settlements: s.settlements });
     webhooksRoutes(scoped, { webhooks: s.webhooks });
     eventStreamRoutes(scoped, { pool: ctx.pool, logger: ctx.logger });
+    requestLogsRoutes(scoped, { pool: ctx.pool });
     sessionsRoutes(scoped, { sessions: s.sessions, config });
     subscriptionsRoutes(scoped, { subscriptions: s.subscriptions });
     terminalsRoutes(scoped, {

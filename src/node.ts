@@ -46,6 +46,7 @@ import { posQueues, posSchedules } from './modules/pos/pos.jobs.js';
 import { PosService } from './modules/pos/pos.service.js';
 import { PosTerminalSide } from './modules/pos/pos-terminal-side.js';
 import { PosWaiters } from './modules/pos/pos-waiters.js';
+import { RequestLogWriter } from './modules/request-logs/request-log-writer.js';
 import { SessionPayments } from './modules/sessions/session-payments.js';
 import { SessionSources } from './modules/sessions/session-sources.js';
 import { sessionQueues, sessionSchedules } from './modules/sessions/sessions.jobs.js';
@@ -157,6 +158,9 @@ export async function createNode(config: Config, options: NodeOptions): Promise<
     rateLimiter.start();
     closers.unshift(() => rateLimiter.stop());
     const idempotency = new IdempotencyStore(pool, clock, kek, config.idempotencyRetentionMinutes, nodeId);
+    const requestLog = new RequestLogWriter(pool, logger);
+    requestLog.start();
+    closers.unshift(() => requestLog.stop());
 
     const dataKeys = new DataKeys(pool, kek);
     await dataKeys.start();
@@ -413,6 +417,7 @@ export async function createNode(config: Config, options: NodeOptions): Promise<
         operator,
         rateLimiter,
         idempotency,
+        requestLog,
       },
       options.app,
     );

@@ -4,6 +4,7 @@ import type { Command } from 'commander';
 import { ApiClient } from './api-client.js';
 import { resolveCredentials } from './credentials.js';
 import { Listener } from './listen.js';
+import { tailLogs } from './logs-tail.js';
 import { DEFAULT_PROFILE, type Profile, profilesFile, saveProfile } from './profiles.js';
 import { readSecret } from './secret-input.js';
 
@@ -79,6 +80,46 @@ export function registerDeveloperCommands(program: Command): void {
         signal: stop.signal,
       }).run();
     });
+
+  program
+    .command('logs')
+    .description("The merchant's own API requests")
+    .command('tail')
+    .description('The latest requests, then each new one as it comes (method, path, status, duration, correlation id)')
+    .option('--status <status>', 'a class (4xx, 5xx) or one status (404)')
+    .option('--path <prefix>', 'only paths starting with this')
+    .option('--no-follow', 'print the latest and stop')
+    .option('--profile <name>', 'the saved profile to use (tessera login; default "default")')
+    .option('--base-url <url>', "the server (default: the profile's)")
+    .option('--client-id <id>', "an API key of the merchant (default: the profile's)")
+    .option('--client-secret <secret>', "the key's secret (better: TESSERA_CLIENT_SECRET or the profile)")
+    .option('--json', 'one JSON object per line')
+    .action(async (options: LogsTailOptions) => {
+      let credentials: Profile;
+      try {
+        credentials = resolveCredentials(options);
+      } catch (error) {
+        process.stderr.write(`tessera logs tail: ${(error as Error).message}\n`);
+        process.exit(64); // EX_USAGE
+      }
+      const stop = new AbortController();
+      process.once('SIGTERM', () => stop.abort());
+      process.once('SIGINT', () => stop.abort());
+      try {
+        await tailLogs(new ApiClient(credentials), {
+          status: options.status,
+          path: options.path,
+          follow: options.follow,
+          json: options.json ?? false,
+          out: (line) => process.stdout.write(`${line}\n`),
+          signal: stop.signal,
+        });
+      } catch (error) {
+        if (stop.signal.aborted) return;
+        process.stderr.write(`tessera logs tail: ${(error as Error).message}\n`);
+        process.exit(1);
+      }
+    });
 }
 
 interface ListenCommandOptions {
@@ -91,4 +132,15 @@ interface ListenCommandOptions {
   secret?: string;
   headerPrefix: string;
   printJson?: boolean;
+}
+
+interface LogsTailOptions {
+  status?: string;
+  path?: string;
+  follow: boolean;
+  profile?: string;
+  baseUrl?: string;
+  clientId?: string;
+  clientSecret?: string;
+  json?: boolean;
 }

@@ -1194,6 +1194,7 @@ CROSS_TENANT.push(
 export const TOKEN_KINDS: Record<string, Kind[]> = {
   'GET /pay-api/v1/merchants': ['partner'],
   'GET /pay-api/v1/events/stream': ['merchant'],
+  'GET /pay-api/v1/request-logs': ['merchant'],
   'GET /pay-api/v1/configurations/payments': ['merchant'],
   'GET /pay-api/v1/configurations/contact-infos': ['merchant'],
   'GET /pay-api/v1/configurations/states': ['merchant', 'partner'],

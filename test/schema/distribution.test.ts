@@ -36,6 +36,7 @@ const TENANT = [
   'payment_processors',
   'payment_sessions',
   'pos_transactions',
+  'request_logs',
   'settlement_batches',
   'subscription_attempts',
   'subscription_installments',

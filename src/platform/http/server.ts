@@ -58,6 +58,21 @@ export interface HttpDeps {
   operator: OperatorAuthenticator;
   rateLimiter: RateLimiter;
   idempotency: IdempotencyStore;
+  /** Where each merchant request's line goes for `tessera logs tail` (none: not kept). */
+  requestLog?: RequestLogSink;
+}
+
+export interface RequestLogSink {
+  record(entry: {
+    merchantId: string;
+    at: Date;
+    method: string;
+    path: string;
+    route: string;
+    status: number;
+    durationMs: number;
+    correlationId: string;
+  }): void;
 }
 
 const serializersByApp = new WeakMap<object, LazySerializers>();
@@ -207,6 +222,19 @@ export function createHttpServer(deps: HttpDeps): App {
     };
     if (reply.statusCode >= 500) deps.logger.error(entry, 'request completed');
     else deps.logger.info(entry, 'request completed');
+    // A merchant's own requests, for `tessera logs tail`: the same redacted line, never a body.
+    if (request.principal?.kind === 'merchant' && deps.requestLog) {
+      deps.requestLog.record({
+        merchantId: request.principal.merchantId,
+        at: new Date(),
+        method: request.method,
+        path: entry.url,
+        route,
+        status: reply.statusCode,
+        durationMs,
+        correlationId: request.id,
+      });
+    }
   });
 
   return app as unknown as App;

@@ -1,6 +1,7 @@
-// `tessera listen` against a running server, as a developer runs it: the merchant's events arrive at a loopback
-// receiver signed like webhook deliveries (verified with the standardwebhooks package), and a restart of the server
-// loses nothing: events made while it was down arrive once it is back, each exactly once.
+// The developer commands against a running server, as a developer runs them: `tessera login` saves a profile,
+// `tessera listen` forwards the merchant's events to a loopback receiver signed like webhook deliveries (verified with
+// the standardwebhooks package) and loses nothing across a server restart, `tessera logs tail` shows a request made
+// just before.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, statSync } from 'node:fs';
@@ -14,7 +15,7 @@ import { callOk, type Proc, START_TIMEOUT_MS, tessera, waitForLog } from './tess
 
 const SECRET = 'b'.repeat(64);
 
-describe('tessera listen', () => {
+describe('developer commands: login, listen, logs tail', () => {
   let db: TestDatabase;
   let receiver: Receiver;
   let port: number;
@@ -171,5 +172,33 @@ describe('tessera listen', () => {
     );
     const ids = forwarded().map((event) => event.id);
     assert.equal(new Set(ids).size, ids.length, 'no event was forwarded twice');
+  });
+
+  it('logs tail shows a request made just before, from the saved profile', async () => {
+    const base = `http://127.0.0.1:${port}`;
+    const res = await fetch(`${base}/pay-api/v1/customers`, {
+      headers: { authorization: `Bearer ${token}`, 'x-correlation-id': 'just-before' },
+    });
+    assert.equal(res.status, 200);
+    await eventually(async () => {
+      const page = await callOk(`${base}/pay-api/v1/request-logs`, { token });
+      return page.items.some((item: { correlationId: string }) => item.correlationId === 'just-before');
+    }, 10_000);
+    const tail = tessera(['logs', 'tail', '--profile', 'dev', '--no-follow', '--json'], {
+      TESSERA_CONFIG_DIR: configDir,
+      TESSERA_CLIENT_ID: '',
+      TESSERA_CLIENT_SECRET: '',
+    });
+    assert.equal(await tail.exited, 0, tail.output.join(''));
+    const lines = tail.stdout
+      .join('')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    const line = lines.find((entry) => entry.correlationId === 'just-before');
+    assert.deepEqual(
+      { method: line?.method, path: line?.path, status: line?.status },
+      { method: 'GET', path: '/pay-api/v1/customers', status: 200 },
+    );
   });
 });

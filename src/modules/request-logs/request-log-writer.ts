@@ -1,0 +1,60 @@
+// Writes what `tessera logs tail` shows: each merchant request's line, gathered in memory and written a few times a
+// second in one statement, so the requests themselves never wait for it. What a crash of the process loses is the
+// last quarter second of a development aid; what is written is read by any node.
+import type { Pool } from '../../platform/db/pool.js';
+import type { Logger } from '../../platform/observability/logger.js';
+import { insertRequestLogs, purgeRequestLogs, type RequestLogEntry } from './request-logs.repo.js';
+
+const FLUSH_MS = 250;
+const MAX_BUFFER = 5000;
+const RETENTION_MS = 24 * 3600_000;
+const PURGE_EVERY_MS = 10 * 60_000;
+
+export class RequestLogWriter {
+  private buffer: RequestLogEntry[] = [];
+  private timer: NodeJS.Timeout | undefined;
+  private flushing: Promise<void> = Promise.resolve();
+  private lastPurge = 0;
+
+  constructor(
+    private readonly pool: Pool,
+    private readonly logger: Logger,
+  ) {}
+
+  record(entry: RequestLogEntry): void {
+    // Under a flood (or a database away) the oldest lines go first; requests are never held up by their log.
+    if (this.buffer.length >= MAX_BUFFER) this.buffer.shift();
+    this.buffer.push(entry);
+  }
+
+  start(): void {
+    this.timer ??= setInterval(() => void this.flush(), FLUSH_MS);
+    this.timer.unref();
+  }
+
+  /** Writes what is gathered (one statement); the retention every ten minutes. */
+  flush(): Promise<void> {
+    this.flushing = this.flushing.then(async () => {
+      const entries = this.buffer;
+      if (entries.length > 0) {
+        this.buffer = [];
+        try {
+          await insertRequestLogs(this.pool, entries);
+        } catch (error) {
+          this.logger.warn({ err: error, lost: entries.length }, 'request log lines not written');
+        }
+      }
+      if (Date.now() - this.lastPurge >= PURGE_EVERY_MS) {
+        this.lastPurge = Date.now();
+        await purgeRequestLogs(this.pool, new Date(Date.now() - RETENTION_MS)).catch(() => 0);
+      }
+    });
+    return this.flushing;
+  }
+
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+    await this.flush();
+  }
+}

@@ -1,0 +1,106 @@
+// The merchant's own recent API requests (GET /pay-api/v1/request-logs), what `tessera logs tail` follows.
+import Type from 'typebox';
+import type { Pool } from '../../platform/db/pool.js';
+import { AUTHENTICATED_ERRORS, errorResponses } from '../../platform/http/error-schemas.js';
+import { MERCHANT_ONLY, merchantOf } from '../../platform/http/principal.js';
+import type { App } from '../../platform/http/server.js';
+import { listRequestLogs } from './request-logs.repo.js';
+
+const STATUS_CLASSES: Record<string, [number, number]> = {
+  '2xx': [200, 299],
+  '3xx': [300, 399],
+  '4xx': [400, 499],
+  '5xx': [500, 599],
+};
+
+const Query = Type.Object(
+  {
+    status: Type.Optional(
+      Type.String({ pattern: '^([2345]xx|[1-5][0-9]{2})$', description: 'A class (`4xx`) or one status (`404`).' }),
+    ),
+    path: Type.Optional(Type.String({ maxLength: 200, description: 'Only paths starting with this.' })),
+    after: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        maximum: Number.MAX_SAFE_INTEGER,
+        description: 'Requests after this `seq`, oldest first.',
+      }),
+    ),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, default: 50 })),
+  },
+  { additionalProperties: false },
+);
+
+const Entry = Type.Object({
+  seq: Type.Integer({ description: 'Position: pass the last one as `after` to follow.' }),
+  at: Type.String({ format: 'date-time' }),
+  method: Type.String(),
+  path: Type.String({ description: 'As the server logs it: secrets in the query string are redacted.' }),
+  route: Type.String(),
+  status: Type.Integer(),
+  durationMs: Type.Number(),
+  correlationId: Type.String({ description: 'The `x-correlation-id` the answer carried.' }),
+});
+
+const Page = Type.Object(
+  {
+    items: Type.Array(Entry),
+    next: Type.Union([Type.Integer(), Type.Null()], {
+      description: 'The `after` for the next call: the last item, or the one given when there is none.',
+    }),
+  },
+  {
+    examples: [
+      {
+        items: [
+          {
+            seq: 812,
+            at: '2026-11-26T10:00:00.000Z',
+            method: 'POST',
+            path: '/pay-api/v1/transactions/sale',
+            route: '/pay-api/v1/transactions/sale',
+            status: 400,
+            durationMs: 3.2,
+            correlationId: '6c1f8d0e-8a53-4d0e-9a5b-1d2f3c4b5a69',
+          },
+        ],
+        next: 812,
+      },
+    ],
+  },
+);
+
+export function requestLogsRoutes(app: App, deps: { pool: Pool }): void {
+  app.get(
+    '/pay-api/v1/request-logs',
+    {
+      config: { auth: MERCHANT_ONLY },
+      schema: {
+        tags: ['Developer tools'],
+        summary: "The merchant's recent API requests (what `tessera logs tail` shows)",
+        description:
+          'Method, path, status, duration and correlation id of each request made with one of the merchant\u2019s ' +
+          'tokens in the last 24 hours; never a body. Without `after`, the latest `limit`; with it, the ones after ' +
+          'it, oldest first. A line appears within a second of its answer.',
+        querystring: Query,
+        response: { 200: Page, ...errorResponses(...AUTHENTICATED_ERRORS) },
+      },
+    },
+    async (request) => {
+      const q = request.query;
+      const range = q.status ? (STATUS_CLASSES[q.status] ?? [Number(q.status), Number(q.status)]) : undefined;
+      const items = await listRequestLogs(deps.pool, {
+        merchantId: merchantOf(request).merchantId,
+        after: q.after,
+        statusFrom: range?.[0],
+        statusTo: range?.[1],
+        pathPrefix: q.path,
+        limit: q.limit ?? 50,
+      });
+      return {
+        items: items.map((item) => ({ ...item, at: item.at.toISOString() })),
+        next: items.at(-1)?.seq ?? q.after ?? null,
+      };
+    },
+  );
+}

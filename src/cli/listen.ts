@@ -90,6 +90,8 @@ export class Listener {
       for (const message of parser.push(decoder.decode(chunk, { stream: true }))) {
         await this.forward(message);
       }
+      // Before the first event, the position the stream started from: a reconnect then misses nothing either.
+      this.lastId ??= parser.lastEventId;
     }
     throw new Error('the event stream ended');
   }

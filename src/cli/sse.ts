@@ -13,6 +13,11 @@ export class SseParser {
   private event = '';
   private id: string | undefined;
 
+  /** The last `id` field seen, with or without a message (the position to resume from). */
+  get lastEventId(): string | undefined {
+    return this.id;
+  }
+
   /** The messages completed by this chunk. */
   push(chunk: string): SseMessage[] {
     this.buffer += chunk;

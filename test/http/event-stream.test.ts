@@ -18,8 +18,8 @@ async function open(baseUrl: string, token: string, options: { query?: string; l
     signal: controller.signal,
   });
   const messages: SseMessage[] = [];
+  const parser = new SseParser();
   if (res.ok && res.body) {
-    const parser = new SseParser();
     const decoder = new TextDecoder();
     void (async () => {
       try {
@@ -31,7 +31,7 @@ async function open(baseUrl: string, token: string, options: { query?: string; l
       }
     })();
   }
-  return { res, messages, close: () => controller.abort() };
+  return { res, messages, parser, close: () => controller.abort() };
 }
 
 describe('event stream', () => {
@@ -67,6 +67,9 @@ describe('event stream', () => {
     streams.push(stream);
     assert.equal(stream.res.status, 200);
     assert.match(stream.res.headers.get('content-type') ?? '', /^text\/event-stream/);
+    // It says where it starts before any event: a client cut off now resumes from there.
+    const start = await eventually(async () => stream.parser.lastEventId, 5000);
+    assert.match(start, /^\d+$/);
     const mine = [await session(m, 'One'), await session(m, 'Two')];
     await session(other, 'Theirs');
     await eventually(async () => stream.messages.length >= 2, 5000);
@@ -78,6 +81,7 @@ describe('event stream', () => {
     );
     assert.equal(stream.messages[0]!.event, bodies[0].type);
     assert.ok(Number(stream.messages[1]!.id) > Number(stream.messages[0]!.id));
+    assert.ok(Number(stream.messages[0]!.id) > Number(start));
     stream.close();
 
     // Reconnecting after the first event: the second comes again, and what happened meanwhile.

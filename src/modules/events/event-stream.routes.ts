@@ -97,8 +97,9 @@ export function eventStreamRoutes(app: App, deps: EventStreamDeps): void {
         'x-accel-buffering': 'no',
         'x-correlation-id': request.id,
       });
-      // A reconnect after one second; the stream's position so far.
-      res.write(`retry: 1000\n: stream of merchant ${merchantId} after ${cursor}\n\n`);
+      // A reconnect after one second, and the position the stream starts from: a client that loses the connection
+      // before any event resumes from here (an `id` without `data` sets the last event id and dispatches nothing).
+      res.write(`retry: 1000\nid: ${cursor}\n: stream of merchant ${merchantId}\n\n`);
       open.add(res);
       let wake: (() => void) | undefined;
       let closed = false;

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { ADMIN_TOKEN, eventually, startNode, type TestNode } from '../harness.js';
+import { ADMIN_TOKEN, eventually, startNode, startOfFreshMinute, type TestNode } from '../harness.js';
 
 const CONFIG = '/pay-api/v1/configurations/payments';
 
@@ -17,12 +17,11 @@ describe('rate limiting per principal', () => {
     await a.stop();
   });
 
-  // Token requests count against the client address, so each test gets its tenants from a fresh window.
+  // Token requests count against the client address, so each test gets its tenants from a fresh window. Windows are
+  // aligned to the minute: the clock moves to the start of the next one (seen by both nodes), so a test's requests
+  // cannot straddle a rollover (they did, about once in sixty runs, when the clock just moved on by 60 s).
   async function freshWindow() {
-    await a.request('POST', '/admin/v1/clock/advance', { token: ADMIN_TOKEN, body: { seconds: 60 } });
-    // b counts in the new window once it has heard of the advance.
-    const target = a.ctx.clock.nowMs();
-    await eventually(async () => b.ctx.clock.nowMs() >= target - 50);
+    await startOfFreshMinute(a, b);
   }
 
   it('answers 429 with Retry-After and the error body once the limit is used up', async () => {

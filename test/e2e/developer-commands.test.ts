@@ -9,9 +9,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Webhook } from 'standardwebhooks';
-import { ADMIN_TOKEN, createTestDatabase, eventually, freePort, type TestDatabase } from '../harness.js';
+import { createTestDatabase, eventually, freePort, type TestDatabase } from '../harness.js';
 import { type Receiver, startReceiver } from '../webhook-receiver.js';
-import { callOk, type Proc, START_TIMEOUT_MS, tessera, waitForLog } from './tessera-process.js';
+import { callOk, merchantWithToken, type Proc, START_TIMEOUT_MS, tessera, waitForLog } from './tessera-process.js';
 
 const SECRET = 'b'.repeat(64);
 
@@ -59,23 +59,7 @@ describe('developer commands: login, listen, logs tail', () => {
     port = await freePort();
     server = await serve(port);
     const base = `http://127.0.0.1:${port}`;
-    const admin = { token: ADMIN_TOKEN };
-    const merchant = await callOk(`${base}/admin/v1/merchants`, {
-      method: 'POST',
-      ...admin,
-      body: { companyName: 'L' },
-    });
-    key = await callOk(`${base}/admin/v1/api-keys`, { method: 'POST', ...admin, body: { merchantId: merchant.id } });
-    const res = await fetch(`${base}/oauth2/token`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({
-        grant_type: 'client_credentials',
-        client_id: key.clientId,
-        client_secret: key.clientSecret,
-      }),
-    });
-    token = ((await res.json()) as { access_token: string }).access_token;
+    ({ key, token } = await merchantWithToken(base, 'L'));
   });
   after(async () => {
     await stop(listen);

@@ -85,5 +85,5 @@ export async function merchantWithToken(base: string, companyName: string) {
     }),
   });
   const token = ((await response.json()) as { access_token: string }).access_token;
-  return { merchant, token };
+  return { merchant, token, key: key as { clientId: string; clientSecret: string } };
 }

@@ -1,26 +1,10 @@
 import type { Sql } from '../../platform/db/pool.js';
+import type { RequestLogLine } from '../../platform/http/server.js';
 
-export interface RequestLogEntry {
-  merchantId: string;
-  at: Date;
-  method: string;
-  path: string;
-  route: string;
-  status: number;
-  durationMs: number;
-  correlationId: string;
-}
+export type RequestLogEntry = RequestLogLine;
 
-export interface RequestLogRow {
-  seq: number;
-  at: Date;
-  method: string;
-  path: string;
-  route: string;
-  status: number;
-  durationMs: number;
-  correlationId: string;
-}
+/** A stored line as read back: its position, without the merchant it was read for. */
+export type RequestLogRow = Omit<RequestLogLine, 'merchantId'> & { seq: number };
 
 /** Entries of any merchants, in one statement. */
 export async function insertRequestLogs(sql: Sql, entries: readonly RequestLogEntry[]): Promise<void> {

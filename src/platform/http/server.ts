@@ -62,17 +62,20 @@ export interface HttpDeps {
   requestLog?: RequestLogSink;
 }
 
+/** One merchant request as `tessera logs tail` shows it: the log line's fields, never a body. */
+export interface RequestLogLine {
+  merchantId: string;
+  at: Date;
+  method: string;
+  path: string;
+  route: string;
+  status: number;
+  durationMs: number;
+  correlationId: string;
+}
+
 export interface RequestLogSink {
-  record(entry: {
-    merchantId: string;
-    at: Date;
-    method: string;
-    path: string;
-    route: string;
-    status: number;
-    durationMs: number;
-    correlationId: string;
-  }): void;
+  record(entry: RequestLogLine): void;
 }
 
 const serializersByApp = new WeakMap<object, LazySerializers>();

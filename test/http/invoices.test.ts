@@ -3,6 +3,7 @@
 // customer, the list's filters, and expiry on the business clock.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { invoicePaymentId } from '../../src/modules/invoices/invoice-payments.js';
 import { type HttpResult, type MerchantTenant, startNode, type TestNode } from '../harness.js';
 
 describe('invoices', () => {
@@ -437,6 +438,35 @@ describe('invoices', () => {
     const settled = await ok('GET', `${base}/${invoice.id}`);
     assert.equal(settled.statusName, 'Published');
     assert.match(settled.lastPaymentError, /nothing was charged/);
+    // The request was only stalled (a paused node): when it gets to its payment, the sweep's record under the same
+    // id is there first, and nothing is charged after the invoice was shown payable again.
+    const [row] = await t.query<{ attempts: number }>(
+      'SELECT payment_attempts AS attempts FROM invoices WHERE id = $1',
+      [invoice.id],
+    );
+    const late = await t.ctx.services.payments.charge({
+      merchantId: m.id,
+      source: { typeId: 4, id: invoice.id },
+      amount: { baseCents: 10_000 },
+      instrument: { kind: 'card', accountNumber: '4111111111111111', expirationMonth: 12, expirationYear: 2031 },
+      initiator: 'customer',
+      cardDataSource: 1,
+      idempotency: { id: invoicePaymentId(invoice.id, row!.attempts), recovering: false },
+    });
+    assert.equal(late.outcome, 'failed');
+    assert.equal(late.processedCents, 0);
+    const made = await t.query<{ status_id: number; captured_cents: number }>(
+      'SELECT status_id, captured_cents FROM transactions WHERE source_id = $1',
+      [invoice.id],
+    );
+    assert.deepEqual(made, [{ status_id: 92, captured_cents: 0 }], 'the failure only: no charge');
+    const paid = await ok('POST', `${base}/${invoice.id}/submit`, {
+      accountNumber: '4111111111111111',
+      expirationMonth: 12,
+      expirationYear: 2031,
+    });
+    assert.equal(paid.transaction.approved, true);
+    assert.equal(paid.invoice.statusName, 'Paid', 'payable again, and paid once');
   });
 
   it('a Published, unpaid invoice expires INVOICE_EXPIRY_DAYS after its due date, on the business clock', async () => {

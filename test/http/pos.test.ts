@@ -286,7 +286,26 @@ describe('POS transactions', () => {
     const ended = await get(lost);
     assert.equal(ended.posTransactionStatus, 'Error');
     assert.match(ended.errorMessage, /nothing was charged/);
-    assert.equal((await t.query('SELECT 1 FROM transactions WHERE source_id = $1', [lost])).length, 0);
+    // The failure is recorded under the POS transaction's id, so the dead node, were it only paused, charges nothing
+    // when it wakes up and gets to its own record.
+    const recorded = await t.query<{ status_id: number; captured_cents: number }>(
+      'SELECT status_id, captured_cents FROM transactions WHERE source_id = $1',
+      [lost],
+    );
+    assert.deepEqual(recorded, [{ status_id: 92, captured_cents: 0 }]);
+    const late = await t.ctx.services.payments.charge({
+      merchantId: m.id,
+      source: { typeId: 3, id: lost },
+      amount: { baseCents: 600 },
+      instrument: { kind: 'card', accountNumber: CARD.pan, expirationMonth: 12, expirationYear: 2031 },
+      initiator: 'customer',
+      cardDataSource: 4,
+      skipAddressVerification: true,
+      idempotency: { id: lost, recovering: false },
+    });
+    assert.equal(late.outcome, 'failed');
+    assert.equal(late.processedCents, 0);
+    assert.equal((await t.query('SELECT 1 FROM transactions WHERE source_id = $1', [lost])).length, 1);
   });
 
   it('lists by terminal with paging; the sweep ends what a terminal never took up', async () => {

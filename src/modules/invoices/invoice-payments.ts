@@ -211,19 +211,28 @@ export class InvoicePayments {
     return result;
   }
 
-  /** Card payments whose request died (or went silent): settled from the payment made under their id, if any. */
+  /**
+   * Card payments whose request died (or went silent): settled from the payment made under their id, or failed
+   * with nothing charged. The payments core records the failure under the payment's id itself, so a request that
+   * only stalled (a paused node, a failover) cannot charge after the invoice went back to Published.
+   */
   async sweep(): Promise<void> {
     const before = new Date(this.deps.clock.nowMs() - STUCK_AFTER_MS);
     for (const invoice of await findStuckCardPayments(this.deps.pool, before, 100)) {
       try {
         const attempt = invoice.paymentAttempts;
-        const made = await this.deps.payments.cardPaymentMadeUnder(
-          invoice.merchantId,
-          invoicePaymentId(invoice.id, attempt),
-        );
-        if (made) await this.settle(invoice, attempt, made);
-        else
-          await this.failed(invoice, attempt, null, 'The payment was cut off before it was made; nothing was charged.');
+        const settings = await this.deps.settings.get(invoice.merchantId);
+        const result = await this.deps.payments.closeCardClaim({
+          merchantId: invoice.merchantId,
+          claimId: invoicePaymentId(invoice.id, attempt),
+          source: { typeId: CreateMethod.Invoice, id: invoice.id },
+          processorId: settings.cardProcessorId,
+          amountCents: invoice.totalCents - invoice.paidCents,
+          referenceId: invoice.number,
+          cardDataSource: CardDataSource.Internet,
+          reason: 'The payment was cut off before it was made; nothing was charged.',
+        });
+        await this.settle(invoice, attempt, result);
       } catch (error) {
         this.deps.logger.error({ err: error, invoiceId: invoice.id }, 'invoice payment sweep failed');
       }
@@ -260,7 +269,7 @@ export class InvoicePayments {
       invoice,
       attempt,
       t.id,
-      t.responseMessage ?? (result.outcome === 'declined' ? 'Declined' : 'Failed'),
+      t.responseMessage ?? t.detailsMessage ?? (result.outcome === 'declined' ? 'Declined' : 'Failed'),
     );
   }
 

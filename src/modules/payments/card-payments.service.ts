@@ -1,5 +1,6 @@
 import { capture } from './card/capture.js';
 import { CardContext, type CardPaymentsDeps, type OperationResult } from './card/card-context.js';
+import { type ClaimToClose, closeClaim } from './card/close-claim.js';
 import { expireAuthorization } from './card/expire-authorization.js';
 import { pay } from './card/pay.js';
 import { reconcile, resume } from './card/reconcile.js';
@@ -31,13 +32,9 @@ export class CardPaymentsService {
     return pay(this.ctx, cmd);
   }
 
-  /**
-   * The payment a request made under `claimId`, settled first if its answer was lost (as a retry would); undefined
-   * when that request never got as far as recording one.
-   */
-  async madeUnder(merchantId: string, claimId: string): Promise<OperationResult | undefined> {
-    const earlier = await findByIdempotencyId(this.ctx.deps.pool, merchantId, claimId);
-    return earlier ? resume(this.ctx, earlier) : undefined;
+  /** The payment made under a lost claim, or a Failed record in its place that no later request can get past. */
+  closeClaim(claim: ClaimToClose): Promise<OperationResult> {
+    return closeClaim(this.ctx, claim);
   }
 
   capture(merchantId: string, id: string, amountCents: number | undefined, claim?: RequestClaim) {

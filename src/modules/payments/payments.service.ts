@@ -5,7 +5,13 @@ import type { CardPaymentsService, OperationResult } from './card-payments.servi
 import type { RequestClaim } from './payment-request.js';
 import type { AmountParts } from './pricing.js';
 import type { PaymentSourceListener, PaymentSourceListeners } from './source-listeners.js';
-import { type ContactInfo, type CreateMethod, type Transaction, TransactionStatus } from './transactions.model.js';
+import {
+  type ContactInfo,
+  type CreateMethod,
+  type Transaction,
+  TransactionStatus,
+  TransactionType,
+} from './transactions.model.js';
 import type { TransactionsService } from './transactions.service.js';
 
 /**
@@ -192,12 +198,35 @@ export class PaymentsService {
   }
 
   /**
-   * The card payment a source started under idempotency id `claimId` and lost track of (its node died): settled with
-   * the processor first if its answer was lost; undefined when none was recorded (nothing was charged).
+   * Ends a card payment a source started under idempotency id `claimId` and lost track of (its node died or went
+   * silent): the payment made under it (settled with the processor first if its answer was lost), or, when none was
+   * recorded, a Failed sale recorded under the claim in its place (outcome `failed`, nothing charged), so a request
+   * still in flight under the claim can no longer charge.
    */
-  async cardPaymentMadeUnder(merchantId: string, claimId: string): Promise<PaymentResult | undefined> {
-    const result = await this.cards.madeUnder(merchantId, claimId);
-    return result ? cardResult(result) : undefined;
+  async closeCardClaim(claim: {
+    merchantId: string;
+    claimId: string;
+    source: PaymentSource;
+    processorId?: string | null;
+    operation?: 'sale' | 'authorize';
+    amountCents: number;
+    referenceId?: string | null;
+    cardDataSource: number;
+    reason: string;
+  }): Promise<PaymentResult> {
+    const result = await this.cards.closeClaim({
+      merchantId: claim.merchantId,
+      claimId: claim.claimId,
+      createMethodId: claim.source.typeId,
+      sourceId: claim.source.id ?? null,
+      processorId: claim.processorId ?? null,
+      typeId: claim.operation === 'authorize' ? TransactionType.Authorization : TransactionType.Sale,
+      amountCents: claim.amountCents,
+      referenceId: claim.referenceId ?? null,
+      cardDataSourceId: claim.cardDataSource,
+      reason: claim.reason,
+    });
+    return cardResult(result);
   }
 
   /**

@@ -159,6 +159,19 @@ export const transactionQueries = {
   lockById: (id: string): QueryConfig => ({ name: 'tx.lock-by-id', text: `${BY_ID_SQL} FOR UPDATE`, values: [id] }),
 };
 
+const INSERT_UNLESS_CLAIMED_SQL = `${INSERT_SQL}
+  ON CONFLICT (idempotency_id) WHERE idempotency_id IS NOT NULL DO NOTHING RETURNING id`;
+
+/** Inserts `tx` unless a transaction holds its idempotency id already (false then: that one came first). */
+export async function insertUnlessClaimed(sql: Sql, tx: Transaction): Promise<boolean> {
+  const { rows } = await sql.query({
+    name: 'tx.insert-unless-claimed',
+    text: INSERT_UNLESS_CLAIMED_SQL,
+    values: values(tx, FIELDS),
+  });
+  return rows.length === 1;
+}
+
 export async function insertTransaction(sql: Sql, tx: Transaction): Promise<void> {
   await sql.query(transactionQueries.insert(tx));
 }

@@ -20,13 +20,26 @@ export async function payPos(
   pos: PosTransaction,
   card: CardRead | null,
   recovering: boolean,
-): Promise<PaymentResult | undefined> {
+): Promise<PaymentResult> {
   const idempotency = { id: pos.id, recovering };
   switch (pos.typeId) {
     case PosType.Sale:
     case PosType.Authorization: {
-      // Without the card (a recovery after its node died) only what that node recorded can be the answer.
-      if (!card) return deps.payments.cardPaymentMadeUnder(pos.merchantId, pos.id);
+      // Without the card (a recovery after its node died) only what that node recorded can be the answer; if it
+      // recorded nothing, the claim is closed so that node, should it wake up, charges nothing either.
+      if (!card) {
+        return deps.payments.closeCardClaim({
+          merchantId: pos.merchantId,
+          claimId: pos.id,
+          source: { typeId: CreateMethod.Terminal, id: pos.id },
+          processorId: pos.processorId,
+          operation: pos.typeId === PosType.Sale ? 'sale' : 'authorize',
+          amountCents: (pos.amountCents ?? 0) + (pos.tipCents ?? 0),
+          referenceId: pos.referenceId,
+          cardDataSource: pos.cardDataSourceId ?? CardDataSource.EMV,
+          reason: 'The card read was lost with its node before the payment was made; nothing was charged.',
+        });
+      }
       const result = await deps.payments.charge({
         merchantId: pos.merchantId,
         source: { typeId: CreateMethod.Terminal, id: pos.id },

@@ -133,7 +133,6 @@ export class PosTerminalSide implements TerminalEvents {
       }
       if (card && pos.typeId === PosType.Refund) await this.checkRefundCard(pos, card);
       result = await payPos(this.deps, pos, card, recovering);
-      if (!result) failure = 'The card read was lost with its node before the payment was made; nothing was charged.';
     } catch (error) {
       if (!(error instanceof AppError)) {
         // Not a refusal: whether a payment was made is not known here. Left being paid, the sweep asks the payments
@@ -168,7 +167,11 @@ export class PosTerminalSide implements TerminalEvents {
       this.deps.clock.now(),
       {
         transactionId: result?.transaction.id ?? null,
-        errorMessage: failure ?? (to === PosStatus.Error ? (result?.transaction.responseMessage ?? 'Failed') : null),
+        errorMessage:
+          failure ??
+          (to === PosStatus.Error
+            ? (result?.transaction.responseMessage ?? result?.transaction.detailsMessage ?? 'Failed')
+            : null),
       },
     );
     if (!done || !terminal) return;

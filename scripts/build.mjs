@@ -7,7 +7,7 @@
 //   the old one (atomic on one file system), the source map first and the bundle after it, the stamp last.
 // A reader therefore sees the old bundle or the new one, never half of one. `--force` builds regardless.
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, version as esbuildVersion } from 'esbuild';
@@ -42,6 +42,25 @@ function isCurrent() {
 
 if (!process.argv.includes('--force') && isCurrent()) process.exit(0);
 
+/** Every installed dependency's name (and its subpaths), less the workspaces of this repository. */
+function externals() {
+  const names = new Set();
+  for (const file of [path.join(root, 'package.json'), ...workspaceManifests()]) {
+    const manifest = JSON.parse(readFileSync(file, 'utf8'));
+    for (const name of Object.keys({ ...manifest.dependencies, ...manifest.devDependencies })) names.add(name);
+  }
+  for (const file of workspaceManifests()) names.delete(JSON.parse(readFileSync(file, 'utf8')).name);
+  return [...names].flatMap((name) => [name, `${name}/*`]);
+}
+
+function workspaceManifests() {
+  const packages = path.join(root, 'packages');
+  if (!existsSync(packages)) return [];
+  return readdirSync(packages)
+    .map((name) => path.join(packages, name, 'package.json'))
+    .filter((file) => existsSync(file));
+}
+
 const result = await build({
   absWorkingDir: root,
   // The PDF renderer runs in worker threads (src/modules/invoices/pdf): its own entry, next to main.js.
@@ -51,7 +70,9 @@ const result = await build({
   platform: 'node',
   format: 'esm',
   target: 'node20',
-  packages: 'external',
+  // Dependencies stay external, except this repository's own workspaces (TypeScript sources, bundled in); their
+  // own dependencies stay external too.
+  external: externals(),
   sourcemap: true,
   logLevel: 'warning',
   metafile: true,

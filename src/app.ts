@@ -62,6 +62,31 @@ function securityOf(auth: AuthPolicy | undefined): Array<Record<string, string[]
   return policy.tokens.map((kind) => ({ bearer: [kind] }));
 }
 
+/** Documents the `idempotency-key` header on the routes that honour it (generated clients send one there). */
+function withIdempotencyHeader<S extends { headers?: unknown }>(schema: S): S {
+  const headers = (schema.headers ?? { type: 'object', properties: {} }) as {
+    properties?: Record<string, unknown>;
+  };
+  return {
+    ...schema,
+    headers: {
+      ...headers,
+      type: 'object',
+      properties: {
+        ...headers.properties,
+        'idempotency-key': {
+          type: 'string',
+          minLength: 1,
+          maxLength: 255,
+          description:
+            'Makes a retry safe: the same key with the same request answers the first response again (a key ' +
+            'is kept 24 hours; another request with the key is a 422). docs/api-conventions.md.',
+        },
+      },
+    },
+  };
+}
+
 /** The HTTP application: the kernel plus every module's routes and the OpenAPI document. Does not listen. */
 export async function buildApp(ctx: AppContext, http: HttpDeps, options: BuildAppOptions = {}): Promise<App> {
   const app = createHttpServer(http);
@@ -90,7 +115,8 @@ export async function buildApp(ctx: AppContext, http: HttpDeps, options: BuildAp
       },
     },
     transform: ({ schema, url, route }) => {
-      return { schema: { ...schema, security: securityOf(route.config?.auth) } as typeof schema, url };
+      const documented = { ...schema, security: securityOf(route.config?.auth) } as typeof schema;
+      return { schema: route.config?.idempotent ? withIdempotencyHeader(documented) : documented, url };
     },
   });
   // The reference UI's own routes (HTML, scripts, the spec it loads) are public documentation.
@@ -105,7 +131,7 @@ export async function buildApp(ctx: AppContext, http: HttpDeps, options: BuildAp
   await app.register(async (api) => {
     const scoped = api as unknown as App;
     const { services: s, config } = ctx;
-    systemRoutes(scoped, { pool: ctx.pool, metrics: ctx.metrics, clock: ctx.clock });
+    systemRoutes(scoped, { pool: ctx.pool, metrics: ctx.metrics, clock: ctx.clock, environment: config.env });
     oauthRoutes(scoped, { oauth: s.oauth, config, logger: ctx.logger });
     merchantsRoutes(scoped, { merchants: s.merchants });
     apiKeysRoutes(scoped, { apiKeys: s.apiKeys });

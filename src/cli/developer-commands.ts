@@ -1,12 +1,14 @@
 // The developer commands: they reach any Tessera deployment over its public API with a merchant's API key
 // (docs/cli.md), unlike the operator's `tessera admin`, which works on the database.
 import type { Command } from 'commander';
-import { ApiClient } from './api-client.js';
+import { checkCredentials, connect } from './api-client.js';
 import { resolveCredentials } from './credentials.js';
 import { Listener } from './listen.js';
 import { tailLogs } from './logs-tail.js';
 import { DEFAULT_PROFILE, type Profile, profilesFile, saveProfile } from './profiles.js';
 import { readSecret } from './secret-input.js';
+import { runTrigger, triggerList } from './trigger/run-trigger.js';
+import type { Outcome } from './trigger/trigger-context.js';
 
 export function registerDeveloperCommands(program: Command): void {
   program
@@ -20,7 +22,7 @@ export function registerDeveloperCommands(program: Command): void {
       const clientSecret = await readSecret(`Client secret for ${options.clientId}: `);
       const profile = { baseUrl: options.baseUrl.replace(/\/$/, ''), clientId: options.clientId, clientSecret };
       try {
-        await new ApiClient(profile).check();
+        await checkCredentials(profile);
       } catch (error) {
         process.stderr.write(`tessera login: ${(error as Error).message}\n`);
         process.exit(1);
@@ -55,6 +57,7 @@ export function registerDeveloperCommands(program: Command): void {
       process.env.WEBHOOK_HEADER_PREFIX ?? 'Service',
     )
     .option('--print-json', 'one JSON object per line')
+    .option('--json', 'the same as --print-json')
     .action(async (options: ListenCommandOptions) => {
       let credentials: Profile;
       try {
@@ -75,10 +78,79 @@ export function registerDeveloperCommands(program: Command): void {
           .filter(Boolean),
         secret: options.secret,
         headerPrefix: options.headerPrefix,
-        json: options.printJson ?? false,
+        json: (options.printJson || options.json) ?? false,
         out: (line) => process.stdout.write(`${line}\n`),
         signal: stop.signal,
       }).run();
+    });
+
+  program
+    .command('trigger')
+    .description('Cause an event on a sandbox: real objects made through the API with a scripted outcome')
+    .argument('[event]', 'the event type (either name of the catalog), e.g. transaction.card.declined')
+    .option('--list', 'list the event types and how each is triggered')
+    .option('--count <n>', 'how many times', (v) => Number.parseInt(v, 10), 1)
+    .option('--card <number>', 'the card to pay with (a sandbox test card decides the outcome)')
+    .option('--amount <dollars>', 'the amount', (v) => Number(v))
+    .option('--outcome <outcome>', 'approved, declined or failed: picks the test card where the recipe pays by card')
+    .option('--admin-token <token>', 'the operator token, for the sandbox clock and terminals (or TESSERA_ADMIN_TOKEN)')
+    .option('--profile <name>', 'the saved profile to use (tessera login; default "default")')
+    .option('--base-url <url>', "the server (default: the profile's)")
+    .option('--client-id <id>', "an API key of the merchant (default: the profile's)")
+    .option('--client-secret <secret>', "the key's secret (better: TESSERA_CLIENT_SECRET or the profile)")
+    .option('--json', 'the result as one JSON object (progress still goes to stderr)')
+    .action(async (event: string | undefined, options: TriggerCommandOptions) => {
+      const write = (value: unknown, text: string) =>
+        process.stdout.write(options.json ? `${JSON.stringify(value)}\n` : `${text}\n`);
+      if (options.list || !event) {
+        const list = triggerList();
+        write(
+          list,
+          list
+            .map(
+              (e) =>
+                `${e.triggerable ? ' ' : '-'} ${[e.event, ...e.aliases].join(', ')}${e.note ? `  (${e.note})` : ''}`,
+            )
+            .join('\n'),
+        );
+        return;
+      }
+      const usage = (message: string): never => {
+        process.stderr.write(`tessera trigger: ${message}\n`);
+        process.exit(64); // EX_USAGE
+      };
+      if (!Number.isInteger(options.count) || options.count < 1 || options.count > 100) usage('--count is 1 to 100');
+      if (options.amount !== undefined && !(options.amount > 0)) usage('--amount is a positive number of dollars');
+      if (options.outcome && !['approved', 'declined', 'failed'].includes(options.outcome)) {
+        usage('--outcome is approved, declined or failed');
+      }
+      let credentials: Profile;
+      try {
+        credentials = resolveCredentials(options);
+      } catch (error) {
+        return usage((error as Error).message);
+      }
+      const adminToken = options.adminToken ?? (process.env.TESSERA_ADMIN_TOKEN || undefined);
+      try {
+        const report = await runTrigger({
+          event,
+          count: options.count,
+          card: options.card,
+          amount: options.amount,
+          outcome: options.outcome as Outcome | undefined,
+          client: connect(credentials),
+          admin: adminToken ? { baseUrl: credentials.baseUrl, token: adminToken } : null,
+          progress: (line) => process.stderr.write(`${line}\n`),
+        });
+        write(
+          report,
+          `Triggered ${report.event} ${report.count} time(s); made:\n` +
+            report.made.map((m) => `  ${m.kind} ${m.id}${m.detail ? `  ${m.detail}` : ''}`).join('\n'),
+        );
+      } catch (error) {
+        process.stderr.write(`tessera trigger: ${(error as Error).message}\n`);
+        process.exit(1);
+      }
     });
 
   program
@@ -106,7 +178,7 @@ export function registerDeveloperCommands(program: Command): void {
       process.once('SIGTERM', () => stop.abort());
       process.once('SIGINT', () => stop.abort());
       try {
-        await tailLogs(new ApiClient(credentials), {
+        await tailLogs(connect(credentials), {
           status: options.status,
           path: options.path,
           follow: options.follow,
@@ -132,6 +204,21 @@ interface ListenCommandOptions {
   secret?: string;
   headerPrefix: string;
   printJson?: boolean;
+  json?: boolean;
+}
+
+interface TriggerCommandOptions {
+  list?: boolean;
+  count: number;
+  card?: string;
+  amount?: number;
+  outcome?: string;
+  adminToken?: string;
+  profile?: string;
+  baseUrl?: string;
+  clientId?: string;
+  clientSecret?: string;
+  json?: boolean;
 }
 
 interface LogsTailOptions {

@@ -2,8 +2,10 @@
 // exactly as a webhook delivery and posted to a local URL. Public API only: any Tessera deployment, no database, no
 // public URL, no webhook endpoint. The stream resumes from the last event forwarded, so a restart of the server (or
 // of the connection) loses nothing.
+
+import type { TesseraClient } from '@tessera/client';
 import { newSigningSecret, signMessage } from '../modules/webhooks/signing.js';
-import { ApiClient } from './api-client.js';
+import { connect } from './api-client.js';
 import { type SseMessage, SseParser } from './sse.js';
 
 export interface ListenOptions {
@@ -43,12 +45,12 @@ const sleep = (ms: number, signal?: AbortSignal) =>
 
 export class Listener {
   readonly secret: string;
-  private readonly api: ApiClient;
+  private readonly api: TesseraClient;
   private lastId: string | undefined;
 
   constructor(private readonly options: ListenOptions) {
     this.secret = options.secret ?? newSigningSecret();
-    this.api = new ApiClient(options);
+    this.api = connect(options);
   }
 
   /** Until aborted: connect, forward every event, reconnect after a break from the last one forwarded. */
@@ -77,7 +79,7 @@ export class Listener {
   /** One connection to the stream, until it ends. */
   private async follow(): Promise<void> {
     const query = this.options.events?.length ? `?types=${encodeURIComponent(this.options.events.join(','))}` : '';
-    const res = await this.api.request(`/pay-api/v1/events/stream${query}`, {
+    const res = await this.api.fetch(`/pay-api/v1/events/stream${query}`, {
       headers: { accept: 'text/event-stream', ...(this.lastId ? { 'last-event-id': this.lastId } : {}) },
       signal: this.options.signal,
     });

@@ -1,6 +1,6 @@
 // `tessera logs tail`: the merchant's own recent API requests, then (unless told not to) each new one as it comes,
 // from the public request-log endpoint.
-import type { ApiClient } from './api-client.js';
+import type { TesseraClient } from '@tessera/client';
 
 export interface TailOptions {
   status?: string;
@@ -13,26 +13,25 @@ export interface TailOptions {
   intervalMs?: number;
 }
 
-interface Entry {
-  seq: number;
-  at: string;
-  method: string;
-  path: string;
-  status: number;
-  durationMs: number;
-  correlationId: string;
-}
-
-export async function tailLogs(api: ApiClient, options: TailOptions): Promise<void> {
+export async function tailLogs(client: TesseraClient, options: TailOptions): Promise<void> {
   let after: number | undefined;
   do {
-    const query = new URLSearchParams({ limit: '100' });
-    if (options.status) query.set('status', options.status);
-    if (options.path) query.set('path', options.path);
-    if (after !== undefined) query.set('after', String(after));
-    const res = await api.request(`/pay-api/v1/request-logs?${query}`, { signal: options.signal });
-    if (!res.ok) throw new Error(`the request log answered ${res.status}: ${await res.text()}`);
-    const page = (await res.json()) as { items: Entry[]; next: number | null };
+    const {
+      data: page,
+      error,
+      response,
+    } = await client.api.GET('/pay-api/v1/request-logs', {
+      params: {
+        query: {
+          limit: 100,
+          ...(options.status ? { status: options.status } : {}),
+          ...(options.path ? { path: options.path } : {}),
+          ...(after !== undefined ? { after } : {}),
+        },
+      },
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
+    if (!page) throw new Error(`the request log answered ${response.status}: ${JSON.stringify(error)}`);
     for (const entry of page.items) {
       options.out(
         options.json

@@ -11,6 +11,8 @@ export interface SystemRouteDeps {
   pool: Pool;
   metrics: Metrics;
   clock: Clock;
+  /** sandbox or production: tools refuse what only a sandbox may do (`tessera trigger`). */
+  environment: 'sandbox' | 'production';
 }
 
 export function systemRoutes(app: App, deps: SystemRouteDeps): void {
@@ -30,16 +32,22 @@ export function systemRoutes(app: App, deps: SystemRouteDeps): void {
       schema: {
         tags: ['Operations'],
         summary: 'Ping: the API answers (what the vendor CLI’s `ping` calls)',
-        description: 'No authentication; `timestamp` is the server’s business time.',
+        description:
+          'No authentication; `timestamp` is the server’s business time, `environment` says whether this is a ' +
+          'sandbox (test cards, a clock the operator moves) or production.',
         response: {
           200: Type.Object(
-            { status: Type.String(), timestamp: Type.String({ format: 'date-time' }) },
-            { examples: [{ status: 'ok', timestamp: '2026-11-24T10:00:00.000Z' }] },
+            {
+              status: Type.String(),
+              timestamp: Type.String({ format: 'date-time' }),
+              environment: Type.Union([Type.Literal('sandbox'), Type.Literal('production')]),
+            },
+            { examples: [{ status: 'ok', timestamp: '2026-11-24T10:00:00.000Z', environment: 'sandbox' }] },
           ),
         },
       },
     },
-    async () => ({ status: 'ok', timestamp: deps.clock.now().toISOString() }),
+    async () => ({ status: 'ok', timestamp: deps.clock.now().toISOString(), environment: deps.environment }),
   );
 
   app.get(

@@ -7,7 +7,7 @@
 //   the old one (atomic on one file system), the source map first and the bundle after it, the stamp last.
 // A reader therefore sees the old bundle or the new one, never half of one. `--force` builds regardless.
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, version as esbuildVersion } from 'esbuild';
@@ -42,23 +42,17 @@ function isCurrent() {
 
 if (!process.argv.includes('--force') && isCurrent()) process.exit(0);
 
-/** Every installed dependency's name (and its subpaths), less the workspaces of this repository. */
+/**
+ * Every dependency's name (and its subpaths) but this repository's own workspaces: npm links those into
+ * node_modules (a symbolic link to packages/...), and they are TypeScript sources to bundle, not packages to load.
+ */
 function externals() {
-  const names = new Set();
-  for (const file of [path.join(root, 'package.json'), ...workspaceManifests()]) {
-    const manifest = JSON.parse(readFileSync(file, 'utf8'));
-    for (const name of Object.keys({ ...manifest.dependencies, ...manifest.devDependencies })) names.add(name);
-  }
-  for (const file of workspaceManifests()) names.delete(JSON.parse(readFileSync(file, 'utf8')).name);
-  return [...names].flatMap((name) => [name, `${name}/*`]);
-}
-
-function workspaceManifests() {
-  const packages = path.join(root, 'packages');
-  if (!existsSync(packages)) return [];
-  return readdirSync(packages)
-    .map((name) => path.join(packages, name, 'package.json'))
-    .filter((file) => existsSync(file));
+  const manifest = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
+  const names = Object.keys({ ...manifest.dependencies, ...manifest.devDependencies }).filter((name) => {
+    const installed = path.join(root, 'node_modules', name);
+    return !(existsSync(installed) && lstatSync(installed).isSymbolicLink());
+  });
+  return names.flatMap((name) => [name, `${name}/*`]);
 }
 
 const result = await build({

@@ -2,6 +2,7 @@
 // page (a checkout, a payment link, an invoice's pay button), post its form with the CSRF cookie it set, and follow
 // where it sends the payer. A node that dies mid-payment is the payer pressing reload on another one: the page says
 // whether the payment went through, and an open form is submitted again (the session pays at most once).
+import { cardForm } from '../../src/cli/trigger/hosted-checkout.js';
 import type { Cluster } from './cluster.js';
 import { pick, type Random } from './random.js';
 
@@ -18,20 +19,6 @@ interface Page {
   location: string | null;
   cookie: string;
 }
-
-/** The card fields of the checkout form. */
-export const CARD_FORM = {
-  method: 'card',
-  cardName: 'Cluster Payer',
-  cardNumber: '4111 1111 1111 1111',
-  expiry: '12/35',
-  cvc: '123',
-  line1: '1 Main St',
-  city: 'New York',
-  state: 'NY',
-  postalCode: '10001',
-  email: 'payer@example.com',
-};
 
 export class HostedPayer {
   constructor(
@@ -107,7 +94,7 @@ export class HostedPayer {
       }
       const answer = await this.send(`/checkout/${sessionId}`, {
         method: 'POST',
-        body: new URLSearchParams({ csrf, ...CARD_FORM }).toString(),
+        body: new URLSearchParams({ csrf, ...cardForm('4111111111111111') }).toString(),
         cookie: page.cookie,
       });
       page = null;

@@ -20,8 +20,12 @@ const root = path.resolve('.');
 /** A checkout as `git clone` leaves it (no dist/), sharing this one's installed node_modules. */
 function freshCheckout(): string {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'tessera-checkout-'));
-  for (const entry of ['package.json', 'bin', 'scripts', 'src'])
-    cpSync(path.join(root, entry), path.join(dir, entry), { recursive: true });
+  for (const entry of ['package.json', 'bin', 'scripts', 'src', 'packages']) {
+    cpSync(path.join(root, entry), path.join(dir, entry), {
+      recursive: true,
+      filter: (source) => !source.includes(`${path.sep}node_modules`),
+    });
+  }
   symlinkSync(path.join(root, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
   return dir;
 }

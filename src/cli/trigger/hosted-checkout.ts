@@ -1,9 +1,23 @@
 // Paying on a hosted page as a browser without JavaScript does: open the page (a checkout, a payment link), post its
 // form with the CSRF cookie it set, and read where it sends the payer. Public pages, no token.
 
-export const APPROVED_CARD = '4111111111111111';
-
 export type HostedOutcome = 'completed' | 'declined';
+
+/** The checkout form's card fields, as a payer fills them in. */
+export function cardForm(cardNumber: string): Record<string, string> {
+  return {
+    method: 'card',
+    cardName: 'Sandbox Payer',
+    cardNumber,
+    expiry: '12/35',
+    cvc: '123',
+    line1: '1 Main St',
+    city: 'New York',
+    state: 'NY',
+    postalCode: '10001',
+    email: 'payer@example.com',
+  };
+}
 
 /** Pays the checkout form at `pageUrl` by card; what the payer was shown. */
 export async function payHostedPage(pageUrl: string, cardNumber: string): Promise<HostedOutcome> {
@@ -20,19 +34,7 @@ export async function payHostedPage(pageUrl: string, cardNumber: string): Promis
     method: 'POST',
     redirect: 'manual',
     headers: { 'content-type': 'application/x-www-form-urlencoded', cookie },
-    body: new URLSearchParams({
-      csrf,
-      method: 'card',
-      cardName: 'Trigger Payer',
-      cardNumber,
-      expiry: '12/35',
-      cvc: '123',
-      line1: '1 Main St',
-      city: 'New York',
-      state: 'NY',
-      postalCode: '10001',
-      email: 'payer@example.com',
-    }),
+    body: new URLSearchParams({ csrf, ...cardForm(cardNumber) }),
     signal: AbortSignal.timeout(60_000),
   });
   const text = await answer.text();

@@ -2,7 +2,7 @@
 // (docs/cli.md), unlike the operator's `tessera admin`, which works on the database.
 import type { Command } from 'commander';
 import { checkCredentials, connect } from './api-client.js';
-import { resolveCredentials } from './credentials.js';
+import { type CredentialFlags, resolveCredentials } from './credentials.js';
 import { Listener } from './listen.js';
 import { tailLogs } from './logs-tail.js';
 import { DEFAULT_PROFILE, type Profile, profilesFile, saveProfile } from './profiles.js';
@@ -41,15 +41,10 @@ export function registerDeveloperCommands(program: Command): void {
       );
     });
 
-  program
-    .command('listen')
+  withCredentials(program.command('listen'))
     .description("Forward the merchant's events as they happen, signed like webhook deliveries, to a local URL")
     .requiredOption('--forward-to <url>', 'where to post each event (e.g. http://localhost:3000/webhooks)')
     .option('--events <types>', 'comma-separated event types (default: all)')
-    .option('--profile <name>', 'the saved profile to use (tessera login; default "default")')
-    .option('--base-url <url>', "the server (or TESSERA_BASE_URL; default: the profile's)")
-    .option('--client-id <id>', "an API key of the merchant (or TESSERA_CLIENT_ID; default: the profile's)")
-    .option('--client-secret <secret>', "the key's secret (better: TESSERA_CLIENT_SECRET or the profile)")
     .option('--secret <secret>', 'the signing secret to use (default: a new one, shown at start)')
     .option(
       '--header-prefix <prefix>',
@@ -59,16 +54,8 @@ export function registerDeveloperCommands(program: Command): void {
     .option('--print-json', 'one JSON object per line')
     .option('--json', 'the same as --print-json')
     .action(async (options: ListenCommandOptions) => {
-      let credentials: Profile;
-      try {
-        credentials = resolveCredentials(options);
-      } catch (error) {
-        process.stderr.write(`tessera listen: ${(error as Error).message}\n`);
-        process.exit(64); // EX_USAGE
-      }
-      const stop = new AbortController();
-      process.once('SIGTERM', () => stop.abort());
-      process.once('SIGINT', () => stop.abort());
+      const credentials = credentialsOrExit('listen', options);
+      const stop = stopOnSignals();
       await new Listener({
         ...credentials,
         forwardTo: options.forwardTo,
@@ -84,8 +71,7 @@ export function registerDeveloperCommands(program: Command): void {
       }).run();
     });
 
-  program
-    .command('trigger')
+  withCredentials(program.command('trigger'))
     .description('Cause an event on a sandbox: real objects made through the API with a scripted outcome')
     .argument('[event]', 'the event type (either name of the catalog), e.g. transaction.card.declined')
     .option('--list', 'list the event types and how each is triggered')
@@ -94,10 +80,6 @@ export function registerDeveloperCommands(program: Command): void {
     .option('--amount <dollars>', 'the amount', (v) => Number(v))
     .option('--outcome <outcome>', 'approved, declined or failed: picks the test card where the recipe pays by card')
     .option('--admin-token <token>', 'the operator token, for the sandbox clock and terminals (or TESSERA_ADMIN_TOKEN)')
-    .option('--profile <name>', 'the saved profile to use (tessera login; default "default")')
-    .option('--base-url <url>', "the server (default: the profile's)")
-    .option('--client-id <id>', "an API key of the merchant (default: the profile's)")
-    .option('--client-secret <secret>', "the key's secret (better: TESSERA_CLIENT_SECRET or the profile)")
     .option('--json', 'the result as one JSON object (progress still goes to stderr)')
     .action(async (event: string | undefined, options: TriggerCommandOptions) => {
       const write = (value: unknown, text: string) =>
@@ -124,12 +106,7 @@ export function registerDeveloperCommands(program: Command): void {
       if (options.outcome && !['approved', 'declined', 'failed'].includes(options.outcome)) {
         usage('--outcome is approved, declined or failed');
       }
-      let credentials: Profile;
-      try {
-        credentials = resolveCredentials(options);
-      } catch (error) {
-        return usage((error as Error).message);
-      }
+      const credentials = credentialsOrExit('trigger', options);
       const adminToken = options.adminToken ?? (process.env.TESSERA_ADMIN_TOKEN || undefined);
       try {
         const report = await runTrigger({
@@ -153,30 +130,15 @@ export function registerDeveloperCommands(program: Command): void {
       }
     });
 
-  program
-    .command('logs')
-    .description("The merchant's own API requests")
-    .command('tail')
+  withCredentials(program.command('logs').description("The merchant's own API requests").command('tail'))
     .description('The latest requests, then each new one as it comes (method, path, status, duration, correlation id)')
     .option('--status <status>', 'a class (4xx, 5xx) or one status (404)')
     .option('--path <prefix>', 'only paths starting with this')
     .option('--no-follow', 'print the latest and stop')
-    .option('--profile <name>', 'the saved profile to use (tessera login; default "default")')
-    .option('--base-url <url>', "the server (default: the profile's)")
-    .option('--client-id <id>', "an API key of the merchant (default: the profile's)")
-    .option('--client-secret <secret>', "the key's secret (better: TESSERA_CLIENT_SECRET or the profile)")
     .option('--json', 'one JSON object per line')
     .action(async (options: LogsTailOptions) => {
-      let credentials: Profile;
-      try {
-        credentials = resolveCredentials(options);
-      } catch (error) {
-        process.stderr.write(`tessera logs tail: ${(error as Error).message}\n`);
-        process.exit(64); // EX_USAGE
-      }
-      const stop = new AbortController();
-      process.once('SIGTERM', () => stop.abort());
-      process.once('SIGINT', () => stop.abort());
+      const credentials = credentialsOrExit('logs tail', options);
+      const stop = stopOnSignals();
       try {
         await tailLogs(connect(credentials), {
           status: options.status,
@@ -230,4 +192,31 @@ interface LogsTailOptions {
   clientId?: string;
   clientSecret?: string;
   json?: boolean;
+}
+
+/** The options every command that connects with a merchant's key takes (see `resolveCredentials` for the order). */
+function withCredentials(command: Command): Command {
+  return command
+    .option('--profile <name>', 'the saved profile to use (tessera login; default "default")')
+    .option('--base-url <url>', "the server (or TESSERA_BASE_URL; default: the profile's)")
+    .option('--client-id <id>', "an API key of the merchant (or TESSERA_CLIENT_ID; default: the profile's)")
+    .option('--client-secret <secret>', "the key's secret (better: TESSERA_CLIENT_SECRET or the profile)");
+}
+
+/** The server and key to use, or the reason there are none and exit 64 (EX_USAGE). */
+function credentialsOrExit(command: string, flags: CredentialFlags): Profile {
+  try {
+    return resolveCredentials(flags);
+  } catch (error) {
+    process.stderr.write(`tessera ${command}: ${(error as Error).message}\n`);
+    process.exit(64);
+  }
+}
+
+/** Aborted by SIGTERM or SIGINT: long commands end cleanly (a stream closed, the last line printed). */
+function stopOnSignals(): AbortController {
+  const stop = new AbortController();
+  process.once('SIGTERM', () => stop.abort());
+  process.once('SIGINT', () => stop.abort());
+  return stop;
 }

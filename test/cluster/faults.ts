@@ -1,9 +1,10 @@
 // The cluster test's fault injector: a schedule drawn from the seed, carried out while the load runs and written to
 // the history. SIGKILL of serve and worker nodes (restarted after a delay), SIGSTOP of a node for longer than any
 // lease, PostgreSQL crashing in immediate mode, and the business clock moving forward.
+
+import { pick, type Random } from '../random.js';
 import type { Cluster } from './cluster.js';
 import type { FaultRecord, HistoryWriter } from './history.js';
-import { pick, type Random } from './random.js';
 
 export interface FaultPlan {
   atMs: number;

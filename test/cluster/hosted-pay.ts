@@ -3,8 +3,8 @@
 // where it sends the payer. A node that dies mid-payment is the payer pressing reload on another one: the page says
 // whether the payment went through, and an open form is submitted again (the session pays at most once).
 import { cardForm } from '../../src/cli/trigger/hosted-checkout.js';
+import { pick, type Random } from '../random.js';
 import type { Cluster } from './cluster.js';
-import { pick, type Random } from './random.js';
 
 const ATTEMPT_TIMEOUT_MS = 15_000;
 const DEADLINE_MS = 45_000;

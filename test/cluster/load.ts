@@ -3,11 +3,11 @@
 // definitive or the operation's deadline passes, and writing every attempt and outcome to the history.
 import { randomUUID } from 'node:crypto';
 import { ADMIN_TOKEN } from '../harness.js';
+import { pick, type Random } from '../random.js';
 import { definitive } from './checker.js';
 import type { Cluster } from './cluster.js';
 import type { HistoryWriter, OpKind, OpRecord } from './history.js';
 import { formSession, HostedPayer, type PayOutcome } from './hosted-pay.js';
-import { pick, type Random } from './random.js';
 
 export interface MerchantLoad {
   id: string;

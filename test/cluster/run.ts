@@ -3,13 +3,13 @@
 // that was due has happened, and the checker over the history and the database (docs/reliability.md).
 import type pg from 'pg';
 import { createPool } from '../../src/platform/db/pool.js';
+import { seeded } from '../random.js';
 import { startReceiver } from '../webhook-receiver.js';
 import { check, type Snapshot, takeSnapshot, type Violation } from './checker.js';
 import { Cluster } from './cluster.js';
 import { FaultInjector, planFaults } from './faults.js';
 import { HistoryWriter, readHistory } from './history.js';
 import { LoadDriver, type MerchantLoad } from './load.js';
-import { seeded } from './random.js';
 
 export interface RunOptions {
   seed: number;

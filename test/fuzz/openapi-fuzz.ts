@@ -21,18 +21,6 @@ export interface Operation {
   op: any;
 }
 
-/** mulberry32: a tiny seeded PRNG, so a failure is replayed by its seed. */
-export function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 export function operations(doc: any): Operation[] {
   const found: Operation[] = [];
   for (const [path, item] of Object.entries<any>(doc.paths)) {

@@ -3,12 +3,11 @@ import { CardContext, type CardPaymentsDeps, type OperationResult } from './card
 import { type ClaimToClose, closeClaim } from './card/close-claim.js';
 import { expireAuthorization } from './card/expire-authorization.js';
 import { pay } from './card/pay.js';
-import { reconcile, resume } from './card/reconcile.js';
+import { reconcile } from './card/reconcile.js';
 import { refund } from './card/refund.js';
 import { tipAdjust } from './card/tip-adjust.js';
 import { voidPayment } from './card/void.js';
 import type { PaymentCommand, RequestClaim } from './payment-request.js';
-import { findByIdempotencyId } from './transactions.repo.js';
 
 export type { CardPaymentsDeps, OperationResult } from './card/card-context.js';
 export { expireAuthorizationQueue, reconcileQueue } from './card/card-context.js';

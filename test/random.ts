@@ -1,4 +1,5 @@
-// The cluster test's seeded choices: one seed replays the same load, faults and receiver answers.
+// Seeded choices for the tests that draw at random (the cluster test's load and faults, the fuzz test's requests):
+// one seed replays the same run.
 
 export type Random = () => number;
 

@@ -33,6 +33,7 @@ import { terminalsRoutes } from './modules/terminals/terminals.routes.js';
 import { webhooksRoutes } from './modules/webhooks/webhooks.routes.js';
 import { type AuthPolicy, MERCHANT_ONLY } from './platform/http/principal.js';
 import { type App, createHttpServer, type HttpDeps } from './platform/http/server.js';
+import { isOptionalBody } from './platform/http/validation.js';
 import { projectRoot } from './platform/paths.js';
 
 export interface BuildAppOptions {
@@ -87,9 +88,15 @@ function withIdempotencyHeader<S extends { headers?: unknown }>(schema: S): S {
   };
 }
 
+/** `POST /v1/things/{id}` for a route's method and URL, in Fastify's (`:id`) or OpenAPI's (`{id}`) spelling. */
+function operationKey(method: string | string[], url: string): string {
+  return `${[method].flat()[0]!.toUpperCase()} ${url.replace(/:(\w+)/g, '{$1}')}`;
+}
+
 /** The HTTP application: the kernel plus every module's routes and the OpenAPI document. Does not listen. */
 export async function buildApp(ctx: AppContext, http: HttpDeps, options: BuildAppOptions = {}): Promise<App> {
   const app = createHttpServer(http);
+  const optionalBodies = new Set<string>();
 
   await app.register(swagger, {
     openapi: {
@@ -115,8 +122,20 @@ export async function buildApp(ctx: AppContext, http: HttpDeps, options: BuildAp
       },
     },
     transform: ({ schema, url, route }) => {
+      if (isOptionalBody(schema?.body)) optionalBodies.add(operationKey(route.method, url));
       const documented = { ...schema, security: securityOf(route.config?.auth) } as typeof schema;
       return { schema: route.config?.idempotent ? withIdempotencyHeader(documented) : documented, url };
+    },
+    // @fastify/swagger marks every request body required; an optional one (Type.Optional) may be left out.
+    transformObject: (document) => {
+      const openapiObject = 'openapiObject' in document ? document.openapiObject : document.swaggerObject;
+      for (const [path, item] of Object.entries(openapiObject.paths ?? {})) {
+        for (const [method, operation] of Object.entries(item ?? {})) {
+          const body = (operation as { requestBody?: { required?: boolean } }).requestBody;
+          if (body && optionalBodies.has(operationKey(method, path))) body.required = false;
+        }
+      }
+      return openapiObject;
     },
   });
   // The reference UI's own routes (HTML, scripts, the spec it loads) are public documentation.

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
+import { dictionary } from '../../src/platform/dictionary.js';
 
 export interface ContractMedia {
   contentType: string;
@@ -45,7 +46,7 @@ function toJsonSchema(schema: unknown, open: boolean, asProperty = false): unkno
     const ref = { $ref: `vendor#/definitions/${s.$ref.split('/').pop()}` };
     return asProperty ? { anyOf: [ref, { type: 'null' }] } : ref;
   }
-  const out: Record<string, unknown> = {};
+  const out: Record<string, unknown> = dictionary();
   for (const [key, value] of Object.entries(s)) {
     if (key === 'nullable') continue;
     if (key === 'additionalProperties' && open) continue;

@@ -5,6 +5,7 @@ import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
+import { dictionary } from '../../src/platform/dictionary.js';
 import { ADMIN_TOKEN, createTestDatabase, eventually, freePort, type TestDatabase } from '../harness.js';
 import { type Proc, START_TIMEOUT_MS, tessera, waitForLog } from './tessera-process.js';
 
@@ -25,7 +26,7 @@ async function stop(proc: Proc): Promise<number | null> {
 }
 
 async function json(url: string, options: { method?: string; token?: string; body?: unknown } = {}) {
-  const headers: Record<string, string> = {};
+  const headers: Record<string, string> = dictionary();
   if (options.token) headers.authorization = `Bearer ${options.token}`;
   if (options.body !== undefined) headers['content-type'] = 'application/json';
   const res = await fetch(url, {
@@ -91,6 +92,8 @@ describe('several processes on one database', () => {
     const token = await accessToken(b.baseUrl, key.clientId, key.clientSecret);
     const config = `${b.baseUrl}/pay-api/v1/configurations/payments`;
     assert.equal((await json(config, { token })).status, 200);
+    // Its replacement first: a merchant keeps at least one active key.
+    await json(`${a.baseUrl}/admin/v1/api-keys`, { method: 'POST', ...admin, body: { merchantId: merchant.id } });
 
     const deletedAt = Date.now();
     assert.equal(

@@ -3,6 +3,8 @@
 // missing and unknown fields, huge and negative numbers, NUL and other control characters, long strings, deep
 // nesting, invalid JSON, a wrong content type and bad path ids. Deterministic for a seed.
 
+import { dictionary } from '../../src/platform/dictionary.js';
+
 export interface FuzzRequest {
   operation: string;
   method: string;
@@ -11,6 +13,8 @@ export interface FuzzRequest {
   payload?: string;
   /** What was changed, for the failure message. */
   change: string;
+  /** The body was left out of an operation whose body is optional: a 400 about the body is a failure too. */
+  bodyMayBeAbsent?: boolean;
   /** The required fields of the error bodies the operation documents, by status. */
   errorFields?: Record<string, string[]>;
 }
@@ -62,6 +66,24 @@ const QUERY_VALUES = [
   '{}',
   `${'z'.repeat(2000)}`,
 ];
+/**
+ * Names that a plain object already answers through its prototype: as a body field or a query parameter they must be
+ * refused (or ignored) like any unknown name, never reach a lookup that finds Object's method instead of nothing.
+ */
+export const PROTOTYPE_NAMES = [
+  'constructor',
+  'toString',
+  'hasOwnProperty',
+  'valueOf',
+  'isPrototypeOf',
+  'propertyIsEnumerable',
+  'toLocaleString',
+  '__defineGetter__',
+  '__defineSetter__',
+  '__lookupGetter__',
+  '__lookupSetter__',
+  '__proto__',
+];
 const PATH_IDS = [
   '%00',
   'a%00b',
@@ -87,7 +109,7 @@ export function sketch(schema: any, depth = 0): unknown {
   const type = Array.isArray(schema.type) ? schema.type.find((t: string) => t !== 'null') : schema.type;
   switch (type) {
     case 'object': {
-      const value: Record<string, unknown> = {};
+      const value: Record<string, unknown> = dictionary();
       for (const name of schema.required ?? []) value[name] = sketch(schema.properties?.[name], depth + 1);
       return value;
     }
@@ -158,6 +180,29 @@ function withValue(value: unknown, path: Array<string | number>, replacement: un
 
 function deepNesting(levels: number): string {
   return `{"nested":${'['.repeat(levels)}1${']'.repeat(levels)}}`;
+}
+
+/** A JSON value nested `levels` deep, alternating objects and arrays. */
+function deepValue(levels: number): string {
+  return `${'{"a":['.repeat(levels)}1${']}'.repeat(levels)}`;
+}
+
+const DEEP = '\u0000deep\u0000';
+
+/** The JSON text of `value`, with `{"<name>": 1}` added (as text: `__proto__` cannot be set as an own key). */
+function withExtraKey(value: unknown, path: Array<string | number>, name: string): string {
+  const marker = '\u0000extra\u0000';
+  const text = JSON.stringify(withValue(value, [...path, marker], 1));
+  return text.replace(JSON.stringify(marker), JSON.stringify(name));
+}
+
+/** Every path of an object (not an array) inside a JSON value, the value itself first. */
+function objectPaths(value: unknown, at: Array<string | number> = []): Array<Array<string | number>> {
+  if (Array.isArray(value)) return value.flatMap((v, i) => objectPaths(v, [...at, i]));
+  if (value && typeof value === 'object') {
+    return [at, ...Object.entries(value).flatMap(([k, v]) => objectPaths(v, [...at, k]))];
+  }
+  return [];
 }
 
 /**
@@ -239,7 +284,7 @@ export function requestsFor(
       });
     }
   }
-  // Unknown and repeated query parameters.
+  // Unknown and repeated query parameters, and names a plain object's prototype answers.
   out.push({
     operation: name,
     method,
@@ -247,13 +292,29 @@ export function requestsFor(
     headers: auth,
     change: 'query extra',
   });
+  const protoQuery = validQuery();
+  for (const key of [pick(PROTOTYPE_NAMES), pick(PROTOTYPE_NAMES), '__proto__']) protoQuery.append(key, '1');
+  out.push({ operation: name, method, url: url(fill(), protoQuery), headers: auth, change: 'query prototype names' });
 
   if (body === undefined) {
     if (method === 'POST' || method === 'PUT' || method === 'PATCH') {
       json('{"unexpected": true}', 'body where none is expected');
+      json(`{"${pick(PROTOTYPE_NAMES)}": 1}`, 'prototype name where no body is expected');
     }
     for (const request of out) request.errorFields = errorFields;
     return out;
+  }
+
+  // An optional body left out, as clients send it when they have nothing to say: no content type, no bytes.
+  if (op.requestBody?.required === false) {
+    out.push({
+      operation: name,
+      method,
+      url: url(fill()),
+      headers: auth,
+      change: 'no body (optional)',
+      bodyMayBeAbsent: true,
+    });
   }
 
   // Whole-body changes.
@@ -273,6 +334,11 @@ export function requestsFor(
     for (const required of op.requestBody.content['application/json'].schema?.required ?? []) {
       json(withValue(body, [required], undefined, true), `missing ${required}`);
     }
+    // Each object of the example (the body and every nested one) gets a name its prototype answers.
+    for (const at of objectPaths(body)) {
+      const key = pick(PROTOTYPE_NAMES);
+      json(withExtraKey(body, at, key), `prototype name ${key} at ${at.join('.') || 'body'}`);
+    }
   }
 
   // Leaf changes: each field of the example, one hostile value each (and a few more for strings and numbers).
@@ -288,6 +354,8 @@ export function requestsFor(
     ];
     for (const value of candidates)
       json(withValue(body, leaf, value), `${field}=${JSON.stringify(value).slice(0, 30)}`);
+    // A value nested thousands of levels deep where the example has a leaf (free-form fields such as metadata).
+    json(JSON.stringify(withValue(body, leaf, DEEP)).replace(JSON.stringify(DEEP), deepValue(3000)), `${field} deep`);
   }
   for (const request of out) request.errorFields = errorFields;
   return out;

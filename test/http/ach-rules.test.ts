@@ -5,6 +5,7 @@ import { after, before, describe, it } from 'node:test';
 import { parseNacha } from '../../src/connectors/ach/nacha.js';
 import { verifyLedger } from '../../src/modules/ledger/verify.js';
 import { zonedInstant } from '../../src/platform/clock/zoned.js';
+import { dictionary } from '../../src/platform/dictionary.js';
 import { ACH_PAYER } from '../ach-fixtures.js';
 import { eventually, type MerchantTenant, startNode, type TestNode } from '../harness.js';
 
@@ -32,7 +33,7 @@ describe('ACH return rules, balanced files and window settings', () => {
   const week = plainMonday();
   const at = (dayOffset: number, hour: number, minute: number) =>
     zonedInstant(week.year, 3, week.day + dayOffset, hour, minute, NY);
-  const ids: Record<string, string> = {};
+  const ids: Record<string, string> = dictionary();
 
   before(async () => {
     t = await startNode({ workers: true });

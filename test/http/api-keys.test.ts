@@ -140,8 +140,43 @@ describe('merchant API keys (/pay-api/v1/merchants/tokens)', () => {
     assert.ok(!JSON.stringify(events).includes(created.clientSecret), 'events never carry the secret');
   });
 
+  it("refuses to delete a merchant's last active key, for the merchant, its partner and the operator, even in a race", async () => {
+    const standalone = await t.merchant();
+    const own = await t.request('DELETE', `${TOKENS}/${standalone.clientId}?merchantId=${standalone.id}`, {
+      token: standalone.token,
+    });
+    assert.equal(own.status, 400, own.text);
+    assert.match(own.body.errors.clientId[0], /last active API key/);
+    const managed = await t.merchant({ partnerId: partner.id });
+    const byPartner = await t.request('DELETE', `${TOKENS}/${managed.clientId}?merchantId=${managed.id}`, {
+      token: partner.token,
+    });
+    assert.equal(byPartner.status, 400, byPartner.text);
+    assert.equal((await t.admin('DELETE', `/admin/v1/api-keys/${managed.clientId}`)).status, 400);
+    assert.equal((await t.request('GET', CONFIG, { token: managed.token })).status, 200, 'the key still works');
+
+    // Two keys deleted at the same instant: exactly one goes, the merchant keeps the other.
+    for (let round = 0; round < 5; round++) {
+      const racer = await t.merchant();
+      const second = await t.expectOk(t.admin('POST', '/admin/v1/api-keys', { merchantId: racer.id }));
+      const answers = await Promise.all(
+        [racer.clientId, second.clientId].map((clientId) => t.admin('DELETE', `/admin/v1/api-keys/${clientId}`)),
+      );
+      assert.deepEqual(answers.map((a) => a.status).sort(), [200, 400], answers.map((a) => a.text).join('\n'));
+      const [{ active }] = (await t.query(
+        'SELECT count(*)::int AS active FROM api_keys WHERE merchant_id = $1 AND deleted_at IS NULL',
+        [racer.id],
+      )) as [{ active: number }];
+      assert.equal(active, 1);
+    }
+  });
+
   it('revokes access and refresh tokens within one second of deletion', async () => {
     const merchant = await t.merchant({ partnerId: partner.id });
+    // Its replacement first: a merchant keeps at least one active key.
+    await t.expectOk(
+      t.request('POST', TOKENS, { token: partner.token, body: { merchantId: merchant.id, tokenName: 'new' } }),
+    );
     const withRefresh = await t.token(merchant.clientId, merchant.clientSecret, { scope: 'offline_access' });
     assert.equal((await t.request('GET', CONFIG, { token: merchant.token })).status, 200);
     await t.expectOk(

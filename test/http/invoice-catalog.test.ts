@@ -223,6 +223,26 @@ describe('invoice catalog and settings', () => {
     assert.equal((await req('GET', path(m.id), undefined, partner)).status, 404, 'not this partner’s merchant');
   });
 
+  it('settings: what GET answers (merchantId included) can be changed and PUT back; whose they are is decided first', async () => {
+    const path = (merchantId: string) => `/pay-int-api/merchants/${merchantId}/invoices/settings`;
+    const read = await t.expectOk(req('GET', path(partnerMerchant.id), undefined, partner));
+    const saved = await req('PUT', path(partnerMerchant.id), { ...read, dueDateAfterDays: 21 }, partner);
+    assert.equal(saved.status, 200, saved.text);
+    assert.equal(saved.body.dueDateAfterDays, 21);
+    const upper = { ...read, merchantId: partnerMerchant.id.toUpperCase(), dueDateAfterDays: 22 };
+    assert.equal((await req('PUT', path(partnerMerchant.id), upper, partner)).status, 200, 'a uuid in capitals');
+
+    const mismatched = await req('PUT', path(partnerMerchant.id), { ...read, merchantId: m.id }, partner);
+    assert.equal(mismatched.status, 400, mismatched.text);
+    assert.deepEqual(Object.keys(mismatched.body.errors), ['merchantId']);
+
+    // Another partner's merchant (or another merchant's) is a 404 even with a body that would be refused.
+    for (const bad of [{ ...read, merchantId: m.id }, { nonsense: true }, { ...read, dueDateAfterDays: 'x' }]) {
+      assert.equal((await req('PUT', path(m.id), bad, partner)).status, 404, JSON.stringify(bad));
+      assert.equal((await req('PUT', path(other.id), bad)).status, 404, JSON.stringify(bad));
+    }
+  });
+
   it("another merchant's catalog is a 404, and a partner token is refused", async () => {
     const category = await t.expectOk(req('POST', '/pay-int-api/categories', { name: 'Private' }));
     const item = await t.expectOk(req('POST', '/pay-int-api/line-items', { productName: 'Private', unitPrice: 1 }));

@@ -317,6 +317,10 @@ describe('invoice email over real SMTP and SMS through a Twilio-compatible provi
     assert.equal(retrying!.status, 'queued');
     assert.equal(retrying!.attempts, 1);
     assert.match(retrying!.last_error, /451/);
+    const pdfSize = async (relatedId: string) =>
+      (await outbox(t, `relatedId=${relatedId}&channel=email`)).items.map((i: any) => i.attachments[0].size);
+    const [triedSize] = await pdfSize(invoice.id);
+    assert.ok(triedSize > 1000, `the attempt's PDF size is shown while the retry waits: ${triedSize}`);
     smtp.refuseWith(null);
     await t.advanceClock(15, m);
     await t.drain();
@@ -333,6 +337,10 @@ describe('invoice email over real SMTP and SMS through a Twilio-compatible provi
       [refused.messageId],
     );
     assert.deepEqual(failed, { status: 'failed', attempts: 1 });
+    assert.ok(
+      (await pdfSize(invoice.id)).every((size: number) => size > 1000),
+      'sent and refused messages show it',
+    );
     assert.equal(
       (await t.query('SELECT 1 FROM jobs WHERE payload->>$1 = $2', ['messageId', refused.messageId])).length,
       0,

@@ -329,6 +329,37 @@ describe('invoices', () => {
     assert.equal(approved.length, 1, 'one charge');
   });
 
+  it('on every zero-cost program the invoice asks its total and a credit card pays the total plus the program', async () => {
+    const card = { accountNumber: '4111111111111111', expirationMonth: 12, expirationYear: 2031, securityCode: '123' };
+    const programs = [
+      { settings: { zeroCostProcessingOptionId: 4, defaultSurchargeRate: 3 }, surcharge: 3, increment: 0 },
+      { settings: { zeroCostProcessingOptionId: 2, defaultCashDiscountRate: 4 }, surcharge: 0, increment: 4 },
+      { settings: { zeroCostProcessingOptionId: 3, defaultDualPricingRate: 3.5 }, surcharge: 0, increment: 3.5 },
+    ];
+    for (const { settings, surcharge, increment } of programs) {
+      const tenant = await t.merchant({ body: { settings } });
+      const invoice = await ok('POST', base, manual(), tenant);
+      await ok('POST', `${base}/publish`, { invoiceId: invoice.id }, tenant);
+      const calculations = await ok('GET', `${base}/${invoice.id}/calculations`, undefined, tenant);
+      const label = JSON.stringify(settings);
+      assert.equal(calculations.totalAmount, 100, label);
+      assert.equal(calculations.surchargeAmount, surcharge, label);
+      assert.equal(calculations.cashDiscountAmount, increment, label);
+      assert.equal(
+        calculations.cardTotalAmount,
+        calculations.totalAmount + calculations.surchargeAmount + calculations.cashDiscountAmount,
+        label,
+      );
+      const paid = await ok('POST', `${base}/${invoice.id}/submit`, { ...card, useCardPrice: true }, tenant);
+      assert.equal(paid.invoice.statusName, 'Paid', label);
+      assert.equal(paid.invoice.amountPaid, 100, `${label}: the invoice records what it asked`);
+      const [row] = await t.query<{ total_cents: number }>('SELECT total_cents FROM transactions WHERE id = $1', [
+        paid.transaction.transactionId,
+      ]);
+      assert.equal(row!.total_cents, Math.round(calculations.cardTotalAmount * 100), `${label}: the card paid this`);
+    }
+  });
+
   it('is paid by ACH: ProcessingPayment until the debit clears (Paid), and unpaid again when it comes back', async () => {
     const publishedTo = async () => {
       const invoice = await ok('POST', base, manual());

@@ -80,6 +80,40 @@ describe('jobs, schedules, the shared clock and the outbox', () => {
     assert.equal((await a.query("SELECT 1 FROM jobs WHERE queue = 'test.record'")).length, 0, 'done jobs are removed');
   });
 
+  it('runs a singleton asked for while it runs once more after it (never beside it); asked for while waiting, once', async () => {
+    let release: () => void = () => {};
+    let running = 0;
+    let overlapped = false;
+    const runs: string[] = [];
+    for (const node of [a, b]) {
+      node.ctx.jobs.register({
+        name: 'test.singleton',
+        async handle(job) {
+          running++;
+          if (running > 1) overlapped = true;
+          runs.push(String(job.payload.tag));
+          if (runs.length === 1) await new Promise<void>((resolve) => (release = resolve));
+          running--;
+        },
+      });
+    }
+    const ask = (tag: string) =>
+      withTransaction(a.ctx.pool, (tx) =>
+        enqueue(tx, a.ctx.clock, { queue: 'test.singleton', payload: { tag }, singletonKey: 'only' }),
+      );
+    await ask('first');
+    await eventually(async () => runs.length === 1, 3000);
+    // While it runs: asked twice more. The work it looked at may have changed, so it runs once more, after it.
+    await ask('while-running');
+    await ask('while-running-again');
+    release();
+    await eventually(async () => runs.length === 2, 3000);
+    await Promise.all([a.drain(), b.drain()]);
+    assert.equal(runs.length, 2, runs.join(', '));
+    assert.equal(overlapped, false);
+    assert.equal((await a.query("SELECT 1 FROM jobs WHERE queue = 'test.singleton'")).length, 0);
+  });
+
   it('runs jobs due later as soon as the clock is advanced, on every node', async () => {
     const runAt = new Date(a.ctx.clock.nowMs() + 3600_000);
     await withTransaction(a.ctx.pool, (tx) =>

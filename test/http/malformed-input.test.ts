@@ -92,6 +92,29 @@ describe('malformed input', () => {
     await expect400('GET', `/pay-api/v1/transactions?dateFrom=${future}&dateTo=2026-01-01`, 'dateFrom');
   });
 
+  it('runs a from alone to the present on recorded dates, and without end on the dates an invoice is scheduled by', async () => {
+    const invoice = await t.expectOk(
+      t.request('POST', '/pay-int-api/invoices', {
+        token: m.token,
+        body: {
+          customer: { firstName: 'Ada', lastName: 'Lovelace' },
+          lineItems: [{ productName: 'Later', quantity: 1, unitPrice: 10 }],
+          issueDate: '2998-06-01T00:00:00Z',
+          dueDate: '2998-07-01T00:00:00Z',
+        },
+      }),
+    );
+    const ids = async (query: string) =>
+      (await t.expectOk(t.request('GET', `/pay-int-api/invoices?${query}`, { token: m.token }))).items.map(
+        (i: { id: string }) => i.id,
+      );
+    // Issue and due dates are set by the merchant and are normally ahead: a from alone reaches every later one.
+    assert.deepEqual(await ids('dueDateFrom=2998-01-01'), [invoice.id]);
+    assert.deepEqual(await ids('issueDateFrom=2998-01-01'), [invoice.id]);
+    // A payment date is recorded when a payment happens: nothing lies after the present.
+    assert.deepEqual(await ids('paymentDateFrom=2998-01-01'), []);
+  });
+
   it('answers a path the router cannot read in the standard error body', async () => {
     for (const url of ['/pay-api/v1/customers/%ff', `/pay-api/v1/customers/${'x'.repeat(300)}`]) {
       const res = await t.request('GET', url, { token: m.token });

@@ -234,6 +234,11 @@ describe('operator API', () => {
       404,
     );
 
+    // The merchant's last active key stays (authentication rule 1), for the operator too; with another, it goes.
+    const last = await t.admin('DELETE', `/admin/v1/api-keys/${key.body.clientId}`);
+    assert.equal(last.status, 400, last.text);
+    assert.match(last.body.errors.clientId[0], /last active API key/);
+    await t.expectOk(t.admin('POST', '/admin/v1/api-keys', { merchantId: merchant.id, name: 'replacement' }));
     const deleted = await t.admin('DELETE', `/admin/v1/api-keys/${key.body.clientId}`);
     assert.equal(deleted.status, 200);
     assert.equal(deleted.body.deleted, true);

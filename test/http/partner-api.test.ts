@@ -208,6 +208,24 @@ describe('partner API: identity tokens and the envelope', () => {
     await expectError(call('/nowhere', good), 404, 'not_found');
   });
 
+  it('documents the fields of /me and /rate-limit in /openapi.json, and answers exactly them', async () => {
+    const doc = (await t.request('GET', '/openapi.json')).body;
+    const token = await sign({ sub: 'svc-1' });
+    for (const [path, sample] of [
+      ['/me', ['principal_id', 'rate_limits', 'scope', 'permissions']],
+      ['/rate-limit', ['organization_id', 'principal', 'default_limits', 'keys']],
+    ] as const) {
+      const data =
+        doc.paths[`/api/partner${path}`].get.responses['200'].content['application/json'].schema.properties.data;
+      assert.equal(data.additionalProperties, false, path);
+      for (const field of sample) assert.ok(data.properties?.[field], `${path}: ${field} documented`);
+      const answer = await call(path, token);
+      assert.equal(answer.status, 200, answer.text);
+      assert.deepEqual(Object.keys(answer.body.data).sort(), Object.keys(data.properties).sort(), path);
+      assert.deepEqual(Object.keys(answer.body.data).sort(), [...data.required].sort(), `${path}: every field present`);
+    }
+  });
+
   it('reports the live window and refuses past the burst limit with a 429 in the envelope', async () => {
     await t.expectOk(
       t.admin('POST', '/admin/v1/partner-principals', { issuer: ISSUER, subject: 'busy', system: true }),

@@ -79,6 +79,37 @@ describe('POS transactions', () => {
     assert.equal(stored.length, 0, 'the presented card is gone once read');
   });
 
+  it('takes readingMethod at create (rule 4), by id or label, as well as readingMethodId', async () => {
+    for (const [sent, stored] of [
+      [{ readingMethod: 'KeyedIn' }, 2],
+      [{ readingMethod: 'KeyedEntry' }, 2],
+      [{ readingMethod: 2 }, 2],
+      [{ readingMethod: 'Reading' }, 1],
+      [{ readingMethod: 'Regular', readingMethodId: 1 }, 1],
+      [{ readingMethodId: 2 }, 2],
+      [{}, 1],
+    ] as const) {
+      const created = await create({ terminalId: await terminal(), amount: 3, ...sent });
+      assert.equal(created.status, 200, `${JSON.stringify(sent)}: ${created.text}`);
+      const [row] = await t.query<{ reading_method_id: number }>(
+        'SELECT reading_method_id FROM pos_transactions WHERE id = $1',
+        [created.body.posTransactionId],
+      );
+      assert.equal(row!.reading_method_id, stored, JSON.stringify(sent));
+      await t.expectOk(t.request('POST', `${base}/${created.body.posTransactionId}/cancel`, { token: m.token }));
+    }
+    const disagree = await create({
+      terminalId: await terminal(),
+      amount: 3,
+      readingMethod: 'KeyedIn',
+      readingMethodId: 1,
+    });
+    assert.equal(disagree.status, 400, disagree.text);
+    assert.deepEqual(Object.keys(disagree.body.errors), ['readingMethod']);
+    const unknown = await create({ terminalId: await terminal(), amount: 3, readingMethod: 'Swiped' });
+    assert.equal(unknown.status, 400, unknown.text);
+  });
+
   it('waits for the card: accepted, Busy, then a long-poll released by the card read', async () => {
     const terminalId = await terminal();
     const created = await t.expectOk(create({ terminalId, amount: 3, waitForAcceptanceByTerminal: true }));

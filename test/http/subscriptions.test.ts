@@ -108,6 +108,8 @@ describe('subscriptions', () => {
       [{ paymentMethodId: bankId }, 'paymentMethodId'],
       [{ transactionType: 11, paymentProcessorId: achProcessor }, 'paymentMethodId'],
       [{ transactionType: 3 }, 'transactionType'],
+      // Rule 7: card sale transactions only (or ACH); an authorization would never capture the money.
+      [{ transactionType: 1 }, 'transactionType'],
       [{ currencyId: 2 }, 'currencyId'],
       [{ paymentFrequencyUnit: 1, paymentFrequency: 10 }, 'paymentFrequency'],
       [{ paymentFrequencyUnit: 4 }, 'paymentFrequencyUnit'],

@@ -3,7 +3,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { calculateInvoice, lineAmount } from '../../src/modules/invoices/calculation.js';
+import { calculateInvoice, creditCardPaymentOf, lineAmount } from '../../src/modules/invoices/calculation.js';
+import { DEFAULT_SETTINGS, ZeroCostProcessingOption } from '../../src/modules/merchants/merchants.model.js';
 
 const rate = fc.option(fc.integer({ min: 0, max: 100_000 }), { nil: null });
 const line = fc.record({
@@ -100,5 +101,43 @@ describe('invoice calculation', () => {
       }),
       { numRuns: 2000 },
     );
+  });
+
+  const program = fc.record({
+    zeroCostProcessingOptionId: fc.constantFrom(
+      ZeroCostProcessingOption.None,
+      ZeroCostProcessingOption.CashDiscount,
+      ZeroCostProcessingOption.DualPricing,
+      ZeroCostProcessingOption.Surcharge,
+    ),
+    defaultSurchargeRateMpct: rate,
+    defaultCashDiscountRateMpct: rate,
+    defaultDualPricingRateMpct: rate,
+  });
+
+  it('on every zero-cost program, the card payment is the invoice total plus the program, which only its own program adds (property)', () => {
+    fc.assert(
+      fc.property(invoice, program, (input, rates) => {
+        const settings = { ...DEFAULT_SETTINGS, ...rates };
+        const { totalCents } = calculateInvoice(input);
+        const card = creditCardPaymentOf(totalCents, settings);
+        assert.equal(card.totalCents, totalCents + card.surchargeCents + card.cashDiscountCents);
+        assert.ok(card.surchargeCents >= 0 && card.cashDiscountCents >= 0);
+        const id = rates.zeroCostProcessingOptionId;
+        if (id !== ZeroCostProcessingOption.Surcharge) assert.equal(card.surchargeCents, 0);
+        if (id !== ZeroCostProcessingOption.CashDiscount && id !== ZeroCostProcessingOption.DualPricing) {
+          assert.equal(card.cashDiscountCents, 0);
+        }
+        if (id === ZeroCostProcessingOption.None) assert.equal(card.totalCents, totalCents);
+      }),
+      { numRuns: 2000 },
+    );
+    // The worked case of the report: 3% surcharge on a 100.00 invoice: the invoice asks 100.00, a card pays 103.00.
+    const surcharged = creditCardPaymentOf(10_000, {
+      ...DEFAULT_SETTINGS,
+      zeroCostProcessingOptionId: ZeroCostProcessingOption.Surcharge,
+      defaultSurchargeRateMpct: 3_000,
+    });
+    assert.deepEqual(surcharged, { surchargeCents: 300, cashDiscountCents: 0, totalCents: 10_300 });
   });
 });

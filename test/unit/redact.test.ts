@@ -26,11 +26,14 @@ describe('log redaction of card-number-like strings', () => {
         card: { cardNumber: '4111111111111111', securityCode: '123' },
       },
     }) as any;
-    assert.deepEqual(logged.body.paymentMethodsAchAccounts[0], {
-      accountNumber: '[REDACTED]',
-      taxId: '[REDACTED]',
-      routingNumber: '021000021',
-    });
-    assert.deepEqual(logged.body.card, { cardNumber: '[REDACTED]', securityCode: '[REDACTED]' });
+    assert.deepEqual(
+      { ...logged.body.paymentMethodsAchAccounts[0] },
+      {
+        accountNumber: '[REDACTED]',
+        taxId: '[REDACTED]',
+        routingNumber: '021000021',
+      },
+    );
+    assert.deepEqual({ ...logged.body.card }, { cardNumber: '[REDACTED]', securityCode: '[REDACTED]' });
   });
 });

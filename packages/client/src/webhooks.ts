@@ -25,7 +25,8 @@ export function verifyWebhook(
   body: string | Buffer,
   headers: Record<string, string | string[] | undefined> | Headers,
 ): WebhookEvent {
-  const plain: Record<string, string> = {};
+  // No prototype: a header named like an Object method is an ordinary key.
+  const plain = Object.create(null) as Record<string, string>;
   if (headers instanceof Headers) {
     headers.forEach((value, name) => {
       plain[name] = value;

@@ -57,6 +57,27 @@ export async function softDeleteApiKey(
   return rows[0];
 }
 
+/** The merchant an active key belongs to (null: a partner's key, or no such active key). */
+export async function activeKeyMerchant(sql: Sql, clientId: string): Promise<string | null> {
+  const { rows } = await sql.query<{ merchant_id: string | null }>(
+    'SELECT merchant_id FROM api_keys WHERE client_id = $1 AND deleted_at IS NULL',
+    [clientId],
+  );
+  return rows[0]?.merchant_id ?? null;
+}
+
+/**
+ * The merchant's active keys, locked until the transaction ends: of two deletions racing for a merchant's last two
+ * keys, the second waits, then sees the first's deletion (its row no longer matches) and only one key left.
+ */
+export async function lockActiveMerchantKeys(sql: Sql, merchantId: string): Promise<string[]> {
+  const { rows } = await sql.query<{ client_id: string }>(
+    'SELECT client_id FROM api_keys WHERE merchant_id = $1 AND deleted_at IS NULL ORDER BY client_id FOR UPDATE',
+    [merchantId],
+  );
+  return rows.map((r) => r.client_id);
+}
+
 /** A key's name (its label in the merchant's lists), or null for an unknown key. */
 export async function findKeyName(sql: Sql, clientId: string): Promise<string | null> {
   const { rows } = await sql.query<{ name: string }>('SELECT name FROM api_keys WHERE client_id = $1', [clientId]);

@@ -10,12 +10,14 @@ import type { MerchantsService } from '../merchants/merchants.service.js';
 import type { PartnersService } from '../partners/partners.service.js';
 import {
   type ApiKeyRow,
+  activeKeyMerchant,
   type CredentialRow,
   findCredential,
   findKeyName,
   insertApiKey,
   type KeyOwner,
   listMerchantKeys,
+  lockActiveMerchantKeys,
   softDeleteApiKey,
 } from './api-keys.repo.js';
 
@@ -166,6 +168,19 @@ export class ApiKeysService {
   }
 
   private async remove(tx: Sql, clientId: string, owner: KeyOwner): Promise<ApiKey> {
+    // Authentication rule 1: each merchant account keeps at least one active key, whoever deletes (the merchant,
+    // its partner or the operator, who can disable the merchant instead). Create the new key, then delete the old.
+    const merchantId = 'merchantId' in owner ? owner.merchantId : await activeKeyMerchant(tx, clientId);
+    if (merchantId !== null && !('partnerId' in owner)) {
+      const active = await lockActiveMerchantKeys(tx, merchantId);
+      if (active.length === 1 && active[0] === clientId) {
+        throw ValidationError.field(
+          'clientId',
+          "This is the merchant's last active API key, and a merchant keeps at least one: create its replacement " +
+            'first, then delete this one.',
+        );
+      }
+    }
     const row = await softDeleteApiKey(tx, clientId, owner, this.clock.now());
     if (!row) throw new NotFoundError('API key', clientId);
     const merchant = row.merchant_id ? await this.merchants.getMerchantIn(tx, row.merchant_id) : undefined;

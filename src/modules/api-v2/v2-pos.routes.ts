@@ -176,12 +176,12 @@ export function v2PosRoutes(app: App, deps: { pos: PosService }): void {
           "A Completed transaction's receipt, printed again on its terminal (`terminalId`, when given, must be the " +
           'one it was made on). Offline or out of paper: 400. Answers 200 with an empty body.',
         params: Type.Object({ posTransactionId: Type.String({ format: 'uuid' }) }),
-        body: PrintBody,
+        body: Type.Optional(PrintBody),
         response: { 200: EMPTY_OK, ...ERRORS },
       },
     },
     async (request, reply) => {
-      await pos.print(merchantOf(request).merchantId, request.params.posTransactionId, request.body.terminalId);
+      await pos.print(merchantOf(request).merchantId, request.params.posTransactionId, request.body?.terminalId);
       return reply.send();
     },
   );

@@ -1,3 +1,4 @@
+import Type from 'typebox';
 import { AUTHENTICATED_ERRORS, errorResponses } from '../../platform/http/error-schemas.js';
 import { NotFoundError, ValidationError } from '../../platform/http/errors.js';
 import { merchantOf } from '../../platform/http/principal.js';
@@ -57,7 +58,7 @@ export function v2ReversalsRoutes(app: App, deps: V2ReversalsRouteDeps): void {
           '(Approved); a Cleared debit is refunded whole by a credit to the same account (Pending until its file ' +
           'goes out); a debit already submitted and not yet cleared can be neither (400).',
         params: TransactionIdParams,
-        body: ReversalBody,
+        body: Type.Optional(ReversalBody),
         response: { 200: ReversalResult, ...ERRORS },
       },
     },

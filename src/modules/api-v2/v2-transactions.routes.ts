@@ -1,3 +1,4 @@
+import Type from 'typebox';
 import { AUTHENTICATED_ERRORS, errorResponses } from '../../platform/http/error-schemas.js';
 import { NotFoundError, ValidationError } from '../../platform/http/errors.js';
 import { pageRequest } from '../../platform/http/paging.js';
@@ -160,7 +161,7 @@ export function v2TransactionsRoutes(app: App, deps: V2TransactionsRouteDeps): v
         description:
           'The whole authorized amount without `amount`; a partial capture with it. Concurrent captures capture once.',
         params: TransactionIdParams,
-        body: CaptureBody,
+        body: Type.Optional(CaptureBody),
         response: { 200: TransactionResult, ...ERRORS },
       },
     },

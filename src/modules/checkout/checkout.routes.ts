@@ -5,6 +5,7 @@ import type { Config } from '../../config.js';
 import type { Clock } from '../../platform/clock/clock.js';
 import { isUuid } from '../../platform/crypto/ids.js';
 import type { Pool } from '../../platform/db/pool.js';
+import { dictionary } from '../../platform/dictionary.js';
 import type { FieldErrors } from '../../platform/http/errors.js';
 import { RateLimiter } from '../../platform/http/rate-limit.js';
 import type { App } from '../../platform/http/server.js';
@@ -385,7 +386,7 @@ export function checkoutRoutes(app: App, deps: CheckoutRouteDeps): void {
 }
 
 function formFields(body: unknown): Record<string, string> {
-  const out: Record<string, string> = {};
+  const out: Record<string, string> = dictionary();
   if (!body || typeof body !== 'object') return out;
   for (const [key, value] of Object.entries(body)) {
     const first = Array.isArray(value) ? value[0] : value;
@@ -395,7 +396,7 @@ function formFields(body: unknown): Record<string, string> {
 }
 
 function parseCookie(header: string | undefined): Record<string, string> {
-  const out: Record<string, string> = {};
+  const out: Record<string, string> = dictionary();
   for (const part of (header ?? '').split(';')) {
     const at = part.indexOf('=');
     if (at > 0) out[part.slice(0, at).trim()] = part.slice(at + 1).trim();

@@ -1,3 +1,4 @@
+import { dictionary } from '../../platform/dictionary.js';
 import type { FieldErrors } from '../../platform/http/errors.js';
 import { decimalPlaces, MAX_AMOUNT_CENTS, toCents } from '../../platform/money.js';
 import type { PayerPayment } from '../sessions/session-payments.js';
@@ -38,7 +39,7 @@ export function readPaymentForm(
   form: Record<string, string>,
   clientIp: string,
 ): { payment: PayerPayment } | { errors: FieldErrors } {
-  const errors: FieldErrors = {};
+  const errors: FieldErrors = dictionary();
   const fail = (field: string, message: string) => {
     errors[field] ??= [message];
   };
@@ -123,7 +124,7 @@ export function readPaymentForm(
 
 /** A service's field names (the API's) to the form's. */
 export function formErrors(method: 'card' | 'ach', errors: FieldErrors): { fields: FieldErrors; other: string[] } {
-  const fields: FieldErrors = {};
+  const fields: FieldErrors = dictionary();
   const other: string[] = [];
   for (const [name, messages] of Object.entries(errors)) {
     const field = FIELD_OF[method][name] ?? SHARED[name];

@@ -48,15 +48,11 @@ export function customersRoutes(app: App, deps: CustomersRouteDeps): void {
     },
     async (request) => {
       const q = request.query;
-      // `customerIds` arrives comma-separated, repeated, or both.
-      const rawIds = (request.raw.url ?? '').includes('customerIds=')
-        ? new URL(request.raw.url!, 'http://x').searchParams.getAll('customerIds').join(',')
-        : undefined;
       const created = dateRange('dateFrom', q.dateFrom, 'dateTo', q.dateTo);
       const result = await customers.list(
         {
           merchantId: merchantOf(request).merchantId,
-          customerIds: idList('customerIds', rawIds),
+          customerIds: idList('customerIds', q.customerIds),
           createdFrom: created.from,
           createdTo: created.to,
         },

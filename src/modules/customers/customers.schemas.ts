@@ -1,5 +1,5 @@
 import Type, { type Static } from 'typebox';
-import { DateFilter, listQuerySchema, Paged } from '../../platform/http/paging.js';
+import { DateFilter, ListParam, listQuerySchema, Paged } from '../../platform/http/paging.js';
 import { AddressInput } from '../reference/address.js';
 import { PhoneFields } from '../reference/phone.js';
 
@@ -200,9 +200,7 @@ export const CUSTOMER_LIST = {
 };
 
 export const CustomerListQuery = listQuerySchema(CUSTOMER_LIST, {
-  customerIds: Type.Optional(
-    Type.String({ maxLength: 3700, description: 'Comma-separated customer ids (or the parameter repeated).' }),
-  ),
+  customerIds: ListParam('Customer ids.'),
   dateFrom: DateFilter('Created on or after.'),
   dateTo: DateFilter('Created on or before.'),
 });

@@ -6,6 +6,7 @@ import Type from 'typebox';
 import type { Pool } from '../../platform/db/pool.js';
 import { AUTHENTICATED_ERRORS, errorResponses } from '../../platform/http/error-schemas.js';
 import { ValidationError } from '../../platform/http/errors.js';
+import { ListParam, listValues } from '../../platform/http/paging.js';
 import { MERCHANT_ONLY, merchantOf } from '../../platform/http/principal.js';
 import type { App } from '../../platform/http/server.js';
 import type { Logger } from '../../platform/observability/logger.js';
@@ -25,12 +26,7 @@ const CURSOR = /^\d{1,18}$/;
 
 const StreamQuery = Type.Object(
   {
-    types: Type.Optional(
-      Type.String({
-        maxLength: 2000,
-        description: 'Comma-separated event types to receive (default: every type).',
-      }),
-    ),
+    types: ListParam('Event types to receive (default: every type).', { maxLength: 2000 }),
     after: Type.Optional(
       Type.String({
         pattern: CURSOR.source,
@@ -78,14 +74,8 @@ export function eventStreamRoutes(app: App, deps: EventStreamDeps): void {
       if (resume !== undefined && (typeof resume !== 'string' || !CURSOR.test(resume))) {
         throw ValidationError.field('Last-Event-ID', 'Last-Event-ID is the `id` of an event of this stream.');
       }
-      const types = request.query.types
-        ? new Set(
-            request.query.types
-              .split(',')
-              .map((type) => type.trim())
-              .filter(Boolean),
-          )
-        : null;
+      const listed = listValues(request.query.types);
+      const types = listed && listed.length > 0 ? new Set(listed) : null;
       let cursor = resume === undefined ? await latestSeq(deps.pool, merchantId) : Number(resume);
 
       reply.hijack();

@@ -1,4 +1,6 @@
+import type { MerchantSettings } from '../merchants/merchants.model.js';
 import { percentOf } from '../payments/amounts.js';
+import { cardAmounts } from '../payments/pricing.js';
 
 /**
  * Invoice arithmetic, in integer cents and thousandths (of a unit, of a percent). One rounding rule: every
@@ -86,5 +88,27 @@ export function calculateInvoice(input: InvoiceInput): InvoiceCalculation {
     shippingFeeCents,
     feesCents,
     totalCents: subtotalCents - discountCents + taxCents + shippingFeeCents + feesCents,
+  };
+}
+
+/** What a credit card payment of an invoice comes to under the merchant's zero-cost processing program. */
+export interface CardPayment {
+  surchargeCents: number;
+  cashDiscountCents: number;
+  totalCents: number;
+}
+
+/**
+ * The merchant's program belongs to the charge, not to the invoice: the invoice asks its total whatever the payer
+ * pays with (by bank account exactly that, by a debit card no surcharge), and a credit card payment of `baseCents`
+ * adds the surcharge (Surcharge) or the card price increment (CashDiscount, DualPricing) on top. Always
+ * `totalCents = baseCents + surchargeCents + cashDiscountCents`, on every program (docs/invoices.md).
+ */
+export function creditCardPaymentOf(baseCents: number, settings: MerchantSettings): CardPayment {
+  const card = cardAmounts(settings, { baseCents }, 'credit');
+  return {
+    surchargeCents: card.surchargeCents,
+    cashDiscountCents: card.cashDiscountCents,
+    totalCents: card.totalCents,
   };
 }

@@ -1,4 +1,5 @@
 import type { Clock } from '../../platform/clock/clock.js';
+import { dictionary } from '../../platform/dictionary.js';
 import { ValidationError } from '../../platform/http/errors.js';
 import { toCents, toMillipercent } from '../../platform/money.js';
 import type { CustomersService } from '../customers/customers.service.js';
@@ -29,7 +30,7 @@ export async function invoiceContent(
   body: InvoiceBody,
   settings: InvoiceSettings,
 ): Promise<InvoiceContent> {
-  const errors: Record<string, string[]> = {};
+  const errors: Record<string, string[]> = dictionary();
   const refuse = (field: string, message: string) => {
     errors[field] = [message];
   };

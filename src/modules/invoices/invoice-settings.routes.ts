@@ -1,5 +1,6 @@
 import Type, { type Static } from 'typebox';
 import { AUTHENTICATED_ERRORS, errorResponses } from '../../platform/http/error-schemas.js';
+import { ValidationError } from '../../platform/http/errors.js';
 import { MERCHANT_OR_PARTNER, tenantOf } from '../../platform/http/principal.js';
 import type { App } from '../../platform/http/server.js';
 import { multiline } from '../../platform/http/validation.js';
@@ -15,6 +16,7 @@ import type { MerchantsService } from '../merchants/merchants.service.js';
 import type { InvoiceSettings, InvoiceSettingsService } from './invoice-settings.js';
 
 const Uuid = () => Type.String({ format: 'uuid' });
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
 
 const fields = {
@@ -63,8 +65,17 @@ const EXAMPLE = {
   newZcpFeatureEnabled: false,
 };
 
-/** PUT requires every field (a missing one is a 400 naming it); nullable ones may be null. */
-export const SettingsBody = Type.Object(fields, { additionalProperties: false, examples: [EXAMPLE] });
+/**
+ * PUT requires every field (a missing one is a 400 naming it); nullable ones may be null. `merchantId` may come
+ * back as GET showed it (a client resends what it read), and must then be the path's.
+ */
+export const SettingsBody = Type.Object(
+  {
+    merchantId: Type.Optional(Type.String({ format: 'uuid', description: "As GET answers it: the path's merchant." })),
+    ...fields,
+  },
+  { additionalProperties: false, examples: [EXAMPLE] },
+);
 export const SettingsView = Type.Object(
   { merchantId: Uuid(), ...fields },
   { examples: [{ merchantId: '01936f6e-3f5b-7a21-9c3e-6f1d2a4b5c50', ...EXAMPLE }] },
@@ -166,9 +177,22 @@ export function invoiceSettingsRoutes(app: App, deps: InvoiceSettingsRouteDeps):
         body: SettingsBody,
         response: { 200: SettingsView, ...ERRORS },
       },
+      // Whose settings these are is decided before the body is judged: another tenant's merchant is a 404 whatever
+      // was sent (a 400 would tell it apart from a merchant that does not exist).
+      preValidation: async (request) => {
+        const { merchantId } = request.params as { merchantId: string };
+        if (UUID.test(merchantId)) await deps.merchants.merchantInScope(tenantOf(request), merchantId);
+      },
     },
     async (request) => {
       const merchant = await deps.merchants.merchantInScope(tenantOf(request), request.params.merchantId);
+      const sent = request.body.merchantId;
+      if (sent !== undefined && sent.toLowerCase() !== merchant.id.toLowerCase()) {
+        throw ValidationError.field(
+          'merchantId',
+          `'merchantId' must be the merchant of the path (${merchant.id}) when it is sent.`,
+        );
+      }
       return settingsView(merchant.id, await deps.settings.replace(merchant.id, settingsOf(request.body)));
     },
   );

@@ -1,7 +1,7 @@
 import { type DateRange, dateRange } from '../../platform/http/paging.js';
 import { fromCents, fromMillipercent } from '../../platform/money.js';
 import type { MerchantSettings } from '../merchants/merchants.model.js';
-import { cardAmounts } from '../payments/pricing.js';
+import { creditCardPaymentOf } from './calculation.js';
 import { INVOICE_STATUS_NAMES, type Invoice } from './invoices.model.js';
 import { calculationOf } from './invoices.service.js';
 import { unitTypeById } from './unit-types.js';
@@ -72,10 +72,13 @@ export function invoiceView(v: Invoice, payUrl: string | null) {
   };
 }
 
-/** The calculations, with what a credit card payment of the total comes to under the merchant's program. */
+/**
+ * The calculations, with what a credit card payment of the total comes to under the merchant's program (part of the
+ * charge, not of the invoice total: see creditCardPaymentOf).
+ */
 export function calculationsView(v: Invoice, settings: MerchantSettings) {
   const calc = calculationOf(v);
-  const card = cardAmounts(settings, { baseCents: calc.totalCents }, 'credit');
+  const card = creditCardPaymentOf(calc.totalCents, settings);
   return {
     invoiceId: v.id,
     lines: calc.lines.map((c, n) => ({

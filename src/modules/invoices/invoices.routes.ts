@@ -5,7 +5,6 @@ import { ValidationError } from '../../platform/http/errors.js';
 import { pageRequest } from '../../platform/http/paging.js';
 import { merchantOf } from '../../platform/http/principal.js';
 import type { App } from '../../platform/http/server.js';
-import { noBodyIsEmpty } from '../../platform/http/validation.js';
 import type { MerchantsService } from '../merchants/merchants.service.js';
 import { contactInfoOf } from '../payments/payment-request.js';
 import type { BankInstrument, CardInstrument, PaymentResult } from '../payments/payments.service.js';
@@ -367,7 +366,6 @@ export function invoicesRoutes(app: App, deps: InvoicesRouteDeps): void {
     `${base}/:invoiceId/send-email-notification`,
     {
       config: { idempotent: true },
-      preValidation: noBodyIsEmpty,
       schema: {
         tags,
         summary: 'Send the invoice by email',
@@ -377,7 +375,7 @@ export function invoicesRoutes(app: App, deps: InvoicesRouteDeps): void {
           'message is sent by a job (retried, never twice). A Draft cannot be sent (400). Honours `idempotency-key`. ' +
           API_VERSION,
         params: InvoiceIdParams,
-        body: SendEmailBody,
+        body: Type.Optional(SendEmailBody),
         response: { 200: MessageQueuedView, ...ERRORS },
       },
     },
@@ -389,7 +387,6 @@ export function invoicesRoutes(app: App, deps: InvoicesRouteDeps): void {
     `${base}/:invoiceId/send-published-sms-notification`,
     {
       config: { idempotent: true },
-      preValidation: noBodyIsEmpty,
       schema: {
         tags,
         summary: 'Send the invoice by SMS',
@@ -399,7 +396,7 @@ export function invoicesRoutes(app: App, deps: InvoicesRouteDeps): void {
           'without one, the outbox. Sent by a job (retried, never twice). A Draft cannot be sent (400). Honours ' +
           `\`idempotency-key\`. ${API_VERSION}`,
         params: InvoiceIdParams,
-        body: SendSmsBody,
+        body: Type.Optional(SendSmsBody),
         response: { 200: MessageQueuedView, ...ERRORS },
       },
     },

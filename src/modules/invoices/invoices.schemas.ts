@@ -186,12 +186,21 @@ export const CalculationsView = Type.Object(
     taxAmount: Type.Number(),
     shippingFeeAmount: Type.Number(),
     feesAmount: Type.Number(),
-    totalAmount: Type.Number({ description: 'What the invoice asks (the price by bank account).' }),
-    surchargeAmount: Type.Number({ description: "The merchant's surcharge on a credit card payment of it." }),
-    cashDiscountAmount: Type.Number({
-      description: "The merchant's cash discount (or dual pricing) increment on a card.",
+    totalAmount: Type.Number({
+      description:
+        'What the invoice asks, whatever the payer pays with (by bank account exactly this): subtotalAmount − ' +
+        'discountAmount + taxAmount + shippingFeeAmount + feesAmount. The merchant program is not part of it.',
     }),
-    cardTotalAmount: Type.Number({ description: 'What a credit card payment of the total comes to.' }),
+    surchargeAmount: Type.Number({
+      description: "The merchant's surcharge on a credit card payment of the total (Surcharge program; else 0).",
+    }),
+    cashDiscountAmount: Type.Number({
+      description: 'The card price increment on a credit card payment (CashDiscount or DualPricing program; else 0).',
+    }),
+    cardTotalAmount: Type.Number({
+      description:
+        'What a credit card payment of the total comes to: totalAmount + surchargeAmount + cashDiscountAmount.',
+    }),
     amountPaid: Type.Number(),
     amountDue: Type.Number(),
   },

@@ -3,6 +3,7 @@ import { newId } from '../../platform/crypto/ids.js';
 import { randomSecret } from '../../platform/crypto/secrets.js';
 import type { Pool, Sql } from '../../platform/db/pool.js';
 import { withTransaction } from '../../platform/db/tx.js';
+import { dictionary } from '../../platform/dictionary.js';
 import { recordEvent } from '../../platform/events/outbox.js';
 import { type FieldErrors, NotFoundError, ValidationError } from '../../platform/http/errors.js';
 import type { PageRequest } from '../../platform/http/paging.js';
@@ -75,7 +76,7 @@ export class LinksService {
   async create(merchantId: string, draft: LinkDraft): Promise<PaymentLink> {
     const configuration = await this.deps.merchants.getConfiguration(merchantId);
     const now = this.deps.clock.now();
-    const errors: FieldErrors = {};
+    const errors: FieldErrors = dictionary();
     const add = (field: string, message: string) => {
       errors[field] ??= [];
       errors[field].push(message);
@@ -164,7 +165,7 @@ export class LinksService {
       const link = await findLink(tx, merchantId, id, 'v2', true);
       if (!link) throw new NotFoundError('PaymentLink', id);
       const now = this.deps.clock.now();
-      const errors: FieldErrors = {};
+      const errors: FieldErrors = dictionary();
       const add = (field: string, message: string) => {
         errors[field] ??= [];
         errors[field].push(message);

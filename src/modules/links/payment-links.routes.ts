@@ -1,4 +1,5 @@
 import type { Static } from 'typebox';
+import { dictionary } from '../../platform/dictionary.js';
 import { AUTHENTICATED_ERRORS, errorResponses } from '../../platform/http/error-schemas.js';
 import { type FieldErrors, ValidationError } from '../../platform/http/errors.js';
 import { pageRequest } from '../../platform/http/paging.js';
@@ -81,7 +82,7 @@ export function paymentLinksRoutes(app: App, deps: PaymentLinksRouteDeps): void 
     },
     async (request) => {
       const body = request.body;
-      const errors: FieldErrors = {};
+      const errors: FieldErrors = dictionary();
       const currencyCode = currency(body.currencyCode, errors);
       if (Object.keys(errors).length > 0) throw new ValidationError(errors);
       const link = await links.create(merchantOf(request).merchantId, {
@@ -214,7 +215,7 @@ export function paymentLinksRoutes(app: App, deps: PaymentLinksRouteDeps): void 
 
 /** A merge patch as column changes: only what it names; null clears where clearing is allowed. */
 function patchOf(body: Static<typeof PatchPaymentLinkBody>, current: PaymentLink) {
-  const errors: FieldErrors = {};
+  const errors: FieldErrors = dictionary();
   const changes: LinkChanges = {};
   const has = (key: keyof typeof body) => Object.hasOwn(body, key);
   const text = (value: string | null | undefined) => (value == null ? null : value.trim() || null);

@@ -1,9 +1,9 @@
+import Type from 'typebox';
 import { AUTHENTICATED_ERRORS, errorResponses } from '../../platform/http/error-schemas.js';
 import { NotFoundError } from '../../platform/http/errors.js';
 import { dateRange, pageRequest } from '../../platform/http/paging.js';
 import { merchantOf } from '../../platform/http/principal.js';
 import type { App } from '../../platform/http/server.js';
-import { noBodyIsEmpty } from '../../platform/http/validation.js';
 import { toCents } from '../../platform/money.js';
 import type { LinkSharing } from './link-sharing.js';
 import type { LinkStatus, PaymentLink } from './links.model.js';
@@ -172,7 +172,6 @@ export function quickPaymentsRoutes(app: App, deps: QuickPaymentsRouteDeps): voi
     `${base}/:quickPaymentId/send-sms-notification`,
     {
       config: { idempotent: true },
-      preValidation: noBodyIsEmpty,
       schema: {
         tags,
         summary: 'Send the link by SMS',
@@ -180,13 +179,13 @@ export function quickPaymentsRoutes(app: App, deps: QuickPaymentsRouteDeps): voi
           "To `mobileNumber`, else the link customer's number (which needs their SMS consent); through the SMS " +
           `provider, or the sandbox outbox. Honours \`idempotency-key\`. ${API_VERSION}`,
         params: QuickPaymentIdParams,
-        body: SendSmsBody,
+        body: Type.Optional(SendSmsBody),
         response: { 200: MessageQueuedView, ...ERRORS },
       },
     },
     async (request) => {
       const link = await links.get(merchantOf(request).merchantId, request.params.quickPaymentId, 'quick');
-      return deps.sharing.smsToCustomer(link, request.body.mobileNumber ?? null);
+      return deps.sharing.smsToCustomer(link, request.body?.mobileNumber ?? null);
     },
   );
 }

@@ -24,7 +24,11 @@ const OutboxMessage = Type.Object({
     Type.Object({
       filename: Type.String(),
       contentType: Type.String(),
-      size: Type.Union([Type.Integer(), Type.Null()], { description: 'Bytes; null until the message is sent.' }),
+      size: Type.Union([Type.Integer(), Type.Null()], {
+        description:
+          'Bytes of the file as the message carried it, from its first sending attempt on (sent, failed, retrying ' +
+          'or unconfirmed); null only while the message waits for that attempt (nothing is rendered before).',
+      }),
     }),
   ),
   relatedType: Type.Union([Type.String(), Type.Null()]),

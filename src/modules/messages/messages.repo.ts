@@ -94,6 +94,15 @@ export async function markSent(
   );
 }
 
+/** The attachments as this attempt rendered them (their sizes), while it holds the message. */
+export async function recordAttachments(sql: Sql, id: string, attachments: AttachmentRef[]): Promise<void> {
+  await sql.query(
+    `UPDATE /* across merchants: the sender job names only the message */
+       messages SET attachments = $2 WHERE id = $1 AND status = 'sending'`,
+    [id, JSON.stringify(attachments)],
+  );
+}
+
 /** The attempt failed: `queued` again for the job's retry, or `failed` for good. */
 export async function markAttemptFailed(
   sql: Sql,

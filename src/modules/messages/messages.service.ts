@@ -18,6 +18,7 @@ import {
   type MessageFilter,
   markAttemptFailed,
   markSent,
+  recordAttachments,
 } from './messages.repo.js';
 
 /** Renders one attachment of a message when it is sent (e.g. an invoice's PDF as it stands then). */
@@ -127,6 +128,9 @@ export class MessagesService {
         attachments.push({ ...ref, size: content.length });
         files.push({ filename: ref.filename, contentType: ref.contentType, content });
       }
+      // Recorded before the provider is asked: whatever becomes of the attempt (sent, refused, retried, cut off),
+      // the message shows the size of what it carried.
+      if (attachments.length > 0) await recordAttachments(this.deps.pool, id, attachments);
       const delivered =
         message.channel === 'email'
           ? await (transport as EmailTransport).send({

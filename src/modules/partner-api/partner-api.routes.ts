@@ -11,6 +11,7 @@ import type { MerchantPortfolios } from '../merchants/portfolio/portfolio.servic
 import { Envelope, envelopeErrors, errorEnvelopes, meta, PartnerApiError } from './envelope.js';
 import type { IdentityTokenVerifier } from './identity-verifier.js';
 import { IdentityTokenError } from './identity-verifier.js';
+import { PrincipalView, RATE_LIMIT_EXAMPLE, RateLimitStatusView } from './partner-api.schemas.js';
 import { PARTNER_DATA_SOURCE, partnerMerchantRoutes } from './partner-merchants.routes.js';
 import type { PartnerPrincipal, PartnerPrincipals } from './principals.js';
 
@@ -192,7 +193,7 @@ export function partnerApiRoutes(app: App, deps: PartnerApiRouteDeps): void {
             summary: 'The principal behind the token',
             description: 'Confirms a token is accepted: the principal, its scope, permissions and rate-limit policy.',
             response: {
-              200: Envelope(Type.Record(Type.String(), Type.Unknown()), principalExample(limits)),
+              200: Envelope(PrincipalView, principalExample(limits)),
               ...ERRORS,
             },
           },
@@ -228,7 +229,7 @@ export function partnerApiRoutes(app: App, deps: PartnerApiRouteDeps): void {
             tags,
             summary: 'The live rate-limit window of the calling principal',
             description: 'Counted in PostgreSQL across every node (this request included).',
-            response: { 200: Envelope(Type.Record(Type.String(), Type.Unknown()), {}), ...ERRORS },
+            response: { 200: Envelope(RateLimitStatusView, RATE_LIMIT_EXAMPLE), ...ERRORS },
           },
         },
         async (request) => {

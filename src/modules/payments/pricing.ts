@@ -1,3 +1,4 @@
+import { dictionary } from '../../platform/dictionary.js';
 import { type MerchantSettings, ZeroCostProcessingOption } from '../merchants/merchants.model.js';
 import { type AmountBreakdown, calculateAmount, type TaxSetting, taxInput } from './amounts.js';
 
@@ -20,7 +21,7 @@ export function zeroCostErrors(
   settings: MerchantSettings,
   parts: Pick<AmountParts, 'surchargeRateMpct' | 'useCardPrice'>,
 ): Record<string, string[]> {
-  const errors: Record<string, string[]> = {};
+  const errors: Record<string, string[]> = dictionary();
   const option = settings.zeroCostProcessingOptionId;
   if (parts.surchargeRateMpct != null && option !== ZeroCostProcessingOption.Surcharge) {
     errors.surchargeRate = ["'surchargeRate' applies only to merchants on the Surcharge program."];

@@ -119,18 +119,16 @@ function values(tx: Transaction, fields: ReadonlyArray<readonly [keyof Transacti
 
 /** A transaction as a json object keyed by column, for json_populate_recordset (bytea as PostgreSQL's hex text). */
 function jsonRow(tx: Transaction): Record<string, unknown> {
-  const row: Record<string, unknown> = {};
-  for (const [field, column] of FIELDS) {
-    const value = tx[field];
-    row[column] = Buffer.isBuffer(value) ? `\\x${value.toString('hex')}` : value;
-  }
-  return row;
+  return Object.fromEntries(
+    FIELDS.map(([field, column]) => {
+      const value = tx[field];
+      return [column, Buffer.isBuffer(value) ? `\\x${value.toString('hex')}` : value];
+    }),
+  );
 }
 
 export function toTransaction(row: Record<string, unknown>): Transaction {
-  const tx: Record<string, unknown> = {};
-  for (const [field, column] of FIELDS) tx[field] = row[column];
-  return tx as unknown as Transaction;
+  return Object.fromEntries(FIELDS.map(([field, column]) => [field, row[column]])) as unknown as Transaction;
 }
 
 /** The statements as values, for a caller that pipelines them (`Tx.batch`, `Tx.defer`). */

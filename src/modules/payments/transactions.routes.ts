@@ -282,13 +282,13 @@ export function transactionsRoutes(app: App, deps: TransactionsRouteDeps): void 
           'its totals are frozen, the processor closes it, and it and its transactions become Settled. While an ' +
           'operation on one of its transactions is in flight (a void) the batch cannot close: 409 ' +
           '`OperationInProgress` at once; retry shortly (the batch also closes by itself at its time slot).',
-        body: SettleBody,
+        body: Type.Optional(SettleBody),
         response: { 200: SettleResponse, ...OP_ERRORS },
       },
     },
     async (request) => {
       const merchantId = merchantOf(request).merchantId;
-      const processor = cardProcessor(await merchants.getConfiguration(merchantId), request.body.paymentProcessorId);
+      const processor = cardProcessor(await merchants.getConfiguration(merchantId), request.body?.paymentProcessorId);
       return transactions.settle(merchantId, processor.id);
     },
   );

@@ -1,4 +1,5 @@
 import type { Static } from 'typebox';
+import { ValidationError } from '../../platform/http/errors.js';
 import { fromCents, toCents, toMillipercent } from '../../platform/money.js';
 import type { MerchantsService } from '../merchants/merchants.service.js';
 import { receipt, transactionView } from '../payments/transactions.mapper.js';
@@ -25,9 +26,27 @@ export function posDraft(merchantId: string, body: Body): PosDraft {
     processorId: body.paymentProcessorId ?? null,
     customerId: body.customerId ?? null,
     targetTransactionId: body.targetTransactionId ?? null,
-    readingMethodId: body.readingMethodId ?? ReadingMethod.Reading,
+    readingMethodId: readingMethodOf(body),
     requestStorageConsent: body.requestPaymentMethodStorageConsent ?? false,
   };
+}
+
+/** `readingMethodId`, or `readingMethod` by id or label (rule 4 of the first document names it so); they must agree. */
+function readingMethodOf(body: Body): number {
+  const named = body.readingMethod;
+  const fromName =
+    named == null
+      ? null
+      : typeof named === 'number'
+        ? named
+        : named === 'KeyedIn' || named === 'KeyedEntry'
+          ? ReadingMethod.KeyedIn
+          : ReadingMethod.Reading;
+  const byId = body.readingMethodId ?? null;
+  if (fromName !== null && byId !== null && fromName !== byId) {
+    throw ValidationError.field('readingMethod', "'readingMethod' and 'readingMethodId' name different methods.");
+  }
+  return fromName ?? byId ?? ReadingMethod.Reading;
 }
 
 /** Create and cancel answer this short form. */

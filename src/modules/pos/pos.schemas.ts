@@ -8,6 +8,9 @@ const Uuid = (description?: string) => Type.String({ format: 'uuid', ...(descrip
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
 const Opt = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Optional(Nullable(schema));
 
+/** The labels `readingMethod` takes: the first document's and the version 2 surface's names. */
+export const READING_METHOD_LABELS = ['Reading', 'KeyedIn', 'Regular', 'KeyedEntry'] as const;
+
 export const PosIdParams = Type.Object({ posTransactionId: Uuid() });
 
 const STATUSES =
@@ -32,6 +35,13 @@ export const CreatePosBody = Type.Object(
     targetTransactionId: Opt(Uuid('Capture, Void and Refund: the card-present transaction they act on.')),
     readingMethodId: Opt(
       Type.Integer({ minimum: 1, maximum: 2, description: '1 Reading (tap, chip, swipe; default), 2 KeyedIn.' }),
+    ),
+    readingMethod: Opt(
+      Type.Union([Type.Integer({ minimum: 1, maximum: 2 }), ...READING_METHOD_LABELS.map((l) => Type.Literal(l))], {
+        description:
+          'The same as readingMethodId, by id or label: 1 or Reading (also Regular), 2 or KeyedIn (also ' +
+          'KeyedEntry). When both are sent they must agree.',
+      }),
     ),
     waitForAcceptanceByTerminal: Opt(
       Type.Boolean({ description: 'Answer once the terminal accepts or declines (at most 30 s).' }),

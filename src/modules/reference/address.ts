@@ -1,4 +1,5 @@
 import Type, { type Static } from 'typebox';
+import { dictionary } from '../../platform/dictionary.js';
 import { type FieldErrors, ValidationError } from '../../platform/http/errors.js';
 import { countryByCode, countryById, stateByCode, stateById, stateByName, UNITED_STATES } from './states.js';
 
@@ -51,7 +52,7 @@ export interface Address {
 
 /** Reduces either accepted shape to one canonical address, or throws a ValidationError naming each bad field. */
 export function normalizeAddress(input: AddressInput, prefix: string): Address {
-  const errors: FieldErrors = {};
+  const errors: FieldErrors = dictionary();
   const field = (name: string) => `${prefix}.${name}`;
   const fail = (name: string, message: string) => {
     errors[field(name)] = [...(errors[field(name)] ?? []), message];

@@ -1,3 +1,4 @@
+import { dictionary } from '../../platform/dictionary.js';
 import { ValidationError } from '../../platform/http/errors.js';
 
 export const METADATA_LIMITS = { pairs: 50, keyLength: 40, valueLength: 500, totalBytes: 8 * 1024 } as const;
@@ -34,7 +35,7 @@ export function sanitizeMetadata(input: unknown, strict: boolean): Record<string
   if (pairs.length > METADATA_LIMITS.pairs) {
     throw ValidationError.field('metadata', `'metadata' holds at most ${METADATA_LIMITS.pairs} pairs.`);
   }
-  const result: Record<string, string> = {};
+  const result: Record<string, string> = dictionary();
   for (const [key, raw] of pairs) {
     const field = `metadata.${key}`;
     if (key.trim() === '' || key.length > METADATA_LIMITS.keyLength || HAS_CONTROL.test(key)) {

@@ -2,6 +2,7 @@ import type { Clock } from '../../platform/clock/clock.js';
 import { newId } from '../../platform/crypto/ids.js';
 import type { Pool } from '../../platform/db/pool.js';
 import { withTransaction } from '../../platform/db/tx.js';
+import { dictionary } from '../../platform/dictionary.js';
 import { recordEvent } from '../../platform/events/outbox.js';
 import { type FieldErrors, ValidationError } from '../../platform/http/errors.js';
 import type { Logger } from '../../platform/observability/logger.js';
@@ -173,7 +174,7 @@ export class SessionPayments {
     configuration: MerchantConfiguration,
     payment: PayerPayment,
   ): FieldErrors | undefined {
-    const errors: FieldErrors = {};
+    const errors: FieldErrors = dictionary();
     if (payment.method === 'card' && !session.card.enabled) errors.method = ['Card payments are not accepted here.'];
     if (payment.method === 'ach' && !session.ach.enabled) errors.method = ['Bank payments are not accepted here.'];
     if (session.mode !== SessionMode.SaveMethod && session.amountCents === null) {

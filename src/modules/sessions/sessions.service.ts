@@ -3,6 +3,7 @@ import type { Clock } from '../../platform/clock/clock.js';
 import { newId } from '../../platform/crypto/ids.js';
 import type { Pool } from '../../platform/db/pool.js';
 import { withTransaction } from '../../platform/db/tx.js';
+import { dictionary } from '../../platform/dictionary.js';
 import { eventsInsert } from '../../platform/events/outbox.js';
 import { NotFoundError, ValidationError } from '../../platform/http/errors.js';
 import { defineQueue } from '../../platform/jobs/define.js';
@@ -126,7 +127,7 @@ export class PaymentSessionsService {
 
   /** Every rule of both create requests that needs the merchant's configuration or the clock; 400s name the field. */
   private check(draft: SessionDraft, configuration: MerchantConfiguration, now: Date): SessionSettings {
-    const errors: Record<string, string[]> = {};
+    const errors: Record<string, string[]> = dictionary();
     const add = (field: string, message: string) => {
       errors[field] ??= [];
       errors[field].push(message);

@@ -1,23 +1,19 @@
 // The batch list's query filters, shared by version 1 and version 2 (each adds its own status filter).
 import Type from 'typebox';
-import { DateFilter, dateRange, idList } from '../../platform/http/paging.js';
+import { DateFilter, dateRange, idList, ListParam } from '../../platform/http/paging.js';
 import type { BatchFilter } from './settlements.service.js';
 
 export const BATCH_FILTERS = {
   dateFrom: DateFilter('Batch date (settlement time, or opening time while open) on or after.'),
   dateTo: DateFilter('Batch date on or before.'),
-  batchIds: Type.Optional(
-    Type.String({ maxLength: 3700, description: 'Batch ids: comma-separated, or the parameter repeated.' }),
-  ),
-  paymentProcessorIds: Type.Optional(
-    Type.String({ maxLength: 3700, description: 'Processor ids: comma-separated, or the parameter repeated.' }),
-  ),
+  batchIds: ListParam('Batch ids.'),
+  paymentProcessorIds: ListParam('Processor ids.'),
 };
 
 /** Those filters, checked, for the merchant (a bad id or an inverted range is a 400 naming the parameter). */
 export function batchFilter(
   merchantId: string,
-  q: { dateFrom?: string; dateTo?: string; batchIds?: string; paymentProcessorIds?: string },
+  q: { dateFrom?: string; dateTo?: string; batchIds?: string[]; paymentProcessorIds?: string[] },
 ): BatchFilter {
   const range = dateRange('dateFrom', q.dateFrom, 'dateTo', q.dateTo);
   return {

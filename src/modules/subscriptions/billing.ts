@@ -27,6 +27,7 @@ import {
   deferRecheck,
   findByTransaction,
   findPending,
+  hasDueInstallments,
   insertAttempt,
   insertAttempts,
   type PaidInstallment,
@@ -35,6 +36,7 @@ import {
   skipOpenInstallments,
 } from './installments.repo.js';
 import { type Installment, InstallmentStatus, type Subscription } from './subscriptions.model.js';
+import { subscriptionsChargeQueue } from './subscriptions.queues.js';
 
 export interface BillingDeps {
   pool: Pool;
@@ -74,7 +76,19 @@ export async function chargeDue(deps: BillingDeps, batch = 128): Promise<number>
   let charged = 0;
   for (;;) {
     const claimed = await claimDue(deps.pool, deps.clock.now(), deps.nodeId(), batch, CLAIM_RECHECK_MS);
-    if (claimed.length === 0) return charged;
+    if (claimed.length === 0) {
+      // The claim skips rows another transaction holds (a subscription being changed, an outcome being written):
+      // when some are due all the same, a charger looks again in a second rather than at the next billing run.
+      if (await hasDueInstallments(deps.pool, deps.clock.now())) {
+        await subscriptionsChargeQueue.enqueue(
+          deps.pool,
+          deps.clock,
+          {},
+          { singletonKey: 'charger:recheck', runAt: new Date(deps.clock.nowMs() + 1000) },
+        );
+      }
+      return charged;
+    }
     await insertAttempts(
       deps.pool,
       claimed.map(({ installment: i }) => ({

@@ -108,11 +108,19 @@ export async function claimDue(
   }));
 }
 
-/** Whether any installment is due for a charge (or a retry) by `now`. */
+/**
+ * Whether any installment is due for a charge (or a retry) by `now` that claimDue would take, locks aside: the same
+ * conditions, so an installment of a Suspended subscription does not start chargers that find nothing.
+ */
 export async function hasDueInstallments(sql: Sql, now: Date): Promise<boolean> {
   const { rows } = await sql.query<{ due: boolean }>(
     `SELECT /* across merchants: the billing sweep */ EXISTS (
-       SELECT 1 FROM subscription_installments WHERE next_attempt_at <= $1) AS due`,
+       SELECT 1 FROM subscription_installments i JOIN subscriptions s ON s.id = i.subscription_id
+       WHERE i.next_attempt_at <= $1
+         AND i.status_id IN (${sqlIds(InstallmentStatus.Scheduled, InstallmentStatus.Failed)})
+         AND (s.status_id = ${SubscriptionStatus.Active}
+           OR (s.status_id = ${SubscriptionStatus.Delinquent} AND i.status_id = ${InstallmentStatus.Failed}))
+     ) AS due`,
     [now],
   );
   return rows[0]!.due;
@@ -120,12 +128,12 @@ export async function hasDueInstallments(sql: Sql, now: Date): Promise<boolean> 
 
 /** to_jsonb gives timestamps as text: back to Dates for the mappers. */
 function fromJson(row: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(row)) {
-    out[key] =
-      typeof value === 'string' && /_(at|on)$/.test(key) && !Number.isNaN(Date.parse(value)) ? new Date(value) : value;
-  }
-  return out;
+  return Object.fromEntries(
+    Object.entries(row).map(([key, value]) => [
+      key,
+      typeof value === 'string' && /_(at|on)$/.test(key) && !Number.isNaN(Date.parse(value)) ? new Date(value) : value,
+    ]),
+  );
 }
 
 /**

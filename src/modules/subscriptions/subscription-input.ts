@@ -1,6 +1,7 @@
 import { isIP } from 'node:net';
 import { CreditDebitType, isExpired } from '../../connectors/card/card-numbers.js';
-import { ValidationError } from '../../platform/http/errors.js';
+import { dictionary } from '../../platform/dictionary.js';
+import { type FieldErrors, ValidationError } from '../../platform/http/errors.js';
 import type { Customer } from '../customers/customers.model.js';
 import type { MerchantConfiguration, PaymentProcessor } from '../merchants/merchants.model.js';
 import { SEC_CODES, SecCode } from '../payments/ach/ach.model.js';
@@ -57,9 +58,10 @@ export interface CheckedDraft {
 
 /** A start this far in the past still counts as now (the request's own latency, clocks a little apart). */
 const START_GRACE_MS = 60_000;
-const CARD_TYPES = new Set<number>([TransactionType.Authorization, TransactionType.Sale]);
+// Rule 7 of the first document: a subscription pays by card sale transactions only, or by ACH.
+const CARD_TYPES = new Set<number>([TransactionType.Sale]);
 
-type Errors = Record<string, string[]>;
+type Errors = FieldErrors;
 
 function add(errors: Errors, field: string, message: string) {
   errors[field] ??= [];
@@ -77,12 +79,19 @@ export function checkDraft(
   method: PaymentMethod | undefined,
   now: Date,
 ): CheckedDraft {
-  const errors: Errors = {};
+  const errors: FieldErrors = dictionary();
   const settings = configuration.settings;
   const isCard = CARD_TYPES.has(draft.transactionTypeId);
   const isAch = draft.transactionTypeId === TransactionType.AchDebit;
-  if (!isCard && !isAch)
-    add(errors, 'transactionType', "'transactionType' must be 1 (Authorization), 2 (Sale) or 11 (AchDebit).");
+  if (draft.transactionTypeId === TransactionType.Authorization) {
+    add(
+      errors,
+      'transactionType',
+      'A subscription pays by card sale (2) or ACH debit (11); an authorization (1) is not allowed.',
+    );
+  } else if (!isCard && !isAch) {
+    add(errors, 'transactionType', "'transactionType' must be 2 (Sale) or 11 (AchDebit).");
+  }
   if (draft.currencyId !== 1) add(errors, 'currencyId', "'currencyId' must be 1 (USD).");
 
   const methodError = paymentMethodError(method, customer, draft.transactionTypeId, now);

@@ -38,7 +38,7 @@ export interface Subscription {
   paymentMethodId: string;
   processorId: string;
   statusId: number;
-  /** 1 Authorization, 2 Sale (cards), 11 AchDebit (bank accounts). */
+  /** 2 Sale (cards), 11 AchDebit (bank accounts); 1 Authorization only on subscriptions made before it was refused. */
   transactionTypeId: number;
   baseCents: number;
   percentageOffRateMpct: number | null;

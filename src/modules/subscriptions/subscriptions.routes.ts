@@ -73,7 +73,7 @@ export function subscriptionsRoutes(app: App, deps: SubscriptionsRouteDeps): voi
     async (request) => {
       const q = request.query;
       const customerIds = idList('customerIds', q.customerIds);
-      if (customerIds && customerIds.length > 1) {
+      if (customerIds && new Set(customerIds.map((id) => id.toLowerCase())).size > 1) {
         throw ValidationError.field('customerIds', "Only one 'customerIds' value is supported.");
       }
       const result = await subscriptions.list(

@@ -1,5 +1,5 @@
 import Type, { type Static, type TSchema } from 'typebox';
-import { listQuerySchema, Paged } from '../../platform/http/paging.js';
+import { ListParam, listQuerySchema, Paged } from '../../platform/http/paging.js';
 import { AmountSchema, RateSchema } from '../../platform/money.js';
 import { SUBSCRIPTION_LIST } from './subscriptions.repo.js';
 
@@ -48,7 +48,7 @@ export const CreateSubscriptionBody = Type.Object(
   {
     customerId: Uuid('The customer paying.'),
     paymentMethodId: Uuid(
-      "One of the customer's vaulted payment methods: a card for transactionType 1 or 2, a bank account for 11.",
+      "One of the customer's vaulted payment methods: a card for transactionType 2, a bank account for 11.",
     ),
     amount: AmountSchema({ exclusiveMinimum: 0, description: 'Each payment, before the merchant program adds to it.' }),
     currencyId: Type.Optional(Type.Integer({ description: '1 USD (the only currency).' })),
@@ -59,7 +59,9 @@ export const CreateSubscriptionBody = Type.Object(
       description: 'Units between payments; with unit Day only 7, 15 or 30.',
     }),
     numberOfPayments: Opt(Type.Integer({ minimum: 1, maximum: 10_000, description: 'Absent or null: no end.' })),
-    transactionType: Type.Integer({ description: '1 Authorization, 2 Sale (cards), 11 AchDebit (bank accounts).' }),
+    transactionType: Type.Integer({
+      description: '2 Sale (cards) or 11 AchDebit (bank accounts); 1 Authorization is refused (card sales only).',
+    }),
     requesterIpAddress: Type.String({ minLength: 2, maxLength: 45, description: 'IPv4 or IPv6 address.' }),
     paymentProcessorId: Uuid('An active processor of the merchant, of the payment method kind.'),
     paymentStartDateTime: Opt(DateTime('First payment, ISO 8601; null starts now. Not in the past.')),
@@ -217,7 +219,7 @@ export const SubscriptionListItem = Type.Object({
 });
 
 export const SubscriptionListQuery = listQuerySchema(SUBSCRIPTION_LIST, {
-  customerIds: Type.Optional(Type.String({ maxLength: 400, description: 'One customer id (only one is supported).' })),
+  customerIds: ListParam('One customer id (only one value is supported).', { maxItems: 10 }),
   statusId: Type.Optional(
     Type.Integer({
       minimum: 1,

@@ -1,5 +1,5 @@
 import Type from 'typebox';
-import { listQuerySchema, Paged } from '../../platform/http/paging.js';
+import { ListParam, listQuerySchema, Paged } from '../../platform/http/paging.js';
 import { TERMINAL_LIST } from './terminals.repo.js';
 
 const Uuid = (description?: string) => Type.String({ format: 'uuid', ...(description ? { description } : {}) });
@@ -117,13 +117,10 @@ export const RegisteredTerminalView = Type.Object(
 export const TerminalListQuery = listQuerySchema(TERMINAL_LIST, {
   deliveryStatusId: Type.Optional(Type.Integer({ minimum: 1, maximum: 4 })),
   serialNumber: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
-  manufacturerIds: Type.Optional(Type.String({ maxLength: 100, description: 'Comma-separated: 1 Sunmi, 2 Verifone.' })),
-  modelIds: Type.Optional(
-    Type.String({
-      maxLength: 100,
-      description:
-        'Comma-separated: 1 SunmiP2, 2 SunmiP2LiteSe, 3 VerifoneVictaMobile, 4 VerifoneVictaPortable, 5 SunmiP3H.',
-    }),
+  manufacturerIds: ListParam('Manufacturers: 1 Sunmi, 2 Verifone.', { maxItems: 20, maxLength: 100 }),
+  modelIds: ListParam(
+    'Models: 1 SunmiP2, 2 SunmiP2LiteSe, 3 VerifoneVictaMobile, 4 VerifoneVictaPortable, 5 SunmiP3H.',
+    { maxItems: 20, maxLength: 100 },
   ),
 });
 

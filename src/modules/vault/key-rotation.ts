@@ -1,5 +1,6 @@
 import type { KeyEncryptionKey } from '../../platform/crypto/kek.js';
 import type { Pool } from '../../platform/db/pool.js';
+import { dictionary } from '../../platform/dictionary.js';
 import { idempotencyAad } from '../../platform/http/idempotency.js';
 import { webhookSecretAad } from '../webhooks/delivery-attempt.js';
 import { dataKeyAad, vaultSecretAad } from './data-keys.js';
@@ -71,7 +72,7 @@ export async function rotateKeys(
   progress: (message: string) => void,
   batchSize = 200,
 ): Promise<RotationReport> {
-  const rewrapped: Record<string, number> = {};
+  const rewrapped: Record<string, number> = dictionary();
   for (const kind of KINDS) {
     const filter = `kek_version <> $1${kind.where ? ` AND ${kind.where}` : ''}`;
     const { rows: counted } = await pool.query<{ n: number }>(

@@ -12,6 +12,7 @@ import type { Clock } from '../../platform/clock/clock.js';
 import { newId } from '../../platform/crypto/ids.js';
 import { groupedLookup } from '../../platform/db/grouped.js';
 import type { Pool, Sql } from '../../platform/db/pool.js';
+import { dictionary } from '../../platform/dictionary.js';
 import { type FieldErrors, NotFoundError, ValidationError } from '../../platform/http/errors.js';
 import { type DataKeys, decryptWith, encryptWith } from './data-keys.js';
 import {
@@ -51,7 +52,7 @@ export function checkCard(
   },
   fields: { pan: string; prefix?: string },
 ): CheckedCard {
-  const errors: FieldErrors = {};
+  const errors: FieldErrors = dictionary();
   const name = (field: string) => `${fields.prefix ?? ''}${field}`;
   const pan = input.pan == null ? undefined : normalizePan(input.pan);
   if (input.pan == null || input.pan.trim() === '') errors[name(fields.pan)] = [`'${name(fields.pan)}' is required.`];
@@ -73,7 +74,7 @@ export function checkCard(
 }
 
 export function checkBankAccount(input: { accountNumber?: string | null; routingNumber?: string | null }, prefix = '') {
-  const errors: FieldErrors = {};
+  const errors: FieldErrors = dictionary();
   const account = input.accountNumber?.trim() ?? '';
   const routing = input.routingNumber?.trim() ?? '';
   if (!account) errors[`${prefix}accountNumber`] = [`'${prefix}accountNumber' is required.`];

@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
 import { Agent } from 'undici';
+import { dictionary } from '../../platform/dictionary.js';
 import { addressProblem, BlockedTargetError, guardedLookup, hostOf, type TargetPolicy } from './target-policy.js';
 
 /** Response headers and bodies are kept in the log up to this size; the rest is not even read. */
@@ -107,7 +108,7 @@ async function readCapped(body: AsyncIterable<Buffer> & { destroy(): void }, lim
 }
 
 function flattenHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
-  const flat: Record<string, string> = {};
+  const flat: Record<string, string> = dictionary();
   let size = 0;
   for (const [name, value] of Object.entries(headers)) {
     if (value === undefined) continue;

@@ -3,7 +3,7 @@ import { stringify } from 'csv-stringify';
 import Type from 'typebox';
 import { AUTHENTICATED_ERRORS, errorResponses } from '../../platform/http/error-schemas.js';
 import { ValidationError } from '../../platform/http/errors.js';
-import { dateRange, pageRequest } from '../../platform/http/paging.js';
+import { dateRange, listValues, pageRequest } from '../../platform/http/paging.js';
 import { type AuthPolicy, tenantOf } from '../../platform/http/principal.js';
 import type { App } from '../../platform/http/server.js';
 import { EVENT_TYPES, eventTypeNamed } from './event-catalog.js';
@@ -77,7 +77,7 @@ function input(body: EndpointBody) {
 interface LogQuery {
   webhookId?: string;
   endpointId?: string;
-  eventType?: string;
+  eventType?: string[];
   status?: string;
   deliveryLogStatus?: string;
   httpStatus?: number;
@@ -93,10 +93,7 @@ function logFilter(query: LogQuery): LogFilter {
   let eventTypes: string[] | undefined;
   if (query.eventType !== undefined) {
     eventTypes = [];
-    for (const name of query.eventType
-      .split(',')
-      .map((part) => part.trim())
-      .filter(Boolean)) {
+    for (const name of listValues(query.eventType) ?? []) {
       if (name === 'ping') {
         eventTypes.push('ping');
         continue;

@@ -1,5 +1,5 @@
 import Type, { type Static } from 'typebox';
-import { DateFilter, type ListSpec, listQuerySchema } from '../../platform/http/paging.js';
+import { DateFilter, ListParam, type ListSpec, listQuerySchema } from '../../platform/http/paging.js';
 
 const Uuid = (description?: string) => Type.String({ format: 'uuid', ...(description ? { description } : {}) });
 const Nullable = <T extends import('typebox').TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
@@ -214,9 +214,7 @@ export const LOG_LIST: ListSpec = {
 const LogFilters = {
   webhookId: Type.Optional(Uuid('Only this endpoint.')),
   endpointId: Type.Optional(Uuid('Alias of webhookId.')),
-  eventType: Type.Optional(
-    Type.String({ maxLength: 100, description: 'Either naming set; comma-separated for several.' }),
-  ),
+  eventType: ListParam('Event types, in either naming set.', { maxLength: 2000 }),
   status: Type.Optional(Type.String({ description: 'Success or Failure.' })),
   deliveryLogStatus: Type.Optional(Type.String({ description: 'Alias of status.' })),
   httpStatus: Type.Optional(Type.Integer({ minimum: 100, maximum: 599 })),

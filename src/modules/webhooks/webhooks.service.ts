@@ -4,6 +4,7 @@ import { newId } from '../../platform/crypto/ids.js';
 import type { KeyEncryptionKey } from '../../platform/crypto/kek.js';
 import type { Pool } from '../../platform/db/pool.js';
 import { withTransaction } from '../../platform/db/tx.js';
+import { dictionary } from '../../platform/dictionary.js';
 import { ConflictError, NotFoundError, ValidationError } from '../../platform/http/errors.js';
 import type { PageRequest } from '../../platform/http/paging.js';
 import { type AttemptDeps, attemptDelivery, exchangeLog, sendSigned, webhookSecretAad } from './delivery-attempt.js';
@@ -284,7 +285,7 @@ function checkEventTypes(owner: WebhookOwner, eventTypes: string[] | undefined):
   if (!eventTypes || eventTypes.length === 0) {
     throw ValidationError.field('eventTypes', "'eventTypes' must list at least one event type.");
   }
-  const subscriptions: Record<string, string> = {};
+  const subscriptions: Record<string, string> = dictionary();
   const problems: string[] = [];
   for (const name of eventTypes) {
     const entry = eventTypeNamed(name);

@@ -1,6 +1,8 @@
 /** Wall-clock times in a named time zone (IANA), for schedules such as "22:00 America/New_York". */
 const formatters = new Map<string, Intl.DateTimeFormat>();
 
+import { dictionary } from '../dictionary.js';
+
 function formatter(timeZone: string): Intl.DateTimeFormat {
   let f = formatters.get(timeZone);
   if (!f) {
@@ -29,7 +31,7 @@ export interface LocalDateTime {
 }
 
 export function localParts(instant: Date, timeZone: string): LocalDateTime {
-  const parts: Record<string, number> = {};
+  const parts: Record<string, number> = dictionary();
   for (const part of formatter(timeZone).formatToParts(instant)) {
     if (part.type !== 'literal') parts[part.type] = Number(part.value);
   }

@@ -52,7 +52,7 @@ export class MalformedRequestError extends AppError {
 
   constructor(
     details: string,
-    readonly statusCode: 400 | 413 | 415 = 400,
+    readonly statusCode: 400 | 408 | 413 | 415 | 431 = 400,
   ) {
     super(details, { errors: { '': [details] } });
   }

@@ -112,9 +112,10 @@ export function DateFilter(description: string) {
 
 /**
  * Parses an inclusive from/to pair. A date without a time means the start of that day for `from` and its end for
- * `to`; a date-time without a zone is UTC. `from` alone has no upper bound: nothing was created after now, so a
- * `from` in the future is an empty page on every list, not an error. Only a pair that was sent in the wrong order
- * is a 400.
+ * `to`; a date-time without a zone is UTC. `from` alone has no upper bound. On a recorded date (creation, payment,
+ * an attempt) that runs it to the present, as the specification says, since nothing is recorded after the business
+ * clock's now: a `from` in the future is an empty page, not an error. On a scheduled date (an invoice's issue and due
+ * dates) it reaches every later one (docs/api-conventions.md). Only a pair sent in the wrong order is a 400.
  */
 export function dateRange(
   fromField: string,
@@ -151,25 +152,46 @@ function parseInstant(field: string, value: string, edge: 'start' | 'end'): Date
   return date;
 }
 
-/** A comma-separated list of ids in a query parameter (`batchIds=a,b`); any malformed one is a 400 naming the field. */
-export function idList(field: string, raw: string | undefined): string[] | undefined {
+/**
+ * A query parameter that lists values, in every form clients send: repeated (`?ids=a&ids=b`, how OpenAPI's default
+ * `form` style with `explode` sends an array, and what the schema documents), comma-separated (`?ids=a,b`), or both.
+ * Read it with listValues (or idList, enumIdList).
+ */
+export const ListParam = (description: string, options: { maxItems?: number; maxLength?: number } = {}) =>
+  Type.Optional(
+    Type.Array(Type.String({ maxLength: options.maxLength ?? 3700 }), {
+      maxItems: options.maxItems ?? 100,
+      description: `${description} Repeat the parameter (\`?a=x&a=y\`) or separate values with commas (\`?a=x,y\`).`,
+    }),
+  );
+
+/** The values of a list parameter (see ListParam): every comma-separated part of every occurrence, trimmed. */
+export function listValues(raw: string | readonly string[] | undefined): string[] | undefined {
   if (raw === undefined) return undefined;
-  const ids = raw
-    .split(',')
-    .map((id) => id.trim())
+  return [raw]
+    .flat()
+    .flatMap((part) => part.split(','))
+    .map((value) => value.trim())
     .filter(Boolean);
+}
+
+/** A list of ids in a query parameter (see ListParam); any malformed one is a 400 naming the field. */
+export function idList(field: string, raw: string | readonly string[] | undefined): string[] | undefined {
+  const ids = listValues(raw);
+  if (ids === undefined) return undefined;
   const bad = ids.find((id) => !isUuid(id));
   if (bad !== undefined) throw ValidationError.field(field, `'${bad}' is not a valid id.`);
   return ids;
 }
 
-/** A comma-separated list of ids from a closed set (`1,3`), each checked against `allowed`. */
-export function enumIdList(field: string, raw: string | undefined, allowed: readonly number[]): number[] | undefined {
-  if (raw === undefined) return undefined;
-  const values = raw
-    .split(',')
-    .map((value) => value.trim())
-    .filter(Boolean);
+/** A list of ids from a closed set (`1,3`, see ListParam), each checked against `allowed`. */
+export function enumIdList(
+  field: string,
+  raw: string | readonly string[] | undefined,
+  allowed: readonly number[],
+): number[] | undefined {
+  const values = listValues(raw);
+  if (values === undefined) return undefined;
   const ids = values.map(Number);
   const bad = values.find((value, n) => !/^\d+$/.test(value) || !allowed.includes(ids[n]!));
   if (bad !== undefined) throw ValidationError.field(field, `'${bad}' is not one of ${allowed.join(', ')}.`);

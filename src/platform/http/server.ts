@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
+import { STATUS_CODES } from 'node:http';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, LogController } from 'fastify';
+import { dictionary } from '../dictionary.js';
 import type { Logger } from '../observability/logger.js';
 import type { Metrics } from '../observability/metrics.js';
 import { redactUrl } from '../observability/redact.js';
@@ -89,6 +91,27 @@ export function compileAllSerializers(app: App): number {
 
 const CORRELATION_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 export const BODY_LIMIT = 1024 * 1024;
+/** No request body of this API nests deeper than a few levels; 32 leaves room and keeps every walk of it shallow. */
+export const MAX_JSON_DEPTH = 32;
+
+/**
+ * The top-level field (or '' for the body itself) under which `value` nests objects and arrays more than `limit`
+ * levels deep; undefined when it does not. Iterative: a hostile body cannot overflow the stack here.
+ */
+export function nestedDeeperThan(value: unknown, limit: number): string | undefined {
+  const pending: Array<{ value: unknown; depth: number; field: string }> = [{ value, depth: 0, field: '' }];
+  while (pending.length > 0) {
+    const next = pending.pop()!;
+    if (next.value === null || typeof next.value !== 'object') continue;
+    const depth = next.depth + 1;
+    if (depth > limit) return next.field;
+    const children = Array.isArray(next.value) ? next.value.entries() : Object.entries(next.value);
+    for (const [key, child] of children) {
+      pending.push({ value: child, depth, field: next.field === '' && depth === 1 ? String(key) : next.field });
+    }
+  }
+  return undefined;
+}
 
 /**
  * The HTTP kernel: one Fastify instance with the cross-cutting pipeline every route shares. Per request:
@@ -112,6 +135,7 @@ export function createHttpServer(deps: HttpDeps): App {
       return typeof sent === 'string' && CORRELATION_ID.test(sent) ? sent : randomUUID();
     },
     routerOptions: { ignoreTrailingSlash: true },
+    clientErrorHandler: (error, socket) => clientError(error, socket, deps.documentationUrl),
     // The router's own refusals (a path that is not valid percent-encoding, a path segment over 100 characters)
     // answer in the standard error body like every other 400.
     frameworkErrors: (error, request, reply) => {
@@ -149,7 +173,14 @@ export function createHttpServer(deps: HttpDeps): App {
   ) => {
     const text = typeof body === 'string' ? body : body.toString('utf8');
     if (text.trim() === '') return done(null, undefined);
-    return defaultJson(request, text, done);
+    return defaultJson(request, text, (error, value) => {
+      if (error) return done(error);
+      // Bounded here, once, so nothing after the parser (text checks, fingerprints, services) walks a value deeper.
+      const tooDeep = nestedDeeperThan(value, MAX_JSON_DEPTH);
+      if (tooDeep === undefined) return done(null, value);
+      const field = tooDeep === '' ? 'body' : tooDeep;
+      return done(ValidationError.field(field, `'${field}' is nested more than ${MAX_JSON_DEPTH} levels deep.`));
+    });
   };
   app.addContentTypeParser('application/json', { parseAs: 'string' }, json);
   // RFC 7396 merge patches (PATCH /v2/payment-links/{id}) are JSON documents too.
@@ -162,6 +193,24 @@ export function createHttpServer(deps: HttpDeps): App {
     if (request.is404) return;
     await authenticate(request, deps);
     await enforceRateLimit(request, deps);
+  });
+
+  // An operation that takes no JSON body refuses one it would ignore (the conventions refuse unknown fields); an
+  // empty object is no body, which clients often send. (Hosted pages read their HTML forms themselves.)
+  app.addHook('preValidation', async (request) => {
+    if (request.is404 || request.body === undefined || request.routeOptions.schema?.body !== undefined) return;
+    if (!JSON_MEDIA_TYPES.has(mediaType(request.headers['content-type']))) return;
+    const body = request.body;
+    if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+      throw ValidationError.field('body', 'This operation takes no request body.');
+    }
+    const fields = Object.keys(body);
+    if (fields.length === 0) return;
+    throw new ValidationError(
+      dictionary(
+        fields.map((name) => [name, [`The JSON property '${name}' could not be mapped to any field of this request.`]]),
+      ),
+    );
   });
 
   app.addHook('preHandler', async (request, reply) => {
@@ -244,6 +293,34 @@ export function createHttpServer(deps: HttpDeps): App {
 }
 
 const closing = new WeakSet<object>();
+
+const JSON_MEDIA_TYPES = new Set(['application/json', 'application/merge-patch+json']);
+const mediaType = (header: string | undefined) => (header ?? '').split(';')[0]!.trim().toLowerCase();
+
+/**
+ * Node's HTTP parser refuses some requests before Fastify sees them (headers or a URL over 16 KiB, a request that
+ * does not arrive in time, bytes that are not HTTP): they are answered in the standard error body too, then the
+ * connection is closed.
+ */
+function clientError(error: NodeJS.ErrnoException, socket: import('node:stream').Duplex, documentationUrl: string) {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const refusal =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? new MalformedRequestError('The request line and headers are larger than 16 KiB.', 431)
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? new MalformedRequestError('The request did not arrive in time.', 408)
+        : new MalformedRequestError('The request is not valid HTTP.');
+  const correlationId = randomUUID();
+  const body = JSON.stringify(errorBody(refusal, correlationId, documentationUrl));
+  if (socket.writable) {
+    socket.write(
+      `HTTP/1.1 ${refusal.statusCode} ${STATUS_CODES[refusal.statusCode]}\r\nContent-Type: application/json; ` +
+        `charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nx-correlation-id: ${correlationId}\r\n` +
+        `Cache-Control: no-store\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy(error);
+}
 
 /** Error bodies of APIs with their own shape (the partner envelope), by URL prefix, for the router's refusals. */
 const frameworkErrorBodies = new WeakMap<object, Array<{ prefix: string; render: FrameworkErrorRender }>>();

@@ -2,6 +2,7 @@ import type { FastifySchemaCompiler } from 'fastify';
 import type { TSchema } from 'typebox';
 import { Compile } from 'typebox/compile';
 import { Value } from 'typebox/value';
+import { dictionary } from '../dictionary.js';
 import type { FieldErrors } from './errors.js';
 
 interface SchemaError {
@@ -20,7 +21,11 @@ interface SchemaError {
 export const validatorCompiler: FastifySchemaCompiler<TSchema> = ({ schema, httpPart }) => {
   const checker = Compile(schema);
   const convert = httpPart !== 'body';
+  const mayBeAbsent = httpPart === 'body' && isOptionalBody(schema);
   return (input: unknown) => {
+    // No body where the body is optional (Fastify hands a bodyless request's body over as null; a JSON `null` is
+    // taken the same way): the handler sees undefined.
+    if (mayBeAbsent && (input === undefined || input === null)) return { value: undefined };
     const value = convert ? Value.Convert(schema, input) : input;
     // biome-ignore lint/suspicious/noExplicitAny: Fastify wants its own error type; the handler reads ours back.
     if (!checker.Check(value)) return { error: [...checker.Errors(value)] as any };
@@ -98,7 +103,8 @@ const itemSchema = (schema: unknown) => branches(schema).find((b) => b.items)?.i
 function propertySchema(schema: unknown, key: string): unknown {
   for (const b of branches(schema)) {
     const properties = b.properties as Json | undefined;
-    if (properties?.[key]) return properties[key];
+    // Only the schema's own properties: a body key such as 'constructor' must not find Object's.
+    if (properties && Object.hasOwn(properties, key)) return properties[key];
     const patterns = b.patternProperties as Json | undefined;
     if (patterns) return Object.values(patterns)[0];
     if (b.additionalProperties && typeof b.additionalProperties === 'object') return b.additionalProperties;
@@ -119,7 +125,7 @@ export function fieldErrorsFrom(errors: SchemaError[], context: string | undefin
     byPath.set(error.instancePath, list);
   }
 
-  const result: FieldErrors = {};
+  const result: FieldErrors = dictionary();
   const add = (field: string, message: string) => {
     const key = field === '' && context && context !== 'body' ? context : field;
     const list = result[key] ?? [];
@@ -227,7 +233,10 @@ function label(field: string): string {
   return field === '' ? 'body' : field;
 }
 
-/** A route's `preValidation` for an optional body whose fields are all optional: no body means `{}`. */
-export async function noBodyIsEmpty(request: { body: unknown }): Promise<void> {
-  request.body ??= {};
+/**
+ * Whether a route's body schema is optional (`Type.Optional(...)`): the request may then come without a body (what
+ * clients send when every field is optional), and the OpenAPI document says `requestBody.required: false`.
+ */
+export function isOptionalBody(schema: unknown): boolean {
+  return typeof schema === 'object' && schema !== null && (schema as { '~optional'?: unknown })['~optional'] === true;
 }

@@ -9,7 +9,7 @@ export type JobPayload = Record<string, string | number | boolean | null>;
 export interface EnqueueOptions {
   /** Business time at which the job becomes due; default now. */
   runAt?: Date;
-  /** At most one pending job per (queue, singletonKey): enqueueing a duplicate is a no-op. */
+  /** At most one pending job per (queue, singletonKey); asked for while it runs, it runs once more after (JobSpec). */
   singletonKey?: string;
   maxAttempts?: number;
 }

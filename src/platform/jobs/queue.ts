@@ -10,7 +10,10 @@ export interface JobSpec {
   /** Business time at which the job becomes due; default now. */
   runAt?: Date;
   maxAttempts?: number;
-  /** At most one pending job per (queue, singletonKey): enqueueing a duplicate is a no-op. */
+  /**
+   * At most one pending job per (queue, singletonKey): enqueueing a duplicate of a job that waits is a no-op, and of
+   * a job that runs marks it to run once more when it finishes (what it looks at may have changed since it looked).
+   */
   singletonKey?: string;
 }
 
@@ -25,13 +28,14 @@ export async function enqueue(tx: Sql, clock: Clock, spec: JobSpec): Promise<voi
 /** The enqueue as a statement, for a transaction that sends it later (`Tx.defer`: with COMMIT). */
 export function enqueueQuery(clock: Clock, spec: JobSpec): QueryConfig {
   return {
-    text: `WITH inserted AS (
-       INSERT INTO jobs (queue, payload, run_at, max_attempts, singleton_key)
+    text: `WITH written AS (
+       INSERT INTO jobs AS j (queue, payload, run_at, max_attempts, singleton_key)
        VALUES ($1, $2, $3, $4, $5)
-       ON CONFLICT (queue, singleton_key) WHERE singleton_key IS NOT NULL AND failed_at IS NULL DO NOTHING
-       RETURNING queue
+       ON CONFLICT (queue, singleton_key) WHERE singleton_key IS NOT NULL AND failed_at IS NULL
+         DO UPDATE SET again = true WHERE j.locked_by IS NOT NULL
+       RETURNING queue, xmax = 0 AS inserted
      )
-     SELECT pg_notify('${JOBS_CHANNEL}', queue) FROM inserted`,
+     SELECT pg_notify('${JOBS_CHANNEL}', queue) FROM written WHERE inserted`,
     values: [
       spec.queue,
       spec.payload ?? {},

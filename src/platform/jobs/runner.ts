@@ -224,11 +224,15 @@ export class JobRunner {
     }));
   }
 
+  private finish(job: Job): Promise<void> {
+    return finishJob(this.pool, this.clock, job, this.workerId);
+  }
+
   private async execute(job: Job): Promise<void> {
     const definition = this.queues.get(job.queue)!;
     try {
       await definition.handle(job);
-      await this.pool.query('DELETE FROM jobs WHERE id = $1 AND locked_by = $2', [job.id, this.workerId]);
+      await this.finish(job);
       this.metrics.jobsProcessed.inc({ queue: job.queue, outcome: 'success' });
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
@@ -237,7 +241,7 @@ export class JobRunner {
       const delay = (definition.retryDelaySeconds ?? defaultRetryDelay)(job.attempts);
       await this.pool
         .query(
-          `UPDATE jobs SET locked_by = NULL, locked_until = NULL, locked_node = NULL, last_error = $3,
+          `UPDATE jobs SET locked_by = NULL, locked_until = NULL, locked_node = NULL, last_error = $3, again = false,
              failed_at = CASE WHEN $4 THEN now() END, run_at = CASE WHEN $4 THEN run_at ELSE $5 END
            WHERE id = $1 AND locked_by = $2`,
           [job.id, this.workerId, message.slice(0, 2000), final, new Date(this.clock.nowMs() + delay * 1000)],
@@ -251,6 +255,24 @@ export class JobRunner {
       this.wake();
     }
   }
+}
+
+/**
+ * A finished job is deleted, unless it was asked for again while it ran (a singleton: see JobSpec), in which case it
+ * is due again at once, as a fresh job. Two statements: the second sees an `again` that the first waited on.
+ */
+async function finishJob(pool: Pool, clock: Clock, job: Job, workerId: string): Promise<void> {
+  const deleted = await pool.query('DELETE FROM jobs WHERE id = $1 AND locked_by = $2 AND NOT again', [
+    job.id,
+    workerId,
+  ]);
+  if (deleted.rowCount) return;
+  await pool.query(
+    `UPDATE jobs SET again = false, locked_by = NULL, locked_until = NULL, locked_node = NULL, attempts = 0,
+       last_error = NULL, run_at = $3
+     WHERE id = $1 AND locked_by = $2 AND again`,
+    [job.id, workerId, clock.now()],
+  );
 }
 
 function defaultRetryDelay(attempt: number): number {

@@ -6,6 +6,8 @@
 const SENSITIVE_KEY =
   /pass(word)?|secret|token|authorization|cookie|^pan$|cardnumber|accountnumber|securitycode|cvv|cvc|^pin$|pinksn|track[12]|emvtags|api[-_]?key|hmac|private|taxid/i;
 
+import { dictionary } from '../dictionary.js';
+
 const REDACTED = '[REDACTED]';
 
 // 13–19 digits, optionally grouped by spaces or dashes, not part of a longer run of digits or letters. UUIDs are
@@ -29,7 +31,7 @@ export function redact(value: unknown, depth = 0): unknown {
     return { type: value.name, message: redactString(value.message), stack: value.stack && redactString(value.stack) };
   }
   if (value && typeof value === 'object') {
-    const out: Record<string, unknown> = {};
+    const out: Record<string, unknown> = dictionary();
     for (const [key, inner] of Object.entries(value)) {
       out[key] = SENSITIVE_KEY.test(key) && inner !== null && inner !== undefined ? REDACTED : redact(inner, depth + 1);
     }

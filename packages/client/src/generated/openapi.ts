@@ -4545,7 +4545,7 @@ export interface paths {
                                 attachments: {
                                     contentType: string;
                                     filename: string;
-                                    /** @description Bytes; null until the message is sent. */
+                                    /** @description Bytes of the file as the message carried it, from its first sending attempt on (sent, failed, retrying or unconfirmed); null only while the message waits for that attempt (nothing is rendered before). */
                                     size: number | null;
                                 }[];
                                 attempts: number;
@@ -5362,7 +5362,42 @@ export interface paths {
                     content: {
                         "application/json": {
                             data: {
-                                [key: string]: unknown;
+                                /** @description sandbox or production. */
+                                environment: string;
+                                key_id: string | null;
+                                key_prefix: string | null;
+                                label: string | null;
+                                organization_id: string | null;
+                                organization_name: string | null;
+                                /** @description For example `partner:read`. */
+                                permissions: string[];
+                                /**
+                                 * Format: uuid
+                                 * @description The service account.
+                                 */
+                                principal_id: string;
+                                /** @enum {string} */
+                                principal_type: "idp_service_account";
+                                rate_limits: {
+                                    /** @description Requests per minute to AI endpoints. */
+                                    ai_per_minute: number;
+                                    /** @description Requests in any 10 seconds. */
+                                    burst_per_10_seconds: number;
+                                    /** @description A pace that stays clear of the limit (reported only). */
+                                    guidance_per_minute: number;
+                                    /** @description Beyond this a request is refused (429). */
+                                    hard_per_minute: number;
+                                    /** @description Requests per minute the principal may make. */
+                                    standard_per_minute: number;
+                                    /** @description The window the per-minute budgets are counted over. */
+                                    window_seconds: number;
+                                };
+                                scope: {
+                                    kind: "system" | "organization";
+                                    organization_id: string | null;
+                                };
+                                /** @description `system` or `organization`. */
+                                scopes: string[];
                             };
                             errors: {
                                 /** @description Stable: see docs/partner-api.md. */
@@ -7135,7 +7170,68 @@ export interface paths {
                     content: {
                         "application/json": {
                             data: {
-                                [key: string]: unknown;
+                                default_limits: {
+                                    /** @description AI endpoints budget. */
+                                    ai_per_minute: number;
+                                    /** @description Standard budget. */
+                                    standard_per_minute: number;
+                                };
+                                /** Format: date-time */
+                                generated_at: string;
+                                /** @description Always empty for a service account: its budget is on `principal`. */
+                                keys: unknown[];
+                                organization_id: string | null;
+                                principal: {
+                                    burst: {
+                                        /** @description The budget of the window. */
+                                        limit: number;
+                                        /** @description What is left of it. */
+                                        remaining: number;
+                                        /**
+                                         * Format: date-time
+                                         * @description When the window starts again.
+                                         */
+                                        reset_at: string;
+                                        /** @description Requests counted in the current window (this one included). */
+                                        used: number;
+                                    };
+                                    endpoint_limits: {
+                                        ai: {
+                                            /** @description The budget of the window. */
+                                            limit: number;
+                                            /** @description What is left of it. */
+                                            remaining: number;
+                                            /**
+                                             * Format: date-time
+                                             * @description When the window starts again.
+                                             */
+                                            reset_at: string;
+                                            /** @description Requests counted in the current window (this one included). */
+                                            used: number;
+                                        };
+                                    };
+                                    /** Format: uuid */
+                                    principal_id: string;
+                                    /** @enum {string} */
+                                    principal_type: "idp_service_account";
+                                    standard: {
+                                        /** @description The budget of the window. */
+                                        limit: number;
+                                        /** @description What is left of it. */
+                                        remaining: number;
+                                        /**
+                                         * Format: date-time
+                                         * @description When the window starts again.
+                                         */
+                                        reset_at: string;
+                                        /** @description Requests counted in the current window (this one included). */
+                                        used: number;
+                                    };
+                                };
+                                /** @enum {string} */
+                                source: "live";
+                                /** @description The standard window. */
+                                window_seconds: number;
                             };
                             errors: {
                                 /** @description Stable: see docs/partner-api.md. */
@@ -8264,8 +8360,8 @@ export interface paths {
                 query?: {
                     /** @description true sorts ascending; default false (descending). */
                     asc?: boolean;
-                    /** @description Comma-separated customer ids (or the parameter repeated). */
-                    customerIds?: string;
+                    /** @description Customer ids. Repeat the parameter (`?a=x&a=y`) or separate values with commas (`?a=x,y`). */
+                    customerIds?: string[];
                     /** @description Created on or after. ISO 8601 UTC: year-month, date or date-time. */
                     dateFrom?: string;
                     /** @description Created on or before. ISO 8601 UTC: year-month, date or date-time. */
@@ -11594,8 +11690,8 @@ export interface paths {
                 query?: {
                     /** @description Resume after this event position (the `id:` of the last event received); same as Last-Event-ID. */
                     after?: string;
-                    /** @description Comma-separated event types to receive (default: every type). */
-                    types?: string;
+                    /** @description Event types to receive (default: every type). Repeat the parameter (`?a=x&a=y`) or separate values with commas (`?a=x,y`). */
+                    types?: string[];
                 };
                 header?: never;
                 path?: never;
@@ -13150,8 +13246,8 @@ export interface paths {
                 query?: {
                     /** @description true sorts ascending; default false (descending). */
                     asc?: boolean;
-                    /** @description Batch ids: comma-separated, or the parameter repeated. */
-                    batchIds?: string;
+                    /** @description Batch ids. Repeat the parameter (`?a=x&a=y`) or separate values with commas (`?a=x,y`). */
+                    batchIds?: string[];
                     /** @description Batch date (settlement time, or opening time while open) on or after. ISO 8601 UTC: year-month, date or date-time. */
                     dateFrom?: string;
                     /** @description Batch date on or before. ISO 8601 UTC: year-month, date or date-time. */
@@ -13162,8 +13258,8 @@ export interface paths {
                     page?: number;
                     /** @description Items per page, at most 100. Default 15. */
                     pageSize?: number;
-                    /** @description Processor ids: comma-separated, or the parameter repeated. */
-                    paymentProcessorIds?: string;
+                    /** @description Processor ids. Repeat the parameter (`?a=x&a=y`) or separate values with commas (`?a=x,y`). */
+                    paymentProcessorIds?: string[];
                     /** @description Case-insensitive partial match. */
                     search?: string;
                     /** @description 1 Open, 2 Settled, 3 PendingSettlement. */
@@ -17598,7 +17694,7 @@ export interface paths {
                 path?: never;
                 cookie?: never;
             };
-            requestBody: {
+            requestBody?: {
                 content: {
                     "application/json": {
                         paymentProcessorId?: string | null;
@@ -21043,9 +21139,9 @@ export interface paths {
                         "application/json": {
                             amountDue: number;
                             amountPaid: number;
-                            /** @description What a credit card payment of the total comes to. */
+                            /** @description What a credit card payment of the total comes to: totalAmount + surchargeAmount + cashDiscountAmount. */
                             cardTotalAmount: number;
-                            /** @description The merchant's cash discount (or dual pricing) increment on a card. */
+                            /** @description The card price increment on a credit card payment (CashDiscount or DualPricing program; else 0). */
                             cashDiscountAmount: number;
                             discountAmount: number;
                             feesAmount: number;
@@ -21063,10 +21159,10 @@ export interface paths {
                             }[];
                             shippingFeeAmount: number;
                             subtotalAmount: number;
-                            /** @description The merchant's surcharge on a credit card payment of it. */
+                            /** @description The merchant's surcharge on a credit card payment of the total (Surcharge program; else 0). */
                             surchargeAmount: number;
                             taxAmount: number;
-                            /** @description What the invoice asks (the price by bank account). */
+                            /** @description What the invoice asks, whatever the payer pays with (by bank account exactly this): subtotalAmount − discountAmount + taxAmount + shippingFeeAmount + feesAmount. The merchant program is not part of it. */
                             totalAmount: number;
                         };
                     };
@@ -21716,7 +21812,7 @@ export interface paths {
                 };
                 cookie?: never;
             };
-            requestBody: {
+            requestBody?: {
                 content: {
                     "application/json": {
                         note?: string | null;
@@ -21987,7 +22083,7 @@ export interface paths {
                 };
                 cookie?: never;
             };
-            requestBody: {
+            requestBody?: {
                 content: {
                     "application/json": {
                         email?: string | null;
@@ -22202,7 +22298,7 @@ export interface paths {
                 };
                 cookie?: never;
             };
-            requestBody: {
+            requestBody?: {
                 content: {
                     "application/json": {
                         mobileNumber?: string | null;
@@ -24209,6 +24305,11 @@ export interface paths {
                         isShippingFeeEnabled: boolean;
                         isSmsNotificationAfterPaymentEnabled: boolean;
                         isSmsNotificationAfterPaymentFailedEnabled: boolean;
+                        /**
+                         * Format: uuid
+                         * @description As GET answers it: the path's merchant.
+                         */
+                        merchantId?: string;
                         newZcpFeatureEnabled: boolean;
                         notes: string | null;
                         /** @description 1 Card, 2 ElectronicCheck. */
@@ -25989,7 +26090,7 @@ export interface paths {
                 };
                 cookie?: never;
             };
-            requestBody: {
+            requestBody?: {
                 content: {
                     "application/json": {
                         mobileNumber?: string | null;
@@ -27667,6 +27768,7 @@ export interface paths {
                         customerId?: string | null;
                         paymentProcessorId?: string | null;
                         posDeviceId?: string | null;
+                        readingMethod?: (number | "Reading" | "KeyedIn" | "Regular" | "KeyedEntry") | null;
                         readingMethodId?: number | null;
                         referenceId?: string | null;
                         requestPaymentMethodStorageConsent?: boolean | null;
@@ -28682,10 +28784,10 @@ export interface paths {
                     /** @description true sorts ascending; default false (descending). */
                     asc?: boolean;
                     deliveryStatusId?: number;
-                    /** @description Comma-separated: 1 Sunmi, 2 Verifone. */
-                    manufacturerIds?: string;
-                    /** @description Comma-separated: 1 SunmiP2, 2 SunmiP2LiteSe, 3 VerifoneVictaMobile, 4 VerifoneVictaPortable, 5 SunmiP3H. */
-                    modelIds?: string;
+                    /** @description Manufacturers: 1 Sunmi, 2 Verifone. Repeat the parameter (`?a=x&a=y`) or separate values with commas (`?a=x,y`). */
+                    manufacturerIds?: string[];
+                    /** @description Models: 1 SunmiP2, 2 SunmiP2LiteSe, 3 VerifoneVictaMobile, 4 VerifoneVictaPortable, 5 SunmiP3H. Repeat the parameter (`?a=x&a=y`) or separate values with commas (`?a=x,y`). */
+                    modelIds?: string[];
                     /** @description Sort field, one of: createdOn, modifiedOn, serialNumber, lastSeenTimestamp, deliveryStatusId. Default createdOn. */
                     orderBy?: string;
                     /** @description Zero-based page index, at most 10000000. Default 0. */
@@ -29154,8 +29256,8 @@ export interface paths {
                 query?: {
                     /** @description true sorts ascending; default false (descending). */
                     asc?: boolean;
-                    /** @description One customer id (only one is supported). */
-                    customerIds?: string;
+                    /** @description One customer id (only one value is supported). Repeat the parameter (`?a=x&a=y`) or separate values with commas (`?a=x,y`). */
+                    customerIds?: string[];
                     /** @description Sort field, one of: createdOn, nextPaymentDate, amount, status, customerName. Default createdOn. */
                     orderBy?: string;
                     /** @description Zero-based page index, at most 10000000. Default 0. */
@@ -29436,7 +29538,7 @@ export interface paths {
                         paymentFrequencyUnit: number;
                         /**
                          * Format: uuid
-                         * @description One of the customer's vaulted payment methods: a card for transactionType 1 or 2, a bank account for 11.
+                         * @description One of the customer's vaulted payment methods: a card for transactionType 2, a bank account for 11.
                          */
                         paymentMethodId: string;
                         /**
@@ -29460,7 +29562,7 @@ export interface paths {
                         } | null;
                         secCode?: number | null;
                         surchargeRate?: number | null;
-                        /** @description 1 Authorization, 2 Sale (cards), 11 AchDebit (bank accounts). */
+                        /** @description 2 Sale (cards) or 11 AchDebit (bank accounts); 1 Authorization is refused (card sales only). */
                         transactionType: number;
                         useCardPrice?: boolean | null;
                     };
@@ -37313,7 +37415,7 @@ export interface paths {
                 };
                 cookie?: never;
             };
-            requestBody: {
+            requestBody?: {
                 content: {
                     "application/json": {
                         /**
@@ -38259,8 +38361,8 @@ export interface paths {
                 query?: {
                     /** @description true sorts ascending; default false (descending). */
                     asc?: boolean;
-                    /** @description Batch ids: comma-separated, or the parameter repeated. */
-                    batchIds?: string;
+                    /** @description Batch ids. Repeat the parameter (`?a=x&a=y`) or separate values with commas (`?a=x,y`). */
+                    batchIds?: string[];
                     /** @description Batch date (settlement time, or opening time while open) on or after. ISO 8601 UTC: year-month, date or date-time. */
                     dateFrom?: string;
                     /** @description Batch date on or before. ISO 8601 UTC: year-month, date or date-time. */
@@ -38271,8 +38373,8 @@ export interface paths {
                     page?: number;
                     /** @description Items per page, at most 100. Default 15. */
                     pageSize?: number;
-                    /** @description Processor ids: comma-separated, or the parameter repeated. */
-                    paymentProcessorIds?: string;
+                    /** @description Processor ids. Repeat the parameter (`?a=x&a=y`) or separate values with commas (`?a=x,y`). */
+                    paymentProcessorIds?: string[];
                     /** @description Case-insensitive partial match. */
                     search?: string;
                     /** @description Open (taking payments, or closing) or Settled. */
@@ -40208,7 +40310,7 @@ export interface paths {
                 };
                 cookie?: never;
             };
-            requestBody: {
+            requestBody?: {
                 content: {
                     "application/json": {
                         amount?: number | null;
@@ -40476,7 +40578,7 @@ export interface paths {
                 };
                 cookie?: never;
             };
-            requestBody: {
+            requestBody?: {
                 content: {
                     "application/json": {
                         amount?: number | null;
@@ -41957,8 +42059,8 @@ export interface paths {
                     deliveryLogStatus?: string;
                     /** @description Alias of webhookId. */
                     endpointId?: string;
-                    /** @description Either naming set; comma-separated for several. */
-                    eventType?: string;
+                    /** @description Event types, in either naming set. Repeat the parameter (`?a=x&a=y`) or separate values with commas (`?a=x,y`). */
+                    eventType?: string[];
                     /** @description Attempts at or after. ISO 8601 UTC: year-month, date or date-time. */
                     fromDate?: string;
                     httpStatus?: number;
@@ -42696,8 +42798,8 @@ export interface paths {
                     deliveryLogStatus?: string;
                     /** @description Alias of webhookId. */
                     endpointId?: string;
-                    /** @description Either naming set; comma-separated for several. */
-                    eventType?: string;
+                    /** @description Event types, in either naming set. Repeat the parameter (`?a=x&a=y`) or separate values with commas (`?a=x,y`). */
+                    eventType?: string[];
                     /** @description csv (default) or json, case-insensitive. */
                     format?: string;
                     /** @description Attempts at or after. ISO 8601 UTC: year-month, date or date-time. */

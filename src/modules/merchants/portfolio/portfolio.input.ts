@@ -1,4 +1,5 @@
 import { newId } from '../../../platform/crypto/ids.js';
+import { dictionary } from '../../../platform/dictionary.js';
 import { type FieldErrors, ValidationError } from '../../../platform/http/errors.js';
 import { dateRange } from '../../../platform/http/paging.js';
 import type { ComplianceSnapshot, PortfolioChanges, PortfolioField } from './portfolio.model.js';
@@ -17,7 +18,7 @@ function textOf(errors: FieldErrors, field: string, value: string | null | undef
 
 /** The operator's portfolio change, checked and in stored form (instants as ISO 8601 UTC). */
 export function portfolioChanges(input: PortfolioInput, prefix = 'portfolio'): PortfolioChanges {
-  const errors: FieldErrors = {};
+  const errors: FieldErrors = dictionary();
   const changes: PortfolioChanges = {};
   for (const [field, value] of Object.entries(input) as Array<[PortfolioField, string | null | undefined]>) {
     const name = `${prefix}.${field}`;
@@ -32,7 +33,7 @@ export function portfolioChanges(input: PortfolioInput, prefix = 'portfolio'): P
 }
 
 export function complianceSnapshot(merchantId: string, input: ComplianceInput, now: Date): ComplianceSnapshot {
-  const errors: FieldErrors = {};
+  const errors: FieldErrors = dictionary();
   const recordedAt = input.recordedAt ? new Date(input.recordedAt) : now;
   if (recordedAt.getTime() > now.getTime() + FUTURE_TOLERANCE_MS) {
     errors.recordedAt = ['Must not be in the future.'];

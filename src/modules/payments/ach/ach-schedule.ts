@@ -5,6 +5,7 @@ import {
   nextCalendarDay,
 } from '../../../platform/clock/business-days.js';
 import { localParts, zonedInstant } from '../../../platform/clock/zoned.js';
+import { dictionary } from '../../../platform/dictionary.js';
 
 /**
  * An ACH processor's clock: its cutoff windows, when entries settle and when returns arrive. Stored per processor
@@ -97,7 +98,7 @@ const TIME = /^([01]\d|2[0-3]):[0-5]\d$/;
 
 /** Checks settings given by an operator: a list of problems by field, empty when they are usable. */
 export function settingsProblems(s: AchProcessorSettings): Record<string, string[]> {
-  const problems: Record<string, string[]> = {};
+  const problems: Record<string, string[]> = dictionary();
   const add = (field: string, message: string) => {
     problems[field] = [...(problems[field] ?? []), message];
   };

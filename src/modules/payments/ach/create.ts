@@ -1,5 +1,6 @@
 import { newId } from '../../../platform/crypto/ids.js';
 import { withTransaction } from '../../../platform/db/tx.js';
+import { dictionary } from '../../../platform/dictionary.js';
 import { NotFoundError, ValidationError } from '../../../platform/http/errors.js';
 import type { Customer } from '../../customers/customers.model.js';
 import { encryptWith } from '../../vault/data-keys.js';
@@ -20,7 +21,7 @@ export async function createAch(ctx: AchContext, cmd: AchCommand): Promise<AchRe
   if (earlier) return achResponse(earlier);
   const configuration = await ctx.deps.merchants.getConfiguration(cmd.merchantId);
   const processor = activeProcessor(configuration, 'ach', cmd.processorId);
-  const errors: Record<string, string[]> = {};
+  const errors: Record<string, string[]> = dictionary();
   if (!(cmd.amountCents > 0)) errors.amount = ["'amount' must be greater than 0."];
   if (!SEC_CODES[cmd.secCode]) errors.secCode = ["'secCode' must be 1 (Web), 2 (PPD), 3 (CCD) or 4 (Telephone)."];
   if (Object.keys(errors).length > 0) throw new ValidationError(errors);
@@ -163,7 +164,7 @@ export async function resolveAccount(
   }
   if (raw) {
     const checked = checkBankAccount({ accountNumber: cmd.accountNumber, routingNumber: cmd.routingNumber });
-    const errors: Record<string, string[]> = {};
+    const errors: Record<string, string[]> = dictionary();
     // A new account needs who and where (the network's rules for a first-time receiver).
     if (!cmd.contactInfo) errors.contactInfo = ['ContactInfo is required for new ACH payments.'];
     else {

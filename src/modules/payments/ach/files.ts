@@ -35,9 +35,7 @@ const ENTRY_COLUMNS = ENTRY_FIELDS.map(([, column]) =>
 ).join(', ');
 
 function toEntry(row: Record<string, unknown>): AchEntry {
-  const entry: Record<string, unknown> = {};
-  for (const [field, column] of ENTRY_FIELDS) entry[field] = row[column];
-  return entry as unknown as AchEntry;
+  return Object.fromEntries(ENTRY_FIELDS.map(([field, column]) => [field, row[column]])) as unknown as AchEntry;
 }
 
 export async function entries(

@@ -1,4 +1,5 @@
 import { CreditDebitType } from '../../../connectors/card/card-numbers.js';
+import { dictionary } from '../../../platform/dictionary.js';
 import { NotFoundError, ValidationError } from '../../../platform/http/errors.js';
 import type { Customer } from '../../customers/customers.model.js';
 import { type MerchantSettings, ZeroCostProcessingOption } from '../../merchants/merchants.model.js';
@@ -92,7 +93,7 @@ export function amountsFor(
   settings: MerchantSettings,
   card: UsableCard,
 ): AmountBreakdown {
-  const errors: Record<string, string[]> = {};
+  const errors: Record<string, string[]> = dictionary();
   const noExtras = cmd.kind === 'verify' || cmd.kind === 'refund-without-reference';
   const tipGiven = (cmd.tipCents ?? 0) > 0 || (cmd.tipRateMpct ?? 0) > 0;
   if (cmd.tipCents != null && cmd.tipRateMpct != null) {

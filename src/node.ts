@@ -1,7 +1,7 @@
 import { type BuildAppOptions, buildApp } from './app.js';
 import type { Config } from './config.js';
 import { SandboxAchBank } from './connectors/ach/sandbox-bank.js';
-import { SandboxCardNetwork } from './connectors/card/sandbox-card-network.js';
+import { isSandboxTestCard, SandboxCardNetwork } from './connectors/card/sandbox-card-network.js';
 import { SandboxNetworkConditions } from './connectors/card/sandbox-conditions.js';
 import { Connectors } from './connectors/registry.js';
 import type { AppContext } from './context.js';
@@ -164,7 +164,7 @@ export async function createNode(config: Config, options: NodeOptions): Promise<
 
     const dataKeys = new DataKeys(pool, kek);
     await dataKeys.start();
-    const vault = new VaultService(pool, clock, dataKeys);
+    const vault = new VaultService(pool, clock, dataKeys, config.env === 'sandbox' ? isSandboxTestCard : undefined);
     const customers = new CustomersService(pool, clock, vault);
     const sandboxNetwork = config.env === 'sandbox' ? new SandboxNetworkConditions(pool) : undefined;
     const connectors = new Connectors(

@@ -283,8 +283,17 @@ describe('card transaction lifecycle', () => {
     assert.equal(refund.status, 200);
     const settled = await post('settle', {}, merchant.token);
     assert.equal(settled.status, 200, settled.text);
+    // The vendor's answer (its PHP SDK's regression suite and v1 CLI), with Tessera's fields beside it.
+    assert.equal(settled.body.code, 0);
+    assert.equal(settled.body.message, 'Batch settled successfully');
+    assert.equal(settled.body.processorResponseCode, '00');
     assert.equal(settled.body.status, 'Settled');
     assert.equal(settled.body.processedAmount, 130);
+    // Nothing left open: still a success (code 0), and the body may be left out (the vendor's CLI sends none).
+    const again = await t.request('POST', '/pay-api/v1/transactions/settle', { token: merchant.token });
+    assert.equal(again.status, 200, again.text);
+    assert.equal(again.body.code, 0);
+    assert.equal(again.body.status, 'NothingToSettle');
     const batches = await t.request('GET', '/pay-api/v1/settlements/batches?statusId=2', { token: merchant.token });
     assert.equal(batches.body.total, 1);
     const batch = batches.body.items[0];

@@ -229,7 +229,28 @@ describe('quick payments and payment links', () => {
     const list = await ok('GET', `${LINKS}?pageSize=2&linkType=SingleUse`);
     assert.equal(list.pageInfo.pageSize, 2);
     assert.ok(list.items.every((i: { linkType: string }) => i.linkType === 'SingleUse'));
-    assert.ok(list.pageInfo.totalCount >= 1);
+    // The published version 2 page description (wire-notes, Pagination).
+    assert.deepEqual(Object.keys(list.pageInfo).sort(), [
+      'hasMore',
+      'pageIndex',
+      'pageSize',
+      'totalItems',
+      'totalPages',
+    ]);
+    for (let n = 0; n < 3; n++) await ok('POST', LINKS, { ...base, name: `Page ${n}` });
+    const all = await ok('GET', `${LINKS}?pageSize=100`);
+    const total = all.pageInfo.totalItems;
+    assert.ok(total >= 3, `${total} links`);
+    const first = await ok('GET', `${LINKS}?pageSize=2&pageIndex=0`);
+    assert.deepEqual(first.pageInfo, {
+      pageIndex: 0,
+      pageSize: 2,
+      totalItems: total,
+      totalPages: Math.ceil(total / 2),
+      hasMore: true,
+    });
+    const last = await ok('GET', `${LINKS}?pageSize=2&pageIndex=${Math.ceil(total / 2) - 1}`);
+    assert.equal(last.pageInfo.hasMore, false);
   });
 
   it('expires links on the business clock', async () => {

@@ -227,7 +227,7 @@ describe('payment sessions API', () => {
     assert.equal(view.statusId, 1);
     assert.equal(view.status, 'Created');
     assert.equal(view.customerHandling, 'CreateCustomer');
-    assert.deepEqual(view.paymentMethodTypes, ['Card']);
+    assert.deepEqual(view.paymentMethodTypes, ['card'], 'echoed as sent');
     assert.equal(view.paymentMethods.ach.enabled, false);
     assert.deepEqual(view.metadata, { orderId: 'B-2' });
     // Either surface reads the other's sessions, each in its own encoding.
@@ -235,7 +235,17 @@ describe('payment sessions API', () => {
 
     const both = await t.expectOk(create({ amount: 1, paymentMethodTypes: ['ACH', 'Card'] }, INT));
     const bothView = await t.expectOk(t.request('GET', `${INT}/${both.id}`, { token: m.token }));
-    assert.deepEqual(bothView.paymentMethodTypes, ['Card', 'ACH']);
+    assert.deepEqual(bothView.paymentMethodTypes, ['ACH', 'Card']);
+    assert.equal(bothView.paymentMethods.card.enabled && bothView.paymentMethods.ach.enabled, true);
+    // The vendor's suite sends lowercase types and an expiry without milliseconds, and reads both back as sent.
+    const expiresAt = new Date(before.getTime() + 3 * 3600_000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+    const sent = await t.expectOk(create({ amount: 1, paymentMethodTypes: ['card', 'ach'], expiresAt }, INT));
+    assert.equal(sent.expiresAt, expiresAt);
+    const sentView = await t.expectOk(t.request('GET', `${INT}/${sent.id}`, { token: m.token }));
+    assert.deepEqual(sentView.paymentMethodTypes, ['card', 'ach']);
+    assert.equal(sentView.expiresAt, expiresAt);
+    const defaulted = await t.expectOk(t.request('GET', `${INT}/${both.id}`, { token: m.token }));
+    assert.match(defaulted.expiresAt, /\.\d{3}Z$/, 'a default expiry is ISO 8601 with milliseconds');
     const vault = await t.expectOk(create({ mode: 2 }, INT));
     assert.equal(vault.mode, 'SaveMethod');
 

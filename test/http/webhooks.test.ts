@@ -57,6 +57,12 @@ describe('webhooks: event types', () => {
       partnerOnly: boolean;
     }>;
     assert.equal(res.body.total, items.length);
+    // `data` in the SDK's document's shape (`id`) and the webhooks CLI 0.6's (`eventTypeId`), the same number.
+    assert.equal(res.body.data.length, items.length);
+    for (const entry of res.body.data) {
+      assert.equal(typeof entry.eventTypeId, 'number', JSON.stringify(entry));
+      assert.equal(entry.eventTypeId, entry.id);
+    }
     for (const [setA, setB, id] of SPEC_TABLE) {
       const entry = items.find((item) => item.eventType === (setA ?? setB));
       assert.ok(entry, `${setA ?? setB} is listed`);

@@ -417,5 +417,5 @@ export const SettleResult = Type.Object(
     message: NullableText,
     processorResponseCode: NullableText,
   },
-  { examples: [{ status: 'Approve', message: 'Batch closed successfully', processorResponseCode: '00' }] },
+  { examples: [{ status: 'Approve', message: 'Batch settled successfully', processorResponseCode: '00' }] },
 );

@@ -2,7 +2,7 @@ import type { Static } from 'typebox';
 import { dictionary } from '../../platform/dictionary.js';
 import { AUTHENTICATED_ERRORS, errorResponses } from '../../platform/http/error-schemas.js';
 import { type FieldErrors, ValidationError } from '../../platform/http/errors.js';
-import { pageRequest } from '../../platform/http/paging.js';
+import { pageInfoOf, pageRequest } from '../../platform/http/paging.js';
 import { merchantOf } from '../../platform/http/principal.js';
 import type { App } from '../../platform/http/server.js';
 import { toCents } from '../../platform/money.js';
@@ -132,7 +132,7 @@ export function paymentLinksRoutes(app: App, deps: PaymentLinksRouteDeps): void 
         },
         page,
       );
-      return { items: result.items.map(view), pageInfo: { pageIndex, pageSize, totalCount: result.total } };
+      return { items: result.items.map(view), pageInfo: pageInfoOf(pageIndex, pageSize, result.total) };
     },
   );
 

@@ -1,5 +1,5 @@
 import Type from 'typebox';
-import { MAX_PAGE, MAX_PAGE_SIZE } from '../../platform/http/paging.js';
+import { MAX_PAGE, MAX_PAGE_SIZE, PageInfo } from '../../platform/http/paging.js';
 import { multiline } from '../../platform/http/validation.js';
 import { AmountSchema } from '../../platform/money.js';
 
@@ -180,7 +180,11 @@ export const PaymentLinkView = Type.Object(
 export const PaymentLinkList = Type.Object(
   {
     items: Type.Array(PaymentLinkView),
-    pageInfo: Type.Object({ pageIndex: Type.Integer(), pageSize: Type.Integer(), totalCount: Type.Integer() }),
+    pageInfo: PageInfo,
   },
-  { examples: [{ items: [EXAMPLE], pageInfo: { pageIndex: 0, pageSize: 20, totalCount: 1 } }] },
+  {
+    examples: [
+      { items: [EXAMPLE], pageInfo: { pageIndex: 0, pageSize: 20, totalItems: 1, totalPages: 1, hasMore: false } },
+    ],
+  },
 );

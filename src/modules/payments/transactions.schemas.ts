@@ -208,6 +208,9 @@ export const AuthorizationResponse = Type.Object(
 export const TransactionResponse = Type.Object(responseFields, { examples: [EXAMPLES.operation] });
 export const SettleResponse = Type.Object(
   {
+    code: Type.Integer({
+      description: '0: the request succeeded (a batch closed, or none was open); 1: the processor did not close it.',
+    }),
     transactionId: Nullable(Uuid()),
     transactionDateTime: Type.String({ format: 'date-time' }),
     typeId: Nullable(Type.Integer()),
@@ -223,6 +226,7 @@ export const SettleResponse = Type.Object(
   {
     examples: [
       {
+        code: 0,
         transactionId: null,
         transactionDateTime: '2026-11-22T03:00:00.000Z',
         typeId: null,
@@ -231,15 +235,15 @@ export const SettleResponse = Type.Object(
         status: 'Settled',
         processedAmount: 1250.75,
         batchId: '01936f6e-0000-7a21-9c3e-6f1d2a4b5c03',
-        message: 'Batch closed successfully',
+        message: 'Batch settled successfully',
         processorResponseCode: '00',
         details: {
           code: 'Approve',
-          message: 'Batch closed successfully',
+          message: 'Batch settled successfully',
           authCode: null,
           maskedPan: null,
           hostResponseCode: '00',
-          hostResponseMessage: 'Batch closed successfully',
+          hostResponseMessage: 'Batch settled successfully',
           processorResponseCode: '00',
         },
       },

@@ -74,7 +74,7 @@ export class TransactionsService {
           statusId: TransactionStatus.Settled,
           status: 'Settled',
           code: 'Approve',
-          message: 'Batch closed successfully',
+          message: SETTLED_MESSAGE,
           processorResponseCode: '00',
           batchId: result.batch.id,
           processedCents: result.batch.netCents,
@@ -83,7 +83,14 @@ export class TransactionsService {
   }
 }
 
-/** The answer to POST /settle: the TransactionResponse shape with the v2 settle fields (`batchId`, `message`, ...). */
+/** The vendor's answer to a batch it closed (its PHP SDK's regression suite and v1 CLI expect these words). */
+export const SETTLED_MESSAGE = 'Batch settled successfully';
+
+/**
+ * The answer to POST /settle: the vendor's `{code, message, processorResponseCode}` (code 0: the request succeeded,
+ * whether a batch was closed or none was open; 1: the processor did not close it), plus the TransactionResponse
+ * shape with the v2 settle fields (`batchId`, ...).
+ */
 function settleResponse(r: {
   at: Date;
   statusId: number;
@@ -97,6 +104,7 @@ function settleResponse(r: {
 }) {
   const responseCode = r.processorResponseCode ?? null;
   return {
+    code: r.code === 'Approve' ? 0 : 1,
     transactionId: null,
     transactionDateTime: r.at.toISOString(),
     typeId: null,

@@ -4,7 +4,7 @@ import { receipt } from '../payments/transactions.mapper.js';
 import type { Transaction } from '../payments/transactions.model.js';
 import type { CardMessage, ServerMessage } from '../terminals/channel/protocol.js';
 import type { TerminalEvents } from '../terminals/channel/terminal-channel.js';
-import { takePresentedCard } from '../terminals/sandbox-terminal.repo.js';
+import { presentCard, takePresentedCard } from '../terminals/sandbox-terminal.repo.js';
 import type { Terminal } from '../terminals/terminals.model.js';
 import {
   type CardRead,
@@ -41,12 +41,33 @@ export class PosTerminalSide implements TerminalEvents {
     );
   }
 
-  /** The sandbox's control "present-card" while the virtual terminal waits for one: read it now. */
-  async presentToVirtual(terminal: Terminal, card: CardRead): Promise<boolean> {
+  /**
+   * The sandbox's control "present-card" with no simulator connected: the transaction waiting for a card reads it
+   * now (also one still starting); with none, the card is kept, sealed, for the next one. Then it looks once more: a
+   * transaction that started meanwhile may have looked for a card before it was kept, and would wait for ever. Both
+   * sides take the kept card with one atomic statement, so whichever looks second finds it, and it is read once.
+   */
+  async presentToVirtual(terminal: Terminal, card: CardRead): Promise<void> {
     const pos = await findInProgressOn(this.deps.pool, terminal);
-    if (!pos || pos.statusId !== PosStatus.TransactionProcessing || !READS_CARD.has(pos.typeId)) return false;
+    if (pos && waitsForCard(pos)) {
+      await this.read(terminal, pos.id, card);
+      return;
+    }
+    const sealed = this.deps.kek.seal(Buffer.from(JSON.stringify(card)), sealedCardContext(terminal.id));
+    await presentCard(this.deps.pool, terminal.id, sealed, this.deps.kek.version, this.deps.clock.now());
+    await this.takeUpPresentedCard(terminal);
+  }
+
+  /** The kept card, if a transaction on the terminal waits for one (see presentToVirtual). */
+  private async takeUpPresentedCard(terminal: Terminal): Promise<void> {
+    const pos = await findInProgressOn(this.deps.pool, terminal);
+    if (!pos || !waitsForCard(pos)) return;
+    const presented = await takePresentedCard(this.deps.pool, terminal.id);
+    if (!presented) return;
+    const card = JSON.parse(
+      this.deps.kek.open(presented.sealed, sealedCardContext(terminal.id), presented.kekVersion).toString(),
+    ) as CardRead;
     await this.read(terminal, pos.id, card);
-    return true;
   }
 
   async connected(terminal: Terminal): Promise<void> {
@@ -202,12 +223,8 @@ export class PosTerminalSide implements TerminalEvents {
   private async runVirtual(pos: PosTransaction, terminal: Terminal): Promise<void> {
     await this.accepted(terminal, pos.id);
     if (!READS_CARD.has(pos.typeId)) return;
-    const presented = await takePresentedCard(this.deps.pool, terminal.id);
-    if (!presented) return; // it waits for the operator's "present-card"
-    const card = JSON.parse(
-      this.deps.kek.open(presented.sealed, sealedCardContext(terminal.id), presented.kekVersion).toString(),
-    ) as CardRead;
-    await this.read(terminal, pos.id, card);
+    // A card presented ahead of it; else it waits for the operator's "present-card".
+    await this.takeUpPresentedCard(terminal);
   }
 
   /** The POS transaction, if it is this terminal's (a terminal cannot act on another's). */
@@ -215,6 +232,11 @@ export class PosTerminalSide implements TerminalEvents {
     const pos = await findPos(this.deps.pool, posTransactionId);
     return pos && pos.terminalId === terminal.id ? pos : null;
   }
+}
+
+/** A card-reading transaction still before its read (starting, or accepted). */
+function waitsForCard(pos: PosTransaction): boolean {
+  return (WAITING as number[]).includes(pos.statusId) && READS_CARD.has(pos.typeId);
 }
 
 /** The associated data a presented card is sealed with: it opens only for its own terminal. */

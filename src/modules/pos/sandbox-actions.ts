@@ -1,11 +1,10 @@
 import Type, { type Static } from 'typebox';
 import { ValidationError } from '../../platform/http/errors.js';
-import { presentCard } from '../terminals/sandbox-terminal.repo.js';
 import type { CardRead } from './pos.model.js';
 import { PosStatus } from './pos.model.js';
 import { findInProgressOn, movePos } from './pos.repo.js';
 import type { PosDeps } from './pos-context.js';
-import { type PosTerminalSide, sealedCardContext } from './pos-terminal-side.js';
+import type { PosTerminalSide } from './pos-terminal-side.js';
 
 export const SandboxActionBody = Type.Object(
   {
@@ -74,11 +73,7 @@ export async function runSandboxAction(
         ...(action.storageConsent !== undefined ? { storageConsent: action.storageConsent } : {}),
       };
       if (simulator) return forward();
-      if (await side.presentToVirtual(terminal, card)) return;
-      // No transaction waits for a card yet: it waits, sealed, for the next one.
-      const sealed = deps.kek.seal(Buffer.from(JSON.stringify(card)), sealedCardContext(terminal.id));
-      await presentCard(deps.pool, terminal.id, sealed, deps.kek.version, deps.clock.now());
-      return;
+      return side.presentToVirtual(terminal, card);
     }
     case 'decline': {
       if (simulator) return forward();

@@ -29,8 +29,21 @@ export function paymentMethodsView(session: PaymentSession) {
   };
 }
 
+/** The methods offered, spelled as the client sent them (else `Card`, `ACH`). */
 function paymentMethodTypes(session: PaymentSession): string[] {
-  return [...(session.card.enabled ? ['Card'] : []), ...(session.ach.enabled ? ['ACH'] : [])];
+  return (
+    session.asSent?.paymentMethodTypes ?? [
+      ...(session.card.enabled ? ['Card'] : []),
+      ...(session.ach.enabled ? ['ACH'] : []),
+    ]
+  );
+}
+
+/** The expiry as the client wrote it when it is still the session's (else ISO 8601 with milliseconds). */
+function expiresAtView(session: PaymentSession): string | null {
+  const sent = session.asSent?.expiresAt;
+  if (sent && session.expiresAt && Date.parse(sent) === session.expiresAt.getTime()) return sent;
+  return iso(session.expiresAt);
 }
 
 const CANCELLATION_REASONS = { cancelled: 'Cancelled', expired: 'Expired', attempts: 'TooManyAttempts' } as const;
@@ -94,7 +107,7 @@ function commonView(view: SessionView, baseUrl: string) {
     afterCompletionMessage: s.afterCompletionMessage,
     returnUrl: s.returnUrl,
     checkoutUrl: checkoutUrl(baseUrl, s.id),
-    expiresAt: iso(s.expiresAt),
+    expiresAt: expiresAtView(s),
     createdAt: s.createdAt.toISOString(),
     completedAt: iso(s.completedAt),
     cancelledAt: iso(s.cancelledAt),
@@ -142,6 +155,6 @@ export function intCreated(session: PaymentSession, baseUrl: string) {
     checkoutUrl: url,
     checkoutUrlShort: url,
     createdAt: session.createdAt.toISOString(),
-    expiresAt: iso(session.expiresAt),
+    expiresAt: expiresAtView(session),
   };
 }

@@ -61,6 +61,14 @@ export interface SessionSettings {
   expiresAt: Date | null;
   /** What this session collects for, when not itself (an invoice): its payments go through that source's flow. */
   paymentSource: { typeId: PaymentSource['typeId']; id: string } | null;
+  /** Fields as the client spelled them, echoed back instead of their normalized form (null: nothing to echo). */
+  asSent?: SentSpellings | null;
+}
+
+/** `paymentMethodTypes` as sent (`["card","ach"]`), `expiresAt` as sent (`…T22:04:51Z`, no milliseconds). */
+export interface SentSpellings {
+  paymentMethodTypes?: string[];
+  expiresAt?: string;
 }
 
 /** A session as the service sees it: its settings and where its flow stands. */

@@ -1,7 +1,13 @@
 import type { QueryConfig } from 'pg';
 import type { Sql } from '../../platform/db/pool.js';
 import type { PaymentSource } from '../payments/payments.service.js';
-import { type EndReason, type PaymentSession, type SessionSettings, SessionStatus } from './sessions.model.js';
+import {
+  type EndReason,
+  type PaymentSession,
+  type SentSpellings,
+  type SessionSettings,
+  SessionStatus,
+} from './sessions.model.js';
 
 interface Row {
   id: string;
@@ -32,6 +38,7 @@ interface Row {
   expires_at: Date | null;
   source_type_id: number | null;
   source_id: string | null;
+  as_sent: SentSpellings | null;
   created_at: Date;
   modified_at: Date;
   completed_at: Date | null;
@@ -75,6 +82,7 @@ function toSession(r: Row): PaymentSession {
     paymentNotes: r.payment_notes,
     isMultiUse: r.is_multi_use,
     expiresAt: r.expires_at,
+    asSent: r.as_sent ?? null,
     paymentSource:
       r.source_type_id !== null && r.source_id !== null
         ? { typeId: r.source_type_id as PaymentSource['typeId'], id: r.source_id }
@@ -120,9 +128,9 @@ export function insertSessionQuery(
        tax_cents, skip_address_verification, reference_id, customer_id, customer_handling, return_url, card_enabled,
        card_processor_id, ach_enabled, ach_processor_id, ach_faster_processing, metadata, after_completion_message,
        page_name, payment_notes, is_multi_use, expires_at, created_at, modified_at, idempotency_id, source_type_id,
-       source_id)
+       source_id, as_sent)
      VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20,$21,$22,$23,$24,$25,$26,$26,$27,
-       $28,$29)`,
+       $28,$29,$30)`,
     values: [
       id,
       d.merchantId,
@@ -153,6 +161,7 @@ export function insertSessionQuery(
       idempotencyId,
       d.paymentSource?.typeId ?? null,
       d.paymentSource?.id ?? null,
+      d.asSent ? JSON.stringify(d.asSent) : null,
     ],
   };
 }

@@ -99,6 +99,11 @@ function intDraft(merchantId: string, body: IntBody): SessionDraft {
     expiresAt: body.expiresAt ? new Date(body.expiresAt) : null,
     defaultLifetimeMs: INT_DEFAULT_EXPIRY_MS,
     paymentSource: null,
+    // The vendor's clients read back what they sent (its suite: `["card","ach"]`, `…T22:04:51Z`).
+    asSent: {
+      ...(body.paymentMethodTypes != null ? { paymentMethodTypes: body.paymentMethodTypes } : {}),
+      ...(body.expiresAt ? { expiresAt: body.expiresAt } : {}),
+    },
     ...common(body),
   };
 }

@@ -51,13 +51,17 @@ export function checkCard(
     securityCode?: string | null;
   },
   fields: { pan: string; prefix?: string },
+  /** Numbers taken whatever their checksum (the sandbox's test cards; none in production). */
+  beyondChecksum: (pan: string) => boolean = () => false,
 ): CheckedCard {
   const errors: FieldErrors = dictionary();
   const name = (field: string) => `${fields.prefix ?? ''}${field}`;
   const pan = input.pan == null ? undefined : normalizePan(input.pan);
   if (input.pan == null || input.pan.trim() === '') errors[name(fields.pan)] = [`'${name(fields.pan)}' is required.`];
   else if (!pan) errors[name(fields.pan)] = [`'${name(fields.pan)}' must be 12 to 19 digits.`];
-  else if (!luhnValid(pan)) errors[name(fields.pan)] = [`'${name(fields.pan)}' is not a valid card number (checksum).`];
+  else if (!luhnValid(pan) && !beyondChecksum(pan)) {
+    errors[name(fields.pan)] = [`'${name(fields.pan)}' is not a valid card number (checksum).`];
+  }
   if (input.expirationMonth == null) errors[name('expirationMonth')] = [`'${name('expirationMonth')}' is required.`];
   else if (!Number.isInteger(input.expirationMonth) || input.expirationMonth < 1 || input.expirationMonth > 12) {
     errors[name('expirationMonth')] = [`'${name('expirationMonth')}' must be between 1 and 12.`];
@@ -99,7 +103,14 @@ export class VaultService {
     private readonly pool: Pool,
     private readonly clock: Clock,
     readonly dataKeys: DataKeys,
+    /** The sandbox's test card numbers, taken before the checksum as the vendor's sandbox does; never in production. */
+    readonly isTestCard: (pan: string) => boolean = () => false,
   ) {}
+
+  /** checkCard, with this deployment's test card numbers. */
+  checkCard(input: Parameters<typeof checkCard>[0], fields: Parameters<typeof checkCard>[1]): CheckedCard {
+    return checkCard(input, fields, this.isTestCard);
+  }
 
   /** A payment about to be made reads its method through here: concurrent payments' reads become one statement. */
   private readonly lookUp = groupedLookup((ids) => findPaymentMethodsById(this.pool, ids));
@@ -114,7 +125,7 @@ export class VaultService {
   }
 
   async addCard(merchantId: string, customerId: string | null, input: CardInput, sql: Sql = this.pool) {
-    const card = checkCard(input, { pan: 'pan' });
+    const card = this.checkCard(input, { pan: 'pan' });
     if (isExpired(card.expirationMonth, card.expirationYear, this.clock.now())) {
       throw ValidationError.field('expirationYear', 'The card has expired.');
     }

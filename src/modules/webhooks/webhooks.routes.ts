@@ -50,8 +50,17 @@ const EventTypeList = Type.Object(
     items: Type.Array(EventTypeItem),
     total: Type.Integer(),
     data: Type.Array(
-      Type.Object({ id: Type.Integer(), name: Type.String(), description: Type.String(), group: Type.String() }),
-      { description: "The same catalog in the SDK's document's shape (ISV API 2.12): id, name, description, group." },
+      Type.Object({
+        id: Type.Integer(),
+        eventTypeId: Type.Integer({ description: 'The same as id (the webhooks CLI 0.6 reads this name).' }),
+        name: Type.String(),
+        description: Type.String(),
+        group: Type.String(),
+      }),
+      {
+        description:
+          "The same catalog in the SDK's document's shape (ISV API 2.12: id) and the webhooks CLI's (eventTypeId).",
+      },
     ),
   },
   { examples: [eventTypeList(EVENT_TYPES.filter((entry) => entry.eventTypeId === 3 || entry.eventTypeId === 30))] },
@@ -61,7 +70,13 @@ function eventTypeList(entries: readonly (typeof EVENT_TYPES)[number][]) {
   return {
     items: entries.map((entry) => ({ ...entry, aliases: [...entry.aliases] })),
     total: entries.length,
-    data: entries.map((e) => ({ id: e.eventTypeId, name: e.eventType, description: e.description, group: e.group })),
+    data: entries.map((e) => ({
+      id: e.eventTypeId,
+      eventTypeId: e.eventTypeId,
+      name: e.eventType,
+      description: e.description,
+      group: e.group,
+    })),
   };
 }
 

@@ -94,6 +94,31 @@ export function Paged<T extends TSchema>(item: T, example?: unknown) {
   );
 }
 
+/**
+ * The published version 2 surface's page description (wire-notes, Pagination): `{pageIndex, pageSize, totalItems,
+ * totalPages, hasMore}` beside `items`. Every version 2 list paged by `pageIndex` answers it (pageInfoOf).
+ */
+export const PageInfo = Type.Object(
+  {
+    pageIndex: Type.Integer({ minimum: 0, description: 'Zero-based index of this page.' }),
+    pageSize: Type.Integer({ minimum: 1, description: 'Items per page.' }),
+    totalItems: Type.Integer({ minimum: 0, description: 'Every matching item, independent of the page.' }),
+    totalPages: Type.Integer({ minimum: 0, description: 'ceil(totalItems / pageSize).' }),
+    hasMore: Type.Boolean({ description: 'Whether a page follows this one.' }),
+  },
+  { additionalProperties: false },
+);
+
+export function pageInfoOf(pageIndex: number, pageSize: number, totalItems: number) {
+  return {
+    pageIndex,
+    pageSize,
+    totalItems,
+    totalPages: Math.ceil(totalItems / pageSize),
+    hasMore: (pageIndex + 1) * pageSize < totalItems,
+  };
+}
+
 export interface DateRange {
   from: Date | undefined;
   to: Date | undefined;

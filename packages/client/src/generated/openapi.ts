@@ -17710,6 +17710,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             batchId: string | null;
+                            /** @description 0: the request succeeded (a batch closed, or none was open); 1: the processor did not close it. */
+                            code: number;
                             details: {
                                 authCode: string | null;
                                 /** @description Approve, Decline, Error or Pending. */
@@ -34244,9 +34246,16 @@ export interface paths {
                                 totalCollectedAmount: number;
                             }[];
                             pageInfo: {
+                                /** @description Whether a page follows this one. */
+                                hasMore: boolean;
+                                /** @description Zero-based index of this page. */
                                 pageIndex: number;
+                                /** @description Items per page. */
                                 pageSize: number;
-                                totalCount: number;
+                                /** @description Every matching item, independent of the page. */
+                                totalItems: number;
+                                /** @description ceil(totalItems / pageSize). */
+                                totalPages: number;
                             };
                         };
                     };
@@ -44644,9 +44653,11 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            /** @description The same catalog in the SDK's document's shape (ISV API 2.12): id, name, description, group. */
+                            /** @description The same catalog in the SDK's document's shape (ISV API 2.12: id) and the webhooks CLI's (eventTypeId). */
                             data: {
                                 description: string;
+                                /** @description The same as id (the webhooks CLI 0.6 reads this name). */
+                                eventTypeId: number;
                                 group: string;
                                 id: number;
                                 name: string;

@@ -4,7 +4,6 @@ import { NotFoundError, ValidationError } from '../../../platform/http/errors.js
 import type { Customer } from '../../customers/customers.model.js';
 import { type MerchantSettings, ZeroCostProcessingOption } from '../../merchants/merchants.model.js';
 import type { UsableCard } from '../../vault/vault.model.js';
-import { checkCard } from '../../vault/vault.service.js';
 import { type AmountBreakdown, aboveMaximum, calculateAmount } from '../amounts.js';
 import type { PaymentCommand } from '../payment-request.js';
 import { cardAmounts, zeroCostErrors } from '../pricing.js';
@@ -39,7 +38,7 @@ export async function resolveCard(
     }
   }
   if (raw) {
-    const checked = checkCard(
+    const checked = ctx.deps.vault.checkCard(
       {
         pan: cmd.accountNumber,
         expirationMonth: cmd.expirationMonth,

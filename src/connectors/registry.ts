@@ -3,62 +3,125 @@ import type { CardConnector, CardOutcome } from './card/card-connector.js';
 
 /** How long Tessera waits for a processor before treating the outcome as unknown (and reconciling later). */
 export const CONNECTOR_TIMEOUT_MS = 30_000;
+/** How long a file exchange with a bank may take (a file of many entries over SFTP), before the job tries again. */
+export const BANK_TIMEOUT_MS = 120_000;
+
+export interface ConnectorDeadlines {
+  /** A card processor's lookups (`query`, `resolve`); its payment operations run under callWithDeadline. */
+  cardMs: number;
+  /** Every call to a bank (submitting a file, collecting and acknowledging return files). */
+  bankMs: number;
+}
 
 /**
  * Connector implementations by the name a payment processor record carries (`payment_processors.connector`).
- * Adding a real processor means registering one more implementation here; the domain code does not change.
+ * Adding a real processor means registering one more implementation here; the domain code does not change. What
+ * it hands out runs every call under a deadline (a hanging processor or bank holds nothing past it): the payment
+ * operations through callWithDeadline in the payments driver, everything else here, where a call past its deadline
+ * rejects with DeadlineError (the reconciler or the job asks again later).
  */
 export class Connectors {
+  private readonly cardsWithDeadlines = new Map<string, CardConnector>();
+  private readonly banksWithDeadlines = new Map<string, AchConnector>();
+
   constructor(
-    private readonly cards: ReadonlyMap<string, CardConnector>,
-    private readonly banks: ReadonlyMap<string, AchConnector> = new Map(),
-  ) {}
+    cards: ReadonlyMap<string, CardConnector>,
+    banks: ReadonlyMap<string, AchConnector> = new Map(),
+    deadlines: ConnectorDeadlines = { cardMs: CONNECTOR_TIMEOUT_MS, bankMs: BANK_TIMEOUT_MS },
+  ) {
+    for (const [name, card] of cards) this.cardsWithDeadlines.set(name, cardWithDeadlines(card, deadlines.cardMs));
+    for (const [name, bank] of banks) this.banksWithDeadlines.set(name, bankWithDeadlines(bank, deadlines.bankMs));
+  }
 
   ach(name: string): AchConnector {
-    const connector = this.banks.get(name);
+    const connector = this.banksWithDeadlines.get(name);
     if (!connector) throw new Error(`No ACH connector named "${name}" is installed`);
     return connector;
   }
 
   card(name: string): CardConnector {
-    const connector = this.cards.get(name);
+    const connector = this.cardsWithDeadlines.get(name);
     if (!connector) throw new Error(`No card connector named "${name}" is installed`);
     return connector;
   }
 }
 
+/** The caller's signal (if any) and the deadline's, as one: either aborts the call. */
+function both(deadline: AbortSignal, caller: AbortSignal | undefined): AbortSignal {
+  return caller ? AbortSignal.any([deadline, caller]) : deadline;
+}
+
+function cardWithDeadlines(card: CardConnector, ms: number): CardConnector {
+  return {
+    authorize: (request, options) => card.authorize(request, options),
+    sale: (request, options) => card.sale(request, options),
+    verify: (request, options) => card.verify(request, options),
+    capture: (request, options) => card.capture(request, options),
+    void: (request, options) => card.void(request, options),
+    refund: (request, options) => card.refund(request, options),
+    refundWithoutReference: (request, options) => card.refundWithoutReference(request, options),
+    tipAdjust: (request, options) => card.tipAdjust(request, options),
+    closeBatch: (request, options) => card.closeBatch(request, options),
+    query: (reference, options) =>
+      withDeadline((signal) => card.query(reference, { signal: both(signal, options?.signal) }), ms),
+    resolve: (reference, options) =>
+      withDeadline((signal) => card.resolve(reference, { signal: both(signal, options?.signal) }), ms),
+  };
+}
+
+function bankWithDeadlines(bank: AchConnector, ms: number): AchConnector {
+  return {
+    // Past the deadline the job sends it again: a bank takes a file id once, so an arrived file is not sent twice.
+    submit: (file, options) =>
+      withDeadline((signal) => bank.submit(file, { signal: both(signal, options?.signal) }), ms),
+    returnFiles: (processorId, options) =>
+      withDeadline((signal) => bank.returnFiles(processorId, { signal: both(signal, options?.signal) }), ms),
+    // Importing a return file again changes nothing, so a lost acknowledgment only offers the files once more.
+    acknowledge: (processorId, fileIds, options) =>
+      withDeadline((signal) => bank.acknowledge(processorId, fileIds, { signal: both(signal, options?.signal) }), ms),
+  };
+}
+
 /**
- * Runs a connector call with a deadline. At the deadline the call's signal aborts (the connector drops the request)
- * and the outcome is unknown; a call that fails is unknown too. Either way the reconciler asks the processor later.
+ * Runs any connector call with a deadline: at the deadline its signal aborts (the connector drops the request) and
+ * this rejects with DeadlineError, whether or not the connector heeds the signal. Every call to a processor or a bank
+ * goes through here or callWithDeadline: a connector that hangs holds no request, job or sweep for longer.
+ */
+export async function withDeadline<T>(call: (signal: AbortSignal) => Promise<T>, timeoutMs: number): Promise<T> {
+  const deadline = new AbortController();
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      const error = new DeadlineError(timeoutMs);
+      deadline.abort(error);
+      reject(error);
+    }, timeoutMs);
+  });
+  try {
+    return await Promise.race([call(deadline.signal), timedOut]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * Runs a payment operation with a deadline. At the deadline the call's signal aborts (the connector drops the
+ * request) and the outcome is unknown; a call that fails is unknown too. Either way the reconciler asks the processor
+ * later (with `resolve`, under a deadline of its own).
  */
 export async function callWithDeadline(
   call: (signal: AbortSignal) => Promise<CardOutcome>,
   timeoutMs = CONNECTOR_TIMEOUT_MS,
 ): Promise<CardOutcome> {
-  const deadline = new AbortController();
-  const timer = setTimeout(() => deadline.abort(new DeadlineError(timeoutMs)), timeoutMs);
-  const timedOut = new Promise<CardOutcome>((resolve) =>
-    deadline.signal.addEventListener(
-      'abort',
-      () => resolve({ kind: 'unknown', responseCode: '91', message: 'No answer from the processor in time' }),
-      { once: true },
-    ),
-  );
   try {
-    return await Promise.race([
-      call(deadline.signal).catch(
-        (error: Error): CardOutcome => ({
-          kind: 'unknown',
-          responseCode: deadline.signal.aborted ? '91' : '96',
-          message: deadline.signal.aborted
-            ? 'No answer from the processor in time'
-            : `Processor unreachable: ${error.message}`,
-        }),
-      ),
-      timedOut,
-    ]);
-  } finally {
-    clearTimeout(timer);
+    return await withDeadline(call, timeoutMs);
+  } catch (error) {
+    const late = error instanceof DeadlineError;
+    return {
+      kind: 'unknown',
+      responseCode: late ? '91' : '96',
+      message: late ? 'No answer from the processor in time' : `Processor unreachable: ${(error as Error).message}`,
+    };
   }
 }
 

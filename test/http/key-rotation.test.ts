@@ -96,4 +96,50 @@ describe('key-encryption key rotation', () => {
     }
     await assert.rejects(startNode({ database }), /retired/);
   });
+
+  it('never retires a version anything is still sealed under, whatever kind of sealed value it is', async () => {
+    const own = await createTestDatabase();
+    const node = await startNode({ database: own, env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' } });
+    try {
+      const merchant = await node.merchant();
+      const endpoint = await node.expectOk(
+        node.request('POST', '/v2/webhooks/endpoints', {
+          token: merchant.token,
+          body: { name: 'stuck', endpointUrl: 'http://127.0.0.1:9/hook', eventTypes: ['transaction.card.voided'] },
+        }),
+      );
+      const terminal = await node.expectOk(
+        node.admin('POST', `/admin/v1/merchants/${merchant.id}/terminals`, {
+          serialNumber: `ROT-${randomBytes(3).toString('hex')}`,
+          terminalManufacturer: 'Sunmi',
+          terminalModel: 'SunmiP2',
+          terminalModeId: 2,
+        }),
+      );
+      await node.expectOk(
+        node.admin('POST', `/admin/v1/sandbox/terminals/${terminal.id}/actions`, { action: 'present-card', ...CARD }),
+      );
+      // Versions whose key this deployment no longer has: what is sealed under them cannot be re-wrapped (rotation
+      // skips it), so they must stay. One holds only a webhook signing secret, the other only a presented card.
+      for (const [version, table, column, where] of [
+        [7, 'webhook_endpoints', 'kek_version', `id = '${endpoint.endpointId}'`],
+        [8, 'sandbox_terminals', 'presented_card_kek', `terminal_id = '${terminal.id}'`],
+      ] as const) {
+        await node.query('INSERT INTO key_encryption_keys (version, fingerprint) VALUES ($1, $2)', [
+          version,
+          `lost-${version}`,
+        ]);
+        await node.query(`UPDATE ${table} SET ${column} = $1 WHERE ${where}`, [version]);
+      }
+      const report = await rotateKeys(node.ctx.pool, node.ctx.kek, () => {});
+      assert.deepEqual(report.retiredVersions, []);
+      const retired = await node.query<{ version: number }>(
+        'SELECT version FROM key_encryption_keys WHERE retired_at IS NOT NULL',
+      );
+      assert.deepEqual(retired, []);
+    } finally {
+      await node.stop();
+      await own.drop();
+    }
+  });
 });

@@ -14,6 +14,7 @@ const TENANT = [
   'ach_entries',
   'ach_file_parts',
   'ach_files',
+  'card_avs_reversals',
   'customers',
   'data_keys',
   'devices',

@@ -25,12 +25,17 @@ export interface AchReturnFile {
   content: string;
 }
 
+/** Per call: `signal` aborts the call at its deadline (BANK_TIMEOUT_MS; the connector stops and drops it). */
+export interface BankCallOptions {
+  signal?: AbortSignal;
+}
+
 export interface AchConnector {
-  submit(file: AchSubmission): Promise<AchSubmissionAnswer>;
+  submit(file: AchSubmission, options?: BankCallOptions): Promise<AchSubmissionAnswer>;
   /** Return and notification-of-change files the bank has for the processor and we have not acknowledged. */
-  returnFiles(processorId: string): Promise<AchReturnFile[]>;
+  returnFiles(processorId: string, options?: BankCallOptions): Promise<AchReturnFile[]>;
   /** Called once a return file is imported, so it is not offered again. */
-  acknowledge(processorId: string, fileIds: readonly string[]): Promise<void>;
+  acknowledge(processorId: string, fileIds: readonly string[], options?: BankCallOptions): Promise<void>;
 }
 
 /**

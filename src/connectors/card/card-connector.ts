@@ -135,11 +135,11 @@ export interface CardConnector {
   tipAdjust(request: FollowUpRequest, options?: CallOptions): Promise<CardOutcome>;
   closeBatch(request: CloseBatchRequest, options?: CallOptions): Promise<CardOutcome>;
   /** What the processor recorded of an operation, if anything (a plain lookup). */
-  query(reference: string): Promise<QueryResult>;
+  query(reference: string, options?: CallOptions): Promise<QueryResult>;
   /**
    * What became of an operation whose answer we never got, as a final answer: when the processor has no record of
    * it, the processor also refuses that reference from then on (a reversal by reference), so a call still on its way
    * cannot succeed after we were told "not found". Reconciliation uses this one.
    */
-  resolve(reference: string): Promise<QueryResult>;
+  resolve(reference: string, options?: CallOptions): Promise<QueryResult>;
 }

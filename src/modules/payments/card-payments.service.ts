@@ -1,3 +1,4 @@
+import { avsReversalQueue, enqueueReversal, openReversals, reverseAvsHold } from './card/avs-reversal.js';
 import { capture } from './card/capture.js';
 import { CardContext, type CardPaymentsDeps, type OperationResult } from './card/card-context.js';
 import { type ClaimToClose, closeClaim } from './card/close-claim.js';
@@ -11,6 +12,7 @@ import type { PaymentCommand, RequestClaim } from './payment-request.js';
 
 export type { CardPaymentsDeps, OperationResult } from './card/card-context.js';
 export { expireAuthorizationQueue, reconcileQueue } from './card/card-context.js';
+export { avsReversalQueue };
 
 /**
  * Card payments: the state machine of a card transaction, one operation per file under `card/`, each run by the
@@ -65,5 +67,19 @@ export class CardPaymentsService {
 
   expireAuthorization(id: string): Promise<void> {
     return expireAuthorization(this.ctx, id);
+  }
+
+  /** One attempt at releasing the hold of an AVS-refused approval; throws while it is not released. */
+  reverseAvsHold(merchantId: string, transactionId: string): Promise<void> {
+    return reverseAvsHold(this.ctx, merchantId, transactionId);
+  }
+
+  /** Hands every reversal not done yet (older than `createdBefore`) to its job again. */
+  async retryAvsReversals(createdBefore: Date): Promise<number> {
+    const open = await openReversals(this.ctx.deps.pool, createdBefore, 500);
+    for (const { transactionId, merchantId } of open) {
+      await enqueueReversal(this.ctx.deps.pool, this.ctx, transactionId, merchantId);
+    }
+    return open.length;
   }
 }

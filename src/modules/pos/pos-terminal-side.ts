@@ -4,7 +4,7 @@ import { receipt } from '../payments/transactions.mapper.js';
 import type { Transaction } from '../payments/transactions.model.js';
 import type { CardMessage, ServerMessage } from '../terminals/channel/protocol.js';
 import type { TerminalEvents } from '../terminals/channel/terminal-channel.js';
-import { presentCard, takePresentedCard } from '../terminals/sandbox-terminal.repo.js';
+import { presentCard, sealedCardContext, takePresentedCard } from '../terminals/sandbox-terminal.repo.js';
 import type { Terminal } from '../terminals/terminals.model.js';
 import {
   type CardRead,
@@ -238,9 +238,6 @@ export class PosTerminalSide implements TerminalEvents {
 function waitsForCard(pos: PosTransaction): boolean {
   return (WAITING as number[]).includes(pos.statusId) && READS_CARD.has(pos.typeId);
 }
-
-/** The associated data a presented card is sealed with: it opens only for its own terminal. */
-export const sealedCardContext = (terminalId: string) => `sandbox-presented-card:${terminalId}`;
 
 export function startMessage(pos: PosTransaction): ServerMessage {
   return {

@@ -1,14 +1,17 @@
 import type { CardOutcome } from '../../../connectors/card/card-connector.js';
-import { callWithDeadline } from '../../../connectors/registry.js';
 import { isExpectationFailure, type Tx, withTransaction } from '../../../platform/db/tx.js';
 import { lines } from '../../ledger/ledger.js';
 import type { PaymentProcessor } from '../../merchants/merchants.model.js';
 import { avsAction } from '../avs.js';
 import { type Transaction, TransactionStatus } from '../transactions.model.js';
 import { toTransaction, transactionQueries } from '../transactions.repo.js';
+import { recordAvsReversal } from './avs-reversal.js';
 import { type CardContext, expireAuthorizationQueue, type OpenBatch, type OutcomeToApply } from './card-context.js';
 
-/** An approval the merchant's AVS profile refuses is voided at the network and recorded as a decline. */
+/**
+ * An approval the merchant's AVS profile refuses is recorded as a decline, and its hold at the issuer is released by a
+ * void: a recorded reversal (avs-reversal.ts), written before the decline and tried until the network approves it.
+ */
 export async function screenAvs(
   ctx: CardContext,
   txn: Transaction,
@@ -18,21 +21,12 @@ export async function screenAvs(
 ): Promise<CardOutcome> {
   if (outcome.kind !== 'approved' || !outcome.avs) return outcome;
   if (avsAction(outcome.avs, profileId).action === 'Allow') return outcome;
-  const reversal = await callWithDeadline((signal) =>
-    ctx.deps.connectors.card(processor.connector).void(
-      {
-        reference: `${txn.id}:avs-void`,
-        originalReference: txn.id,
-        merchantId: txn.merchantId,
-        processorId: processor.id,
-        amountCents: outcome.approvedCents,
-      },
-      { signal },
-    ),
-  );
-  if (reversal.kind !== 'approved') {
-    ctx.deps.logger.warn({ transactionId: txn.id, reversal }, 'could not reverse an AVS-refused authorization');
-  }
+  await recordAvsReversal(ctx, {
+    transactionId: txn.id,
+    merchantId: txn.merchantId,
+    processor,
+    amountCents: outcome.approvedCents,
+  });
   return { kind: 'declined', responseCode: 'AVS', message: 'Address verification failed', avs: outcome.avs };
 }
 

@@ -167,8 +167,12 @@ export async function buildApp(ctx: AppContext, http: HttpDeps, options: BuildAp
     v2Routes(scoped, { services: s, pool: ctx.pool, clock: ctx.clock, sandbox: config.env === 'sandbox' });
     settlementsRoutes(scoped, { settlements: s.settlements });
     webhooksRoutes(scoped, { webhooks: s.webhooks });
-    eventStreamRoutes(scoped, { pool: ctx.pool, logger: ctx.logger });
-    requestLogsRoutes(scoped, { pool: ctx.pool });
+    eventStreamRoutes(scoped, {
+      streams: s.eventStreams,
+      logger: ctx.logger,
+      cap: config.eventStreamsPerMerchant,
+    });
+    requestLogsRoutes(scoped, { pool: ctx.pool, cursors: s.cursors });
     sessionsRoutes(scoped, { sessions: s.sessions, config });
     subscriptionsRoutes(scoped, { subscriptions: s.subscriptions });
     terminalsRoutes(scoped, {

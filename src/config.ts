@@ -63,6 +63,8 @@ export interface Config {
   readonly webhookAllowPrivateTargets: boolean;
   /** A delivery attempt that has not answered within this time failed. */
   readonly webhookTimeoutMs: number;
+  /** Event streams (`tessera listen`) one merchant may have open at once, on every node together. */
+  readonly eventStreamsPerMerchant: number;
   /** Delivery attempts one worker process keeps in flight, and at most this many per endpoint. */
   readonly webhookConcurrency: number;
   readonly webhookConcurrencyPerEndpoint: number;
@@ -183,6 +185,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     // Ignored in production: there, every endpoint must be a public https:// address.
     webhookAllowPrivateTargets: tesseraEnv === 'sandbox' && read.boolean('WEBHOOK_ALLOW_PRIVATE_TARGETS', false),
     webhookTimeoutMs: read.integer('WEBHOOK_TIMEOUT_MS', 10_000, { min: 100, max: 60_000 }),
+    eventStreamsPerMerchant: read.integer('EVENT_STREAMS_PER_MERCHANT', 10, { min: 1, max: 1000 }),
     webhookConcurrency: read.integer('WEBHOOK_CONCURRENCY', 64, { min: 1, max: 1000 }),
     webhookConcurrencyPerEndpoint: read.integer('WEBHOOK_CONCURRENCY_PER_ENDPOINT', 16, { min: 1, max: 1000 }),
     pdfRenderThreads: read.integer('PDF_RENDER_THREADS', Math.max(1, Math.min(4, availableParallelism() - 1)), {

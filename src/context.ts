@@ -3,6 +3,7 @@ import type { SandboxNetworkConditions } from './connectors/card/sandbox-conditi
 import type { ApiKeysService } from './modules/api-keys/api-keys.service.js';
 import type { CustomersService } from './modules/customers/customers.service.js';
 import type { DevicesService } from './modules/devices/devices.service.js';
+import type { EventStreams } from './modules/events/event-streams.js';
 import type { CatalogService } from './modules/invoices/catalog.service.js';
 import type { InvoiceCheckout } from './modules/invoices/invoice-checkout.js';
 import type { InvoiceDelivery } from './modules/invoices/invoice-delivery.js';
@@ -35,12 +36,16 @@ import type { VaultService } from './modules/vault/vault.service.js';
 import type { WebhooksService } from './modules/webhooks/webhooks.service.js';
 import type { Clock, SharedClock } from './platform/clock/clock.js';
 import type { KeyEncryptionKey } from './platform/crypto/kek.js';
+import type { OpaqueCursors } from './platform/crypto/opaque-cursors.js';
 import type { Pool } from './platform/db/pool.js';
 import type { JobRunner } from './platform/jobs/runner.js';
 import type { Logger } from './platform/observability/logger.js';
 import type { Metrics } from './platform/observability/metrics.js';
 
 export interface Services {
+  eventStreams: EventStreams;
+  /** Seals the positions handed to clients (event streams, the request log) so they reveal nothing. */
+  cursors: OpaqueCursors;
   partners: PartnersService;
   merchants: MerchantsService;
   apiKeys: ApiKeysService;

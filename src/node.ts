@@ -9,6 +9,8 @@ import { ApiKeysService } from './modules/api-keys/api-keys.service.js';
 import { CustomersService } from './modules/customers/customers.service.js';
 import { sandboxDeviceQueues, sandboxDeviceSchedules } from './modules/devices/devices.jobs.js';
 import { DevicesService } from './modules/devices/devices.service.js';
+import { EventFeed } from './modules/events/event-feed.js';
+import { EventStreams } from './modules/events/event-streams.js';
 import { CatalogService } from './modules/invoices/catalog.service.js';
 import { InvoiceCheckout } from './modules/invoices/invoice-checkout.js';
 import { InvoiceDelivery } from './modules/invoices/invoice-delivery.js';
@@ -65,6 +67,7 @@ import { WebhooksService } from './modules/webhooks/webhooks.service.js';
 import { SharedClock, systemClock } from './platform/clock/clock.js';
 import { NodeLiveness } from './platform/cluster/node-liveness.js';
 import { loadKeyEncryptionKey } from './platform/crypto/kek.js';
+import { OpaqueCursors } from './platform/crypto/opaque-cursors.js';
 import { Listener } from './platform/db/listener.js';
 import { createPool } from './platform/db/pool.js';
 import { IdempotencyStore } from './platform/http/idempotency.js';
@@ -164,6 +167,18 @@ export async function createNode(config: Config, options: NodeOptions): Promise<
 
     const dataKeys = new DataKeys(pool, kek);
     await dataKeys.start();
+    // The positions handed to clients (event streams, the request log) are sealed under a deployment secret.
+    const cursors = new OpaqueCursors(await dataKeys.deploymentSecret('opaque-cursors'));
+    const eventFeed = new EventFeed(pool, logger, { pollMs: 250, batch: 200 });
+    closers.unshift(() => eventFeed.stop());
+    const eventStreams = new EventStreams({
+      pool,
+      feed: eventFeed,
+      cursors,
+      nodeId,
+      cap: config.eventStreamsPerMerchant,
+      batch: 200,
+    });
     const vault = new VaultService(pool, clock, dataKeys, config.env === 'sandbox' ? isSandboxTestCard : undefined);
     const customers = new CustomersService(pool, clock, vault);
     const sandboxNetwork = config.env === 'sandbox' ? new SandboxNetworkConditions(pool) : undefined;
@@ -370,6 +385,8 @@ export async function createNode(config: Config, options: NodeOptions): Promise<
       kek,
       jobs,
       services: {
+        eventStreams,
+        cursors,
         sandboxNetwork,
         partners,
         merchants,

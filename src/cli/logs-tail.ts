@@ -14,7 +14,7 @@ export interface TailOptions {
 }
 
 export async function tailLogs(client: TesseraClient, options: TailOptions): Promise<void> {
-  let after: number | undefined;
+  let after: string | undefined;
   do {
     const {
       data: page,
@@ -39,7 +39,7 @@ export async function tailLogs(client: TesseraClient, options: TailOptions): Pro
           : `${entry.at}  ${entry.method.padEnd(6)} ${entry.status}  ${entry.path}  ${entry.durationMs} ms  ${entry.correlationId}`,
       );
     }
-    after = page.next ?? 0;
+    after = page.next ?? undefined;
     if (!options.follow || page.items.length === 100) continue;
     await new Promise<void>((resolve) => {
       const timer = setTimeout(resolve, options.intervalMs ?? 1000);

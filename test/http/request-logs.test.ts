@@ -50,6 +50,24 @@ describe('request log', () => {
     assert.equal(bad.body, undefined, 'no body is kept');
   });
 
+  it('never keeps a card number: not in a path or query however it is encoded, not as a correlation id', async () => {
+    const sent = await t.request('GET', '/pay-api/v1/customers?search=4571%207367%207712%203456', {
+      token: m.token,
+      headers: { 'x-correlation-id': '4571736777123456' },
+    });
+    assert.equal(sent.status, 200);
+    const id = sent.headers['x-correlation-id'] as string;
+    assert.notEqual(id, '4571736777123456', 'a card number is not taken as a correlation id');
+    assert.match(id, /^[0-9a-f-]{36}$/);
+    const line = await eventually(async () => {
+      const found = await logs(m, '?path=/pay-api/v1/customers');
+      return found.items.find((i: any) => i.correlationId === id);
+    }, 5000);
+    assert.ok(!/4571.{0,3}7367/.test(decodeURIComponent(line.path.replace(/\+/g, ' '))), line.path);
+    const text = JSON.stringify(await t.query('SELECT * FROM request_logs')) + t.logs.join('');
+    assert.ok(!/4571(%20|\+| |-)?7367(%20|\+| |-)?7712/.test(text), 'nowhere in the table or the log lines');
+  });
+
   it('filters by status and path, and follows with after', async () => {
     const all = await logs(m);
     const clientErrors = await logs(m, '?status=4xx');
@@ -64,16 +82,40 @@ describe('request log', () => {
       const page = await logs(m, `?after=${all.next}`);
       return page.items.some((i: any) => i.correlationId === 'tail-next') ? page : undefined;
     }, 5000);
+    const before = new Set(all.items.map((i: any) => i.correlationId));
     assert.ok(
-      next.items.every((i: any) => i.seq > all.next),
+      next.items.every((i: any) => !before.has(i.correlationId)),
       'only what came after',
     );
-    const seqs = next.items.map((i: any) => i.seq);
+    const times = next.items.map((i: any) => Date.parse(i.at));
     assert.deepEqual(
-      seqs,
-      [...seqs].sort((a: number, b: number) => a - b),
+      times,
+      [...times].sort((a: number, b: number) => a - b),
       'oldest first',
     );
+  });
+
+  it('hands out positions that reveal nothing: opaque, bound to the merchant', async () => {
+    const mine = await logs(m);
+    assert.ok(mine.items.length > 0);
+    for (const item of mine.items) {
+      assert.equal(typeof item.cursor, 'string');
+      assert.ok(!/^\d+$/.test(item.cursor), 'not a counter');
+      assert.equal(item.seq, undefined);
+    }
+    // Two positions of adjacent lines share nothing a client could subtract.
+    assert.notEqual(mine.items[0].cursor.slice(0, 8), mine.items.at(-1).cursor.slice(0, 8));
+    // Another merchant's position is refused like a forged one.
+    await t.request('GET', '/pay-api/v1/customers', { token: other.token });
+    const theirs = await eventually(async () => {
+      const page = await logs(other);
+      return page.items.length > 0 ? page : undefined;
+    }, 5000);
+    for (const cursor of [theirs.next, '12', 'x'.repeat(60)]) {
+      const refused = await t.request('GET', `${LOGS}?after=${cursor}`, { token: m.token });
+      assert.equal(refused.status, 400, cursor);
+      assert.ok(refused.body.errors.after);
+    }
   });
 
   it('refuses a status that is not one, and an unknown parameter', async () => {

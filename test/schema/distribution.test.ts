@@ -18,6 +18,7 @@ const TENANT = [
   'customers',
   'data_keys',
   'devices',
+  'event_stream_leases',
   'invoice_categories',
   'invoice_counts',
   'invoice_line_items',

@@ -1,12 +1,28 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { redact, redactString } from '../../src/platform/observability/redact.js';
+import { redact, redactString, redactUrl } from '../../src/platform/observability/redact.js';
 
 describe('log redaction of card-number-like strings', () => {
   it('masks card numbers, plain or grouped', () => {
     assert.equal(redactString('pan 4111111111111111 end'), 'pan 411111******1111 end');
     assert.equal(redactString('4111-1111-1111-1111'), '411111******1111');
     assert.equal(redactString('"4111 1111 1111 1111"'), '"411111******1111"');
+  });
+
+  it('masks card numbers in URLs in every form a client encodes them: spaces as %20 or +, dashes, in paths too', () => {
+    for (const url of [
+      '/pay-api/v1/customers?search=4571%207367%207712%203456',
+      '/pay-api/v1/customers?search=4571+7367+7712+3456',
+      '/pay-api/v1/customers?search=4571-7367-7712-3456',
+      '/pay-api/v1/customers?search=4571736777123456',
+      '/pay-api/v1/customers/4571%207367%207712%203456',
+      '/pay-api/v1/customers?q%20=x&search=card%3A4571736777123456',
+    ]) {
+      const kept = redactUrl(url);
+      assert.ok(!/4571[^*]*7367[^*]*7712/.test(decodeURIComponent(kept.replace(/\+/g, ' '))), `${url} → ${kept}`);
+      assert.match(kept, /457173\*+3456/, `${url} → ${kept}`);
+    }
+    assert.equal(redactUrl('/v2/x?pageSize=20&search=ada'), '/v2/x?pageSize=20&search=ada');
   });
 
   it('leaves UUIDs whole, even when their digit-only segments look like a card number', () => {

@@ -8,8 +8,14 @@ import { announcement, POS_CHANNEL } from './pos.repo.js';
  * it, and only the waiters of that id look again. A reconnect of the listener wakes everyone (a move may have been
  * missed).
  */
+/** Waiters released per turn of the event loop: a burst of moves (2,000 at once) leaves room for other requests. */
+const RELEASE_SLICE = 64;
+
 export class PosWaiters {
   private readonly waiting = new Map<string, Set<(row: PosTransaction | null) => void>>();
+  /** Wake-ups not yet delivered, released RELEASE_SLICE per turn (setImmediate), in the order they came. */
+  private readonly releases: Array<() => void> = [];
+  private releasing = false;
 
   constructor(listener: Listener) {
     listener.on(
@@ -96,6 +102,23 @@ export class PosWaiters {
   }
 
   private wake(id: string, row: PosTransaction | null): void {
-    for (const wake of this.waiting.get(id) ?? []) wake(row);
+    const waiters = this.waiting.get(id);
+    if (!waiters) return;
+    for (const wake of waiters) this.releases.push(() => wake(row));
+    if (!this.releasing) {
+      this.releasing = true;
+      setImmediate(this.releaseSlice);
+    }
   }
+
+  /**
+   * Each released waiter answers its request (serializes and writes it) before the next macrotask: released all at
+   * once, 2,000 of them held the event loop for seconds and every other tenant's request waited behind them. A slice
+   * per turn lets the other requests' I/O in between.
+   */
+  private readonly releaseSlice = (): void => {
+    for (const release of this.releases.splice(0, RELEASE_SLICE)) release();
+    if (this.releases.length > 0) setImmediate(this.releaseSlice);
+    else this.releasing = false;
+  };
 }

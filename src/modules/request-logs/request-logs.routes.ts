@@ -1,7 +1,9 @@
 // The merchant's own recent API requests (GET /pay-api/v1/request-logs), what `tessera logs tail` follows.
 import Type from 'typebox';
+import type { OpaqueCursors } from '../../platform/crypto/opaque-cursors.js';
 import type { Pool } from '../../platform/db/pool.js';
 import { AUTHENTICATED_ERRORS, errorResponses } from '../../platform/http/error-schemas.js';
+import { ValidationError } from '../../platform/http/errors.js';
 import { MERCHANT_ONLY, merchantOf } from '../../platform/http/principal.js';
 import type { App } from '../../platform/http/server.js';
 import { listRequestLogs } from './request-logs.repo.js';
@@ -20,11 +22,7 @@ const Query = Type.Object(
     ),
     path: Type.Optional(Type.String({ maxLength: 200, description: 'Only paths starting with this.' })),
     after: Type.Optional(
-      Type.Integer({
-        minimum: 0,
-        maximum: Number.MAX_SAFE_INTEGER,
-        description: 'Requests after this `seq`, oldest first.',
-      }),
+      Type.String({ maxLength: 200, description: 'Requests after this `cursor` (or `next`), oldest first.' }),
     ),
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, default: 50 })),
   },
@@ -32,7 +30,7 @@ const Query = Type.Object(
 );
 
 const Entry = Type.Object({
-  seq: Type.Integer({ description: 'Position: pass the last one as `after` to follow.' }),
+  cursor: Type.String({ description: 'Its position (opaque): pass the last one as `after` to follow.' }),
   at: Type.String({ format: 'date-time' }),
   method: Type.String(),
   path: Type.String({ description: 'As the server logs it: secrets in the query string are redacted.' }),
@@ -45,7 +43,7 @@ const Entry = Type.Object({
 const Page = Type.Object(
   {
     items: Type.Array(Entry),
-    next: Type.Union([Type.Integer(), Type.Null()], {
+    next: Type.Union([Type.String(), Type.Null()], {
       description: 'The `after` for the next call: the last item, or the one given when there is none.',
     }),
   },
@@ -54,7 +52,7 @@ const Page = Type.Object(
       {
         items: [
           {
-            seq: 812,
+            cursor: 'x3Jc0tq1vUo7WbN2kR4mZg8sPqL5aHd0fE9yTw',
             at: '2026-11-26T10:00:00.000Z',
             method: 'POST',
             path: '/pay-api/v1/transactions/sale',
@@ -64,13 +62,16 @@ const Page = Type.Object(
             correlationId: '6c1f8d0e-8a53-4d0e-9a5b-1d2f3c4b5a69',
           },
         ],
-        next: 812,
+        next: 'x3Jc0tq1vUo7WbN2kR4mZg8sPqL5aHd0fE9yTw',
       },
     ],
   },
 );
 
-export function requestLogsRoutes(app: App, deps: { pool: Pool }): void {
+/** A line's position as the client sees it: sealed to the merchant, so it says nothing of other tenants' volume. */
+const scope = (merchantId: string) => `request-log:${merchantId}`;
+
+export function requestLogsRoutes(app: App, deps: { pool: Pool; cursors: OpaqueCursors }): void {
   app.get(
     '/pay-api/v1/request-logs',
     {
@@ -88,18 +89,26 @@ export function requestLogsRoutes(app: App, deps: { pool: Pool }): void {
     },
     async (request) => {
       const q = request.query;
+      const merchantId = merchantOf(request).merchantId;
       const range = q.status ? (STATUS_CLASSES[q.status] ?? [Number(q.status), Number(q.status)]) : undefined;
+      let after: number | undefined;
+      if (q.after !== undefined) {
+        const opened = deps.cursors.open(scope(merchantId), q.after);
+        after = opened !== undefined && /^\d{1,16}$/.test(opened) ? Number(opened) : undefined;
+        if (after === undefined) throw ValidationError.field('after', "'after' is the `cursor` of a line of this log.");
+      }
       const items = await listRequestLogs(deps.pool, {
-        merchantId: merchantOf(request).merchantId,
-        after: q.after,
+        merchantId,
+        after,
         statusFrom: range?.[0],
         statusTo: range?.[1],
         pathPrefix: q.path,
         limit: q.limit ?? 50,
       });
+      const cursor = (seq: number) => deps.cursors.seal(scope(merchantId), String(seq));
       return {
-        items: items.map((item) => ({ ...item, at: item.at.toISOString() })),
-        next: items.at(-1)?.seq ?? q.after ?? null,
+        items: items.map(({ seq, ...item }) => ({ cursor: cursor(seq), ...item, at: item.at.toISOString() })),
+        next: items.length > 0 ? cursor(items.at(-1)!.seq) : (q.after ?? null),
       };
     },
   );

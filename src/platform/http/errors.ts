@@ -145,8 +145,11 @@ export class RateLimitedError extends AppError {
   readonly reason = 'The request rate limit for these credentials was exceeded.';
   readonly resolution = 'Wait for the number of seconds in the Retry-After header, then retry.';
 
-  constructor(readonly retryAfterSeconds: number) {
-    super(`Rate limit exceeded. Retry after ${retryAfterSeconds} seconds.`);
+  constructor(
+    readonly retryAfterSeconds: number,
+    details = `Rate limit exceeded. Retry after ${retryAfterSeconds} seconds.`,
+  ) {
+    super(details);
     this.headers['retry-after'] = String(retryAfterSeconds);
   }
 }

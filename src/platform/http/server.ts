@@ -5,7 +5,7 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, 
 import { dictionary } from '../dictionary.js';
 import type { Logger } from '../observability/logger.js';
 import type { Metrics } from '../observability/metrics.js';
-import { redactUrl } from '../observability/redact.js';
+import { looksLikeCardNumber, redactUrl } from '../observability/redact.js';
 import { errorBody, makeErrorHandler, makeNotFoundHandler } from './error-handler.js';
 import {
   ForbiddenError,
@@ -130,9 +130,10 @@ export function createHttpServer(deps: HttpDeps): App {
     forceCloseConnections: 'idle',
     return503OnClosing: true,
     requestIdHeader: false,
+    // A correlation id that could be a card number is not taken (it would be echoed, logged and kept verbatim).
     genReqId: (request) => {
       const sent = request.headers['x-correlation-id'];
-      return typeof sent === 'string' && CORRELATION_ID.test(sent) ? sent : randomUUID();
+      return typeof sent === 'string' && CORRELATION_ID.test(sent) && !looksLikeCardNumber(sent) ? sent : randomUUID();
     },
     routerOptions: { ignoreTrailingSlash: true },
     clientErrorHandler: (error, socket) => clientError(error, socket, deps.documentationUrl),

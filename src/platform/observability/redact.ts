@@ -40,13 +40,40 @@ export function redact(value: unknown, depth = 0): unknown {
   return value;
 }
 
-/** A URL with the values of sensitive query parameters blanked, for the request log. */
+/** Whether the text holds something a card number could be in any of the forms redactString masks. */
+export function looksLikeCardNumber(value: string): boolean {
+  return redactString(value) !== value;
+}
+
+/**
+ * A URL as the logs and the request log keep it: the values of sensitive query parameters blanked, and card numbers
+ * masked in the path and in every query value as they read once decoded (`4571%207367…`, `4571+7367…`), the form a
+ * person typed, since masking the encoded text misses the grouped forms. Every sink takes its URL from here.
+ */
 export function redactUrl(url: string): string {
   const q = url.indexOf('?');
-  if (q < 0) return redactString(url);
+  const path = (q < 0 ? url : url.slice(0, q))
+    .split('/')
+    .map((segment) => {
+      const decoded = safelyDecoded(segment);
+      return decoded !== undefined && looksLikeCardNumber(decoded)
+        ? encodeURIComponent(redactString(decoded))
+        : redactString(segment);
+    })
+    .join('/');
+  if (q < 0) return path;
   const params = new URLSearchParams(url.slice(q + 1));
-  for (const key of [...params.keys()]) {
-    if (SENSITIVE_KEY.test(key)) params.set(key, REDACTED);
+  const kept = new URLSearchParams();
+  for (const [key, value] of params) {
+    kept.append(redactString(key), SENSITIVE_KEY.test(key) ? REDACTED : redactString(value));
   }
-  return redactString(`${url.slice(0, q)}?${params.toString()}`);
+  return redactString(`${path}?${kept.toString()}`);
+}
+
+function safelyDecoded(text: string): string | undefined {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return undefined;
+  }
 }

@@ -11683,12 +11683,12 @@ export interface paths {
         };
         /**
          * Stream the merchant's events as they happen (Server-Sent Events)
-         * @description Starts after the latest event, or after `Last-Event-ID` (or `after`) to resume. Events appear once their transaction has committed, in order. Used by `tessera listen`.
+         * @description Starts after what is visible now, or after `Last-Event-ID` (or `after`) to resume. Events appear once their transaction has committed, each once. A merchant may have 10 streams open at once (on all nodes together): one more is a 429. Used by `tessera listen`.
          */
         get: {
             parameters: {
                 query?: {
-                    /** @description Resume after this event position (the `id:` of the last event received); same as Last-Event-ID. */
+                    /** @description Resume after this position (the `id:` of the last event received); same as Last-Event-ID. */
                     after?: string;
                     /** @description Event types to receive (default: every type). Repeat the parameter (`?a=x&a=y`) or separate values with commas (`?a=x,y`). */
                     types?: string[];
@@ -11699,7 +11699,7 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description text/event-stream. One message per event: `id` its position, `event` its type, `data` the JSON body a webhook delivery of it carries (`id` is the event id). Comment lines keep an idle connection open. */
+                /** @description text/event-stream. One message per event: `id` its position (opaque), `event` its type, `data` the JSON body a webhook delivery of it carries (`id` is the event id). Comment lines keep an idle connection open. */
                 200: {
                     headers: {
                         [name: string]: unknown;
@@ -13050,8 +13050,8 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
-                    /** @description Requests after this `seq`, oldest first. */
-                    after?: number;
+                    /** @description Requests after this `cursor` (or `next`), oldest first. */
+                    after?: string;
                     limit?: number;
                     /** @description Only paths starting with this. */
                     path?: string;
@@ -13076,17 +13076,17 @@ export interface paths {
                                 at: string;
                                 /** @description The `x-correlation-id` the answer carried. */
                                 correlationId: string;
+                                /** @description Its position (opaque): pass the last one as `after` to follow. */
+                                cursor: string;
                                 durationMs: number;
                                 method: string;
                                 /** @description As the server logs it: secrets in the query string are redacted. */
                                 path: string;
                                 route: string;
-                                /** @description Position: pass the last one as `after` to follow. */
-                                seq: number;
                                 status: number;
                             }[];
                             /** @description The `after` for the next call: the last item, or the one given when there is none. */
-                            next: number | null;
+                            next: string | null;
                         };
                     };
                 };

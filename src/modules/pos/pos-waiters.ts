@@ -2,14 +2,16 @@ import type { Listener } from '../../platform/db/listener.js';
 import type { PosTransaction } from './pos.model.js';
 import { announcement, POS_CHANNEL } from './pos.repo.js';
 
+/** Announcements handled per turn of the event loop: a burst of moves (2,000 at once) leaves room for others. */
+const RELEASE_SLICE = 32;
+
 /**
  * Requests waiting for a POS transaction to change (long-polls, a create that waits for the terminal). A waiter holds
  * no database connection and does not poll: every status move is announced on POS_CHANNEL by whichever node made
  * it, and only the waiters of that id look again. A reconnect of the listener wakes everyone (a move may have been
- * missed).
+ * missed). Announcements are queued as they arrive and handled RELEASE_SLICE per turn: reading one and answering its
+ * waiters (serializing and writing a response) is work, and 2,000 at once would hold every other request back.
  */
-/** Waiters released per turn of the event loop: a burst of moves (2,000 at once) leaves room for other requests. */
-const RELEASE_SLICE = 64;
 
 export class PosWaiters {
   private readonly waiting = new Map<string, Set<(row: PosTransaction | null) => void>>();
@@ -20,13 +22,15 @@ export class PosWaiters {
   constructor(listener: Listener) {
     listener.on(
       POS_CHANNEL,
-      (payload) => {
-        const { id, row } = announcement(payload);
-        this.wake(id, row);
-      },
-      () => {
-        for (const id of this.waiting.keys()) this.wake(id, null);
-      },
+      (payload) =>
+        this.enqueue(() => {
+          const { id, row } = announcement(payload);
+          this.wake(id, row);
+        }),
+      () =>
+        this.enqueue(() => {
+          for (const id of this.waiting.keys()) this.wake(id, null);
+        }),
     );
   }
 
@@ -102,9 +106,11 @@ export class PosWaiters {
   }
 
   private wake(id: string, row: PosTransaction | null): void {
-    const waiters = this.waiting.get(id);
-    if (!waiters) return;
-    for (const wake of waiters) this.releases.push(() => wake(row));
+    for (const wake of this.waiting.get(id) ?? []) wake(row);
+  }
+
+  private enqueue(work: () => void): void {
+    this.releases.push(work);
     if (!this.releasing) {
       this.releasing = true;
       setImmediate(this.releaseSlice);
@@ -112,9 +118,9 @@ export class PosWaiters {
   }
 
   /**
-   * Each released waiter answers its request (serializes and writes it) before the next macrotask: released all at
-   * once, 2,000 of them held the event loop for seconds and every other tenant's request waited behind them. A slice
-   * per turn lets the other requests' I/O in between.
+   * A woken waiter answers its request (serializes and writes it) in the microtasks after this slice, before the next
+   * macrotask: released all at once, 2,000 of them held the event loop and every other tenant's request waited
+   * behind them. A slice per turn lets the other requests' I/O in between.
    */
   private readonly releaseSlice = (): void => {
     for (const release of this.releases.splice(0, RELEASE_SLICE)) release();

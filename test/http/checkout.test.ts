@@ -416,6 +416,20 @@ describe('hosted checkout page', () => {
     assert.equal(ok.body.status, 'completed');
     assert.equal((await view(s.id)).status, 'Completed');
     assert.equal((await t.request('GET', `/elements/v1/frame/${s.id}?parent=javascript:alert(1)`)).status, 400);
+    // A wildcard or anything else a CSP source list would read more into is not an origin of one page.
+    for (const parent of ['https://*', 'https://*.example.com', 'http://*:443', "https://a.example 'unsafe-inline'"]) {
+      const refused = await t.request('GET', `/elements/v1/frame/${s.id}?parent=${encodeURIComponent(parent)}`);
+      assert.equal(refused.status, 400, parent);
+      assert.ok(!String(refused.headers['content-security-policy'] ?? '').includes('*'), parent);
+    }
+    for (const parent of ['http://127.0.0.1:8443', 'https://[::1]:9443', 'https://shop-1.example.co.uk']) {
+      const framed = await t.request('GET', `/elements/v1/frame/${s.id}?parent=${encodeURIComponent(parent)}`);
+      assert.equal(framed.status, 200, parent);
+      assert.match(
+        String(framed.headers['content-security-policy']),
+        new RegExp(`frame-ancestors ${parent.replace(/[.[\]]/g, '\\$&')}`),
+      );
+    }
     const script = await t.request('GET', '/elements/v1/elements.js');
     assert.equal(script.status, 200);
     assert.match(String(script.headers['content-type']), /javascript/);

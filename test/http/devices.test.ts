@@ -46,6 +46,7 @@ describe('devices and Tap to Pay', () => {
       'apiKeyName',
       'deviceId',
       'deviceName',
+      'id',
       'lastLoginAt',
       'tapToPayEnabled',
       'tapToPayStatus',
@@ -123,6 +124,14 @@ describe('devices and Tap to Pay', () => {
       paid.transactionId,
     ]);
     assert.deepEqual(row, { create_method_id: 9, card_data_source_id: 3 });
+    // The device that read the card is the payment's source: the `id` of its device record.
+    const recorded = await t.expectOk(
+      t.request('GET', `/pay-api/v1/transactions/${paid.transactionId}`, { token: m.token }),
+    );
+    const devices = await t.expectOk(t.request('GET', '/pay-api/v1/devices', { token: m.token }));
+    const reader = devices.devices.find((d: { id: string }) => d.id === recorded.source.id);
+    assert.ok(reader, `source ${JSON.stringify(recorded.source)} is one of the merchant's devices`);
+    assert.equal(recorded.source.typeId, 9);
 
     // A card-not-present sale is untouched by the header rules.
     const internet = await t.request('POST', '/pay-api/v1/transactions/sale', {

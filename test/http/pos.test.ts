@@ -252,6 +252,24 @@ describe('POS transactions', () => {
     );
     assert.equal(refunded.posTransactionStatus, 'Completed');
     assert.equal(refunded.transaction.transactionType ?? refunded.transaction.type, 'Refund');
+    // More than is left to refund (7 paid, 3 refunded): refused at create, as /transactions/return refuses it, before
+    // anyone is asked to tap a card.
+    const tooMuch = await create({
+      terminalId,
+      transactionTypeId: 5,
+      targetTransactionId: paid.transactionId,
+      amount: 4.01,
+    });
+    assert.equal(tooMuch.status, 400, tooMuch.text);
+    assert.match(tooMuch.body.errors.amount[0], /refundable amount 4\.00/);
+    const stillRefundable = await create({
+      terminalId,
+      transactionTypeId: 5,
+      targetTransactionId: paid.transactionId,
+      amount: 4,
+    });
+    assert.equal(stillRefundable.status, 200, stillRefundable.text);
+    await t.expectOk(t.request('POST', `${base}/${stillRefundable.body.posTransactionId}/cancel`, { token: m.token }));
     assert.deepEqual((await verifyLedger(t.ctx.pool)).problems, []);
   });
 

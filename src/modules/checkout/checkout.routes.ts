@@ -412,14 +412,20 @@ function requestOrigin(request: FastifyRequest): string {
   return `${request.protocol}://${request.host}`;
 }
 
-/** The embedding page's origin as the frame was asked to report to: an http(s) origin, nothing more. */
+// A host name (labels of letters, digits and hyphens), an IPv4 address, or a bracketed IPv6 one: never a wildcard
+// (`https://*` would become `frame-ancestors https://*`, any site at all) nor anything else a CSP source list reads.
+const HOST_NAME = /^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)*[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/i;
+const IPV6 = /^\[[0-9a-f:.]+\]$/i;
+
+/** The embedding page's origin as the frame was asked to report to: an http(s) origin of one host, nothing more. */
 function parentOrigin(value: string | undefined): string | undefined {
   if (!value) return undefined;
   try {
     const url = new URL(value);
-    if ((url.protocol === 'https:' || url.protocol === 'http:') && url.origin === value) return url.origin;
+    if (url.protocol !== 'https:' && url.protocol !== 'http:') return undefined;
+    if (url.origin !== value || !(HOST_NAME.test(url.hostname) || IPV6.test(url.hostname))) return undefined;
+    return url.origin;
   } catch {
     return undefined;
   }
-  return undefined;
 }

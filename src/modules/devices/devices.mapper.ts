@@ -1,7 +1,8 @@
-import { type Device, TAP_TO_PAY_STATUS_NAMES, TOKEN_STATUSES } from './devices.model.js';
+import { type Device, deviceRecordId, TAP_TO_PAY_STATUS_NAMES, TOKEN_STATUSES } from './devices.model.js';
 
 export function deviceView(d: Device) {
   return {
+    id: deviceRecordId(d.merchantId, d.deviceId),
     deviceId: d.deviceId,
     deviceName: d.deviceName,
     lastLoginAt: d.lastLoginAt.toISOString(),

@@ -1,3 +1,4 @@
+import { nameBasedId } from '../../platform/crypto/ids.js';
 import { namesOf } from '../../platform/db/sql-ids.js';
 
 /** Contactless (Tap to Pay) status of a device (the API's `tapToPayStatusId`; the names are its `tapToPayStatus`). */
@@ -17,6 +18,13 @@ export interface Device {
   createdAt: Date;
   modifiedAt: Date;
 }
+
+/**
+ * The device's id as Tessera's records name it: a uuid derived from the merchant and the id the device reports (which
+ * is free text), the `source.id` of its Tap to Pay payments and the `id` of its view.
+ */
+export const deviceRecordId = (merchantId: string, deviceId: string) =>
+  nameBasedId(`device:${merchantId}:${deviceId.toLowerCase()}`);
 
 /** In sandbox, a request is approved by itself this long after it was made (on the business clock). */
 export const SANDBOX_APPROVAL_MS = 5 * 60_000;

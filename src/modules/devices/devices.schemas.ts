@@ -24,6 +24,7 @@ export const TokenBody = Type.Object(
 );
 
 const DEVICE_EXAMPLE = {
+  id: '01936f6e-3f5b-5a21-9c3e-6f1d2a4b5c9d',
   deviceId: '6f1d2a4b-5c60-4e1a-9b3c-0a1b2c3d4e5f',
   deviceName: 'Till 1',
   lastLoginAt: '2026-11-24T10:00:00.000Z',
@@ -36,7 +37,11 @@ const DEVICE_EXAMPLE = {
 
 export const DeviceView = Type.Object(
   {
-    deviceId: Type.String(),
+    id: Type.String({
+      format: 'uuid',
+      description: "The device in Tessera's records: its Tap to Pay payments carry it as `source.id`.",
+    }),
+    deviceId: Type.String({ description: 'The id the device reports.' }),
     deviceName: Type.String(),
     lastLoginAt: Type.String({ format: 'date-time' }),
     tapToPayStatus: Type.String({ description: 'Inactive, Requested, Approved, Active or Denied.' }),

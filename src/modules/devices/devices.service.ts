@@ -6,6 +6,7 @@ import { ALGORITHM, type SigningKeyRing } from '../oauth/signing-keys.js';
 import {
   DEVICE_TOKEN_TTL_S,
   type Device,
+  deviceRecordId,
   SANDBOX_APPROVAL_MS,
   TAP_TO_PAY_STATUS_NAMES,
   TapToPayStatus,
@@ -131,6 +132,12 @@ export class DevicesService {
    * allowed (a device the operator turned off stops at once, whatever tokens it holds). Otherwise a 400 naming the
    * header.
    */
+  /** The record id (deviceRecordId) of the device a token vouches for: a Tap to Pay payment's source. */
+  async tapToPaySource(merchantId: string, token: string | undefined): Promise<string> {
+    const device = await this.deviceOfToken(merchantId, token);
+    return deviceRecordId(device.merchantId, device.deviceId);
+  }
+
   async deviceOfToken(merchantId: string, token: string | undefined): Promise<Device> {
     const refuse = (why: string) => ValidationError.field('x-device-token', why);
     if (!token)

@@ -85,7 +85,8 @@ export interface TransactionsRouteDeps {
   transactions: TransactionsService;
   ach: AchPaymentsService;
   /** Tap to Pay payments are vouched for by a device token. */
-  devices: { deviceOfToken(merchantId: string, token: string | undefined): Promise<unknown> };
+  /** The device a Tap to Pay token vouches for, as the payment's source id (DevicesService.tapToPaySource). */
+  devices: { tapToPaySource(merchantId: string, token: string | undefined): Promise<string> };
 }
 
 const DeviceTokenHeaders = Type.Object({
@@ -133,8 +134,10 @@ export function transactionsRoutes(app: App, deps: TransactionsRouteDeps): void 
         const cmd = command(kind, merchantId, request.body as Partial<PaymentBody>);
         if (cmd.cardDataSourceId === CardDataSource.NFC && (kind === 'sale' || kind === 'authorize')) {
           // Tap to Pay: the card was read by an enabled device of this merchant, which vouches with its token.
-          await deps.devices.deviceOfToken(merchantId, headerValue(request.headers['x-device-token']));
+          const device = await deps.devices.tapToPaySource(merchantId, headerValue(request.headers['x-device-token']));
           cmd.createMethodId = CreateMethod.TapToPay;
+          // The payment names the device that read the card (its source), as a terminal's names its POS transaction.
+          cmd.sourceId = device;
         }
         const result = await cardPayments.pay({ ...cmd, idempotency: request.idempotency });
         return authorizationResponse(result, await nameOf(merchantId));

@@ -1,7 +1,13 @@
 import { newId } from '../../platform/crypto/ids.js';
 import { NotFoundError, ValidationError } from '../../platform/http/errors.js';
 import type { PageRequest } from '../../platform/http/paging.js';
-import { CARD_NOT_PRESENT_SOURCES, CreateMethod, type Transaction } from '../payments/transactions.model.js';
+import { fromCents } from '../../platform/money.js';
+import {
+  CARD_NOT_PRESENT_SOURCES,
+  CreateMethod,
+  type Transaction,
+  TransactionStatus,
+} from '../payments/transactions.model.js';
 import { TerminalMode } from '../terminals/terminals.model.js';
 import { FOLLOW_UPS, isFinal, PosStatus, type PosTransaction, PosType } from './pos.model.js';
 import { findInProgressOn, findPos, insertPos, listPos, movePos, type NewPos } from './pos.repo.js';
@@ -161,6 +167,7 @@ export class PosService {
           "'targetTransactionId' is not a card-present transaction of this merchant.",
         );
       }
+      if (draft.typeId === PosType.Refund) refundableOrRefused(target, draft.amountCents);
     } else if (draft.amountCents === null || draft.amountCents <= 0) {
       throw ValidationError.field('amount', "'amount' is required and must be greater than 0.");
     }
@@ -180,6 +187,24 @@ export class PosService {
       );
     }
     if (draft.customerId) await this.deps.customers.get(draft.merchantId, draft.customerId);
+  }
+}
+
+/**
+ * A refund is refused at create when the payments core would refuse it after the tap (as `/transactions/return`
+ * refuses it at once): the cardholder is not asked to present a card for a refund that cannot be made.
+ */
+function refundableOrRefused(target: Transaction, amountCents: number | null): void {
+  if (target.statusId !== TransactionStatus.Captured && target.statusId !== TransactionStatus.Settled) {
+    throw ValidationError.field('targetTransactionId', 'Only a captured or settled sale can be refunded.');
+  }
+  const available = target.capturedCents - target.refundedCents;
+  if (available <= 0) throw ValidationError.field('amount', 'Nothing is left to refund.');
+  if (amountCents !== null && amountCents > available) {
+    throw ValidationError.field(
+      'amount',
+      `The refund exceeds the refundable amount ${fromCents(available).toFixed(2)}.`,
+    );
   }
 }
 

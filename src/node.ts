@@ -231,6 +231,7 @@ export async function createNode(config: Config, options: NodeOptions): Promise<
       payments,
       transactions,
       sources: sessionSources,
+      nodeId,
     });
     const subscriptions = new SubscriptionsService({
       pool,
@@ -296,6 +297,7 @@ export async function createNode(config: Config, options: NodeOptions): Promise<
       pool,
       clock,
       logger,
+      nodeId,
       payments,
       settings: invoiceSettings,
       delivery: invoiceDelivery,

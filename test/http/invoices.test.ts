@@ -324,7 +324,15 @@ describe('invoices', () => {
 
     const raced = await published();
     const answers = await Promise.all(Array.from({ length: 6 }, () => req('POST', `${base}/${raced}/submit`, card)));
-    assert.deepEqual(answers.map((a) => a.status).sort(), [200, 400, 400, 400, 400, 400]);
+    // One pays; the others meet it being made (409, not stored under a key: a retry is answered anew) or made (400).
+    const statuses = answers.map((a) => a.status);
+    assert.equal(statuses.filter((s) => s === 200).length, 1, JSON.stringify(statuses));
+    assert.ok(
+      statuses.every((s) => s === 200 || s === 400 || s === 409),
+      JSON.stringify(statuses),
+    );
+    const busy = answers.find((a) => a.status === 409);
+    if (busy) assert.equal(busy.body.errorCode, 'PaymentInProgress');
     const approved = await t.query('SELECT 1 FROM transactions WHERE source_id = $1 AND status_id = 2', [raced]);
     assert.equal(approved.length, 1, 'one charge');
   });
@@ -498,6 +506,54 @@ describe('invoices', () => {
     });
     assert.equal(paid.transaction.approved, true);
     assert.equal(paid.invoice.statusName, 'Paid', 'payable again, and paid once');
+  });
+
+  it('a payment left by a dead node is settled by the next request (nothing made: payable again), card or ACH', async () => {
+    const DEAD_NODE = 2_000_000_001; // no process holds this liveness id
+    const card = { accountNumber: '4111111111111111', expirationMonth: 12, expirationYear: 2031, securityCode: '123' };
+    const bank = {
+      accountNumber: '123456789',
+      routingNumber: '021000021',
+      accountType: 1,
+      accountHolderType: 2,
+      billingAddress: { line1: '1 Main St', city: 'New York', stateId: 33, postalCode: '10001', countryId: 1 },
+      contactInfo: {
+        firstName: 'Ada',
+        lastName: 'Lovelace',
+        email: 'ada@example.com',
+        mobilePhoneNumber: '2125550100',
+      },
+    };
+    for (const [method, path, body] of [
+      ['card', 'submit', card],
+      ['ach', 'ach/submit', bank],
+    ] as const) {
+      const invoice = await ok('POST', base, manual());
+      await ok('POST', `${base}/publish`, { invoiceId: invoice.id });
+      // What a request that died with its node leaves: ProcessingPayment, held by that node, nothing made yet.
+      await t.query(
+        `UPDATE invoices SET status_id = 6, payment_attempts = payment_attempts + 1, processing_method = $2,
+           processing_since = now(), processing_node = $3 WHERE id = $1`,
+        [invoice.id, method, DEAD_NODE],
+      );
+      const paid = await req('POST', `${base}/${invoice.id}/${path}`, body);
+      assert.equal(paid.status, 200, `${method}: ${paid.text}`);
+      assert.equal(paid.body.transaction.approved, true, method);
+      const made = await t.query<{ status_id: number; idempotency_id: string }>(
+        'SELECT status_id, idempotency_id FROM transactions WHERE source_id = $1 ORDER BY created_at',
+        [invoice.id],
+      );
+      // The dead attempt is closed with a Failed record under its payment id (a stalled request would meet it), and
+      // the new one is made under the next attempt's id.
+      assert.deepEqual(
+        made.map((m) => [m.status_id, m.idempotency_id]),
+        [
+          [92, invoicePaymentId(invoice.id, 1)],
+          [method === 'card' ? 2 : 21, invoicePaymentId(invoice.id, 2)],
+        ],
+        method,
+      );
+    }
   });
 
   it('a Published, unpaid invoice expires INVOICE_EXPIRY_DAYS after its due date, on the business clock', async () => {

@@ -96,6 +96,7 @@ export function v2PosRoutes(app: App, deps: { pos: PosService }): void {
       const made = await pos.create(
         draft(merchantOf(request).merchantId, body),
         body.shouldWaitForAcceptanceByTerminal ?? false,
+        request.idempotency,
       );
       return created(made);
     },

@@ -1,10 +1,12 @@
 import type { Clock } from '../../platform/clock/clock.js';
+import { isNodeAlive } from '../../platform/cluster/node-liveness.js';
 import { nameBasedId } from '../../platform/crypto/ids.js';
 import type { Pool, Sql } from '../../platform/db/pool.js';
 import { withTransaction } from '../../platform/db/tx.js';
 import { recordEvent } from '../../platform/events/outbox.js';
-import { AppError, NotFoundError, ValidationError } from '../../platform/http/errors.js';
+import { AppError, ConflictError, NotFoundError, ValidationError } from '../../platform/http/errors.js';
 import type { Logger } from '../../platform/observability/logger.js';
+import type { RequestClaim } from '../payments/payment-request.js';
 import type { BankInstrument, CardInstrument, PaymentResult, PaymentsService } from '../payments/payments.service.js';
 import { CardDataSource, type ContactInfo, CreateMethod, type Transaction } from '../payments/transactions.model.js';
 import type { Address } from '../reference/address.js';
@@ -13,7 +15,7 @@ import type { InvoiceSettingsService } from './invoice-settings.js';
 import { INVOICE_STATUS_NAMES, type Invoice, InvoiceStatus } from './invoices.model.js';
 import {
   findInvoice,
-  findStuckCardPayments,
+  findStuckPayments,
   lockByTransaction,
   moveInvoice,
   paymentFailed,
@@ -27,6 +29,8 @@ export interface InvoicePaymentsDeps {
   pool: Pool;
   clock: Clock;
   logger: Logger;
+  /** This node's liveness id: a payment it is making is settled at once by others when it dies. */
+  nodeId: () => number;
   payments: PaymentsService;
   settings: InvoiceSettingsService;
   /** The customer's SMS after a payment, when the invoice settings ask for it. */
@@ -74,8 +78,15 @@ export class InvoicePayments {
    * Paying by bank account: ProcessingPayment while the ACH debit of the amount due is on its way; Paid when it
    * clears, Published again (with the reason) when it fails or comes back.
    */
-  async payByAch(merchantId: string, invoiceId: string, request: AchPaymentRequest): Promise<PaymentResult> {
-    const { invoice, attempt } = await this.start(merchantId, invoiceId, 'ach');
+  async payByAch(
+    merchantId: string,
+    invoiceId: string,
+    request: AchPaymentRequest,
+    claim?: RequestClaim,
+  ): Promise<PaymentResult> {
+    const own = await this.ownAttempt(merchantId, invoiceId, claim, 'ach');
+    if (own?.kind === 'settled') return own.result;
+    const { invoice, attempt } = own ?? (await this.start(merchantId, invoiceId, 'ach', claim));
     const settings = await this.deps.settings.get(merchantId);
     let result: PaymentResult;
     try {
@@ -90,7 +101,8 @@ export class InvoicePayments {
         requesterIp: request.requesterIp,
         billingAddress: request.billingAddress,
         contactInfo: request.contactInfo,
-        idempotency: { id: invoicePaymentId(invoiceId, attempt), recovering: false },
+        // A retry of the request that started this attempt answers the debit it made, or makes it (nothing was).
+        idempotency: { id: invoicePaymentId(invoiceId, attempt), recovering: own !== undefined },
       });
     } catch (error) {
       // A refusal made no entry: payable again. Anything else may have made one: the invoice stays ProcessingPayment
@@ -112,17 +124,109 @@ export class InvoicePayments {
     return result;
   }
 
-  private async start(merchantId: string, invoiceId: string, method: 'card' | 'ach') {
-    const attempt = await startPayment(this.deps.pool, merchantId, invoiceId, method, this.deps.clock.now());
-    const invoice = await findInvoice(this.deps.pool, merchantId, invoiceId);
-    if (!invoice) throw new NotFoundError('Invoice', invoiceId);
-    if (attempt === null) {
+  /**
+   * Published → ProcessingPayment for this request, held by this node (and by the request's idempotency claim, when it
+   * sent a key). A card payment another request is making answers 409 while its node lives (a conflict is not stored
+   * under the idempotency key: the retry is answered anew); when its node is dead, the payment it left is settled now
+   * (the sweep would, later), and this request goes on if that left the invoice payable. An ACH debit on its way is a
+   * 400, as any other state that cannot be paid.
+   */
+  private async start(merchantId: string, invoiceId: string, method: 'card' | 'ach', claim?: RequestClaim) {
+    for (let round = 0; ; round++) {
+      const attempt = await startPayment(this.deps.pool, merchantId, invoiceId, method, this.deps.clock.now(), {
+        node: this.deps.nodeId(),
+        claim: claim?.id ?? null,
+      });
+      const invoice = await findInvoice(this.deps.pool, merchantId, invoiceId);
+      if (!invoice) throw new NotFoundError('Invoice', invoiceId);
+      if (attempt !== null) return { invoice, attempt };
+      const holder = invoice.statusId === InvoiceStatus.ProcessingPayment ? invoice.processingNode : null;
+      if (round === 0 && holder !== null && !(await isNodeAlive(this.deps.pool, holder))) {
+        // Left by a request whose node died: settled now (the sweep would, later); payable again if nothing was made.
+        if (invoice.processingMethod === 'ach') await this.closeLostAchPayment(invoice);
+        else await this.closeLostCardPayment(invoice);
+        continue;
+      }
+      // A card payment is made within the request (seconds); an ACH debit, once scheduled, takes days: only the
+      // first is "in progress, retry shortly".
+      if (invoice.statusId === InvoiceStatus.ProcessingPayment && invoice.processingMethod === 'card') {
+        throw new ConflictError(
+          'A payment of this invoice is being made; retry shortly (a conflict is not stored under an idempotency key).',
+          'PaymentInProgress',
+          invoice.id,
+        );
+      }
       throw ValidationError.field(
         'status',
         `Only a Published, unpaid invoice can be paid. This invoice is ${INVOICE_STATUS_NAMES[invoice.statusId]}.`,
       );
     }
-    return { invoice, attempt };
+  }
+
+  /**
+   * The attempt the request behind `claim` started, when this is its retry after being cut off (its node died, or it
+   * failed with a 5xx): still being made (go on with it under the same payment id, so nothing is made twice), or
+   * settled since, by the sweep or a request that met it (answer what it came to).
+   */
+  private async ownAttempt(
+    merchantId: string,
+    invoiceId: string,
+    claim: RequestClaim | undefined,
+    method: 'card' | 'ach',
+  ): Promise<
+    { kind: 'in-flight'; invoice: Invoice; attempt: number } | { kind: 'settled'; result: PaymentResult } | undefined
+  > {
+    if (!claim?.recovering) return undefined;
+    const invoice = await findInvoice(this.deps.pool, merchantId, invoiceId);
+    if (!invoice || invoice.paymentClaim !== claim.id) return undefined;
+    const attempt = invoice.paymentAttempts;
+    if (invoice.statusId === InvoiceStatus.ProcessingPayment && invoice.processingMethod === method) {
+      return { kind: 'in-flight', invoice, attempt };
+    }
+    const made = await this.deps.payments.paymentMadeUnder(merchantId, invoicePaymentId(invoiceId, attempt));
+    return made ? { kind: 'settled', result: made } : undefined;
+  }
+
+  /**
+   * An ACH debit whose node died: the debit made under its id (recorded: the ACH module follows it from there), or a
+   * Failed one in its place (closeAchClaim): nothing was debited, and the invoice is payable again.
+   */
+  private async closeLostAchPayment(invoice: Invoice): Promise<PaymentResult> {
+    const attempt = invoice.paymentAttempts;
+    const settings = await this.deps.settings.get(invoice.merchantId);
+    const result = await this.deps.payments.closeAchClaim({
+      merchantId: invoice.merchantId,
+      claimId: invoicePaymentId(invoice.id, attempt),
+      source: { typeId: CreateMethod.Invoice, id: invoice.id },
+      processorId: settings.achProcessorId,
+      amountCents: invoice.totalCents - invoice.paidCents,
+      referenceId: invoice.number,
+      reason: 'The debit was cut off before it was made; nothing was debited.',
+    });
+    if (result.outcome === 'approved') {
+      await recordPendingTransaction(this.deps.pool, invoice.merchantId, invoice.id, attempt, result.transaction.id);
+    } else {
+      await this.failed(invoice, attempt, result.transaction.id, result.transaction.detailsMessage ?? 'Failed');
+    }
+    return result;
+  }
+
+  /** A card payment whose node died: the payment made under its id, or a Failed record in its place (closeCardClaim). */
+  private async closeLostCardPayment(invoice: Invoice): Promise<PaymentResult> {
+    const attempt = invoice.paymentAttempts;
+    const settings = await this.deps.settings.get(invoice.merchantId);
+    const result = await this.deps.payments.closeCardClaim({
+      merchantId: invoice.merchantId,
+      claimId: invoicePaymentId(invoice.id, attempt),
+      source: { typeId: CreateMethod.Invoice, id: invoice.id },
+      processorId: settings.cardProcessorId,
+      amountCents: invoice.totalCents - invoice.paidCents,
+      referenceId: invoice.number,
+      cardDataSource: CardDataSource.Internet,
+      reason: 'The payment was cut off before it was made; nothing was charged.',
+    });
+    await this.settle(invoice, attempt, result);
+    return result;
   }
 
   /** The payments core's listener, in its transaction: the debit cleared. */
@@ -181,8 +285,15 @@ export class InvoicePayments {
     }
   }
 
-  async payByCard(merchantId: string, invoiceId: string, request: CardPaymentRequest): Promise<PaymentResult> {
-    const { invoice, attempt } = await this.start(merchantId, invoiceId, 'card');
+  async payByCard(
+    merchantId: string,
+    invoiceId: string,
+    request: CardPaymentRequest,
+    claim?: RequestClaim,
+  ): Promise<PaymentResult> {
+    const own = await this.ownAttempt(merchantId, invoiceId, claim, 'card');
+    if (own?.kind === 'settled') return own.result;
+    const { invoice, attempt } = own ?? (await this.start(merchantId, invoiceId, 'card', claim));
     const settings = await this.deps.settings.get(merchantId);
     let result: PaymentResult;
     try {
@@ -197,7 +308,8 @@ export class InvoicePayments {
         cardDataSource: CardDataSource.Internet,
         billingAddress: request.billingAddress,
         contactInfo: request.contactInfo,
-        idempotency: { id: invoicePaymentId(invoiceId, attempt), recovering: false },
+        // A retry of the request that started this attempt finds (and settles) the payment it made, else makes it.
+        idempotency: { id: invoicePaymentId(invoiceId, attempt), recovering: own !== undefined },
       });
     } catch (error) {
       // A refusal (a bad card, a closed processor) charged nothing: payable again. Anything else may have charged:
@@ -218,21 +330,10 @@ export class InvoicePayments {
    */
   async sweep(): Promise<void> {
     const before = new Date(this.deps.clock.nowMs() - STUCK_AFTER_MS);
-    for (const invoice of await findStuckCardPayments(this.deps.pool, before, 100)) {
+    for (const invoice of await findStuckPayments(this.deps.pool, before, 100)) {
       try {
-        const attempt = invoice.paymentAttempts;
-        const settings = await this.deps.settings.get(invoice.merchantId);
-        const result = await this.deps.payments.closeCardClaim({
-          merchantId: invoice.merchantId,
-          claimId: invoicePaymentId(invoice.id, attempt),
-          source: { typeId: CreateMethod.Invoice, id: invoice.id },
-          processorId: settings.cardProcessorId,
-          amountCents: invoice.totalCents - invoice.paidCents,
-          referenceId: invoice.number,
-          cardDataSource: CardDataSource.Internet,
-          reason: 'The payment was cut off before it was made; nothing was charged.',
-        });
-        await this.settle(invoice, attempt, result);
+        if (invoice.processingMethod === 'ach') await this.closeLostAchPayment(invoice);
+        else await this.closeLostCardPayment(invoice);
       } catch (error) {
         this.deps.logger.error({ err: error, invoiceId: invoice.id }, 'invoice payment sweep failed');
       }

@@ -65,6 +65,10 @@ export interface Invoice extends InvoiceContent {
   paymentAttempts: number;
   processingMethod: 'card' | 'ach' | null;
   processingSince: Date | null;
+  /** The node making the current payment (while ProcessingPayment). */
+  processingNode: number | null;
+  /** The idempotency claim of the request that started the latest payment, when it sent a key. */
+  paymentClaim: string | null;
   /** Why the last payment did not go through (a decline, an ACH return). */
   lastPaymentError: string | null;
   /** The hosted page's token (`/invoices/{token}`), from publication on. */

@@ -38,6 +38,8 @@ function toInvoice(r: Record<string, unknown>): Invoice {
     paymentAttempts: r.payment_attempts as number,
     processingMethod: (r.processing_method as Invoice['processingMethod']) ?? null,
     processingSince: (r.processing_since as Date | null) ?? null,
+    processingNode: (r.processing_node as number | null) ?? null,
+    paymentClaim: (r.payment_claim as string | null) ?? null,
     lastPaymentError: (r.last_payment_error as string | null) ?? null,
     publicToken: (r.public_token as string | null) ?? null,
     checkoutSessionId: (r.checkout_session_id as string | null) ?? null,
@@ -312,13 +314,14 @@ export async function startPayment(
   id: string,
   method: 'card' | 'ach',
   at: Date,
+  holder: { node: number; claim: string | null },
 ): Promise<number | null> {
   const { rows } = await sql.query<{ attempt: number }>(
     `UPDATE invoices SET status_id = ${InvoiceStatus.ProcessingPayment}, payment_attempts = payment_attempts + 1,
-       processing_method = $3, processing_since = $4, modified_at = $4
+       processing_method = $3, processing_since = $4, modified_at = $4, processing_node = $5, payment_claim = $6
      WHERE id = $1 AND merchant_id = $2 AND status_id = ${InvoiceStatus.Published} AND paid_cents = 0
      RETURNING payment_attempts AS attempt`,
-    [id, merchantId, method, at],
+    [id, merchantId, method, at, holder.node, holder.claim],
   );
   return rows[0]?.attempt ?? null;
 }
@@ -366,11 +369,17 @@ export async function paymentFailed(
 }
 
 /** Card payments in progress since before `before` (their request died with its node, or is stuck): the sweep's. */
-export async function findStuckCardPayments(sql: Sql, before: Date, limit: number): Promise<Invoice[]> {
+/**
+ * Payments left by their request: a card payment quiet since `before` or whose node died, an ACH debit whose node died
+ * before it was recorded (a recorded one is the ACH module's to follow, and holds no node).
+ */
+export async function findStuckPayments(sql: Sql, before: Date, limit: number): Promise<Invoice[]> {
   const { rows } = await sql.query(
     `${SELECT} /* across merchants: the stuck-payment sweep */
-     WHERE v.status_id = ${InvoiceStatus.ProcessingPayment} AND v.processing_method = 'card'
-       AND v.processing_since <= $1 ORDER BY v.processing_since LIMIT $2`,
+     WHERE v.status_id = ${InvoiceStatus.ProcessingPayment}
+       AND ((v.processing_method = 'card' AND v.processing_since <= $1)
+         OR (v.processing_node IS NOT NULL AND NOT tessera_node_alive(v.processing_node)))
+     ORDER BY v.processing_since LIMIT $2`,
     [before, limit],
   );
   return rows.map(toInvoice);
@@ -384,9 +393,12 @@ export async function recordPendingTransaction(
   attempt: number,
   transactionId: string,
 ) {
+  // Once recorded, the debit is the ACH module's to follow (its clearing or return moves the invoice): no node holds
+  // the payment any more.
   await sql.query(
-    `UPDATE invoices SET transaction_ids = array_append(transaction_ids, $4::uuid)
-     WHERE id = $1 AND merchant_id = $2 AND payment_attempts = $3 AND status_id = ${InvoiceStatus.ProcessingPayment}`,
+    `UPDATE invoices SET transaction_ids = array_append(transaction_ids, $4::uuid), processing_node = NULL
+     WHERE id = $1 AND merchant_id = $2 AND payment_attempts = $3 AND status_id = ${InvoiceStatus.ProcessingPayment}
+       AND NOT $4::uuid = ANY(transaction_ids)`,
     [id, merchantId, attempt, transactionId],
   );
 }

@@ -275,12 +275,17 @@ export function invoicesRoutes(app: App, deps: InvoicesRouteDeps): void {
       } else {
         throw ValidationError.field('paymentMethodId', "'paymentMethodId' or card data ('accountNumber') is required.");
       }
-      const result = await deps.invoicePayments.payByCard(merchantId, current.id, {
-        instrument,
-        billingAddress: body.billingAddress ? normalizeAddress(body.billingAddress, 'billingAddress') : null,
-        contactInfo: contactInfoOf(body.contactInfo),
-        useCardPrice: body.useCardPrice ?? null,
-      });
+      const result = await deps.invoicePayments.payByCard(
+        merchantId,
+        current.id,
+        {
+          instrument,
+          billingAddress: body.billingAddress ? normalizeAddress(body.billingAddress, 'billingAddress') : null,
+          contactInfo: contactInfoOf(body.contactInfo),
+          useCardPrice: body.useCardPrice ?? null,
+        },
+        request.idempotency,
+      );
       return { invoice: view(await invoices.get(merchantId, current.id)), transaction: paymentView(result) };
     },
   );
@@ -323,13 +328,18 @@ export function invoicesRoutes(app: App, deps: InvoicesRouteDeps): void {
       } else {
         throw ValidationError.field('paymentMethodId', "'paymentMethodId' or bank account data is required.");
       }
-      const result = await deps.invoicePayments.payByAch(merchantId, current.id, {
-        instrument,
-        secCode: body.secCode ?? 1,
-        requesterIp: request.ip,
-        billingAddress: body.billingAddress ? normalizeAddress(body.billingAddress, 'billingAddress') : null,
-        contactInfo: contactInfoOf(body.contactInfo),
-      });
+      const result = await deps.invoicePayments.payByAch(
+        merchantId,
+        current.id,
+        {
+          instrument,
+          secCode: body.secCode ?? 1,
+          requesterIp: request.ip,
+          billingAddress: body.billingAddress ? normalizeAddress(body.billingAddress, 'billingAddress') : null,
+          contactInfo: contactInfoOf(body.contactInfo),
+        },
+        request.idempotency,
+      );
       return { invoice: view(await invoices.get(merchantId, current.id)), transaction: paymentView(result) };
     },
   );

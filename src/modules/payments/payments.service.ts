@@ -237,6 +237,44 @@ export class PaymentsService {
     return this.cards.reconcile(transactionId);
   }
 
+  /**
+   * Ends a source's lost ACH debit (its node died before or while making it): the debit made under the claim, or a
+   * Failed one recorded in its place, which a request still on its way under that id then meets (nothing is debited).
+   */
+  async closeAchClaim(claim: {
+    merchantId: string;
+    claimId: string;
+    source: PaymentSource;
+    processorId?: string | null;
+    amountCents: number;
+    referenceId?: string | null;
+    reason: string;
+  }): Promise<PaymentResult> {
+    const t = await this.ach.closeClaim({
+      merchantId: claim.merchantId,
+      claimId: claim.claimId,
+      createMethodId: claim.source.typeId,
+      sourceId: claim.source.id ?? null,
+      processorId: claim.processorId ?? null,
+      amountCents: claim.amountCents,
+      referenceId: claim.referenceId ?? null,
+      reason: claim.reason,
+    });
+    return this.achResult(claim.merchantId, t.id, t.typeId);
+  }
+
+  /**
+   * What a payment a source made under an idempotency id came to, as its result; undefined when none was made. Read
+   * only: a source answers a retry of its request with it once the payment is settled (nothing is made here).
+   */
+  async paymentMadeUnder(merchantId: string, idempotencyId: string): Promise<PaymentResult | undefined> {
+    const t = await this.transactions.byIdempotencyId(merchantId, idempotencyId);
+    if (!t) return undefined;
+    if (t.method === 'ach') return this.achResult(merchantId, t.id, t.typeId);
+    const processedCents = t.typeId === TransactionType.Authorization ? t.authorizedCents : t.capturedCents;
+    return cardResult({ transaction: t, typeId: t.typeId, outcome: null, processedCents });
+  }
+
   private async achPayment(direction: 'debit' | 'credit', request: AchRequest): Promise<PaymentResult> {
     const instrument = request.instrument;
     const response = await this.ach.create({

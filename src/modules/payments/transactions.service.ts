@@ -5,7 +5,13 @@ import { fromCents } from '../../platform/money.js';
 import { BatchStatus } from '../settlements/settlements.model.js';
 import { closeOpenBatch, type SettleBatchDeps } from './settle-batch.js';
 import { type Transaction, TransactionStatus } from './transactions.model.js';
-import { findByIdempotencyIds, findBySource, findRefundsOf, findTransaction } from './transactions.repo.js';
+import {
+  findByIdempotencyId,
+  findByIdempotencyIds,
+  findBySource,
+  findRefundsOf,
+  findTransaction,
+} from './transactions.repo.js';
 import { listTransactions, type TransactionFilter } from './transactions-list.repo.js';
 
 /** Reads of transactions (any method) and the settle command. */
@@ -14,6 +20,11 @@ export class TransactionsService {
     private readonly pool: Pool,
     private readonly settling: SettleBatchDeps,
   ) {}
+
+  /** The payment a source made under an idempotency id, if one was made (read only). */
+  byIdempotencyId(merchantId: string, idempotencyId: string): Promise<Transaction | undefined> {
+    return findByIdempotencyId(this.pool, merchantId, idempotencyId);
+  }
 
   get(merchantId: string, id: string): Promise<Transaction | undefined> {
     return findTransaction(this.pool, merchantId, id);

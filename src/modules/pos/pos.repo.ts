@@ -63,12 +63,13 @@ export type NewPos = Omit<
 >;
 
 /** Answers false when the terminal already has one in progress (the partial unique index decides, under any race). */
-export async function insertPos(sql: Sql, p: NewPos): Promise<boolean> {
+export async function insertPos(sql: Sql, p: NewPos, requestClaim: string | null = null): Promise<boolean> {
   const { rowCount } = await sql.query(
     `INSERT INTO pos_transactions (id, merchant_id, terminal_id, status_id, type_id, amount_cents, tip_cents,
        tip_rate_mpct, currency_id, pos_device_id, reference_id, payment_processor_id, customer_id,
-       target_transaction_id, reading_method_id, request_storage_consent, created_at, modified_at)
-     VALUES ($1, $2, $3, ${PosStatus.TerminalConnecting}, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $16)
+       target_transaction_id, reading_method_id, request_storage_consent, created_at, modified_at, request_claim)
+     VALUES ($1, $2, $3, ${PosStatus.TerminalConnecting}, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $16,
+       $17)
      ON CONFLICT (terminal_id) WHERE status_id IN (${IN_PROGRESS_SQL}) DO NOTHING`,
     [
       p.id,
@@ -87,10 +88,24 @@ export async function insertPos(sql: Sql, p: NewPos): Promise<boolean> {
       p.readingMethodId,
       p.requestStorageConsent,
       p.createdAt,
+      requestClaim,
     ],
   );
   if (rowCount === 1) await sql.query('SELECT pg_notify($1, $2)', [POS_CHANNEL, p.id]);
   return rowCount === 1;
+}
+
+/** The POS transaction a create request (by its idempotency claim) made, if it made one. */
+export async function findPosByRequestClaim(
+  sql: Sql,
+  merchantId: string,
+  claim: string,
+): Promise<PosTransaction | null> {
+  const { rows } = await sql.query('SELECT * FROM pos_transactions WHERE merchant_id = $1 AND request_claim = $2', [
+    merchantId,
+    claim,
+  ]);
+  return rows[0] ? toPos(rows[0]) : null;
 }
 
 export async function findPos(sql: Sql, id: string, merchantId?: string): Promise<PosTransaction | null> {

@@ -53,7 +53,9 @@ export function posRoutes(app: App, deps: PosRouteDeps): void {
     },
     async (request) => {
       const draft = posDraft(merchantOf(request).merchantId, request.body);
-      return posCreatedView(await pos.create(draft, request.body.waitForAcceptanceByTerminal ?? false));
+      return posCreatedView(
+        await pos.create(draft, request.body.waitForAcceptanceByTerminal ?? false, request.idempotency),
+      );
     },
   );
 

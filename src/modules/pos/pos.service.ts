@@ -1,7 +1,9 @@
+import { isNodeAlive } from '../../platform/cluster/node-liveness.js';
 import { newId } from '../../platform/crypto/ids.js';
 import { NotFoundError, ValidationError } from '../../platform/http/errors.js';
 import type { PageRequest } from '../../platform/http/paging.js';
 import { fromCents } from '../../platform/money.js';
+import type { RequestClaim } from '../payments/payment-request.js';
 import {
   CARD_NOT_PRESENT_SOURCES,
   CreateMethod,
@@ -10,7 +12,15 @@ import {
 } from '../payments/transactions.model.js';
 import { TerminalMode } from '../terminals/terminals.model.js';
 import { FOLLOW_UPS, isFinal, PosStatus, type PosTransaction, PosType } from './pos.model.js';
-import { findInProgressOn, findPos, insertPos, listPos, movePos, type NewPos } from './pos.repo.js';
+import {
+  findInProgressOn,
+  findPos,
+  findPosByRequestClaim,
+  insertPos,
+  listPos,
+  movePos,
+  type NewPos,
+} from './pos.repo.js';
 import type { PosDeps } from './pos-context.js';
 import type { PosTerminalSide } from './pos-terminal-side.js';
 import { runSandboxAction, type SandboxAction } from './sandbox-actions.js';
@@ -34,7 +44,12 @@ export class PosService {
    * even at the same instant, is refused). Sent to the terminal; with `waitForAcceptance`, answered once the terminal
    * accepts or declines (or after ACCEPTANCE_WAIT_MS).
    */
-  async create(draft: PosDraft, waitForAcceptance: boolean): Promise<PosTransaction> {
+  async create(draft: PosDraft, waitForAcceptance: boolean, claim?: RequestClaim): Promise<PosTransaction> {
+    if (claim?.recovering) {
+      // The retry of a create that was cut off: the transaction it made, not "already in progress" (its own).
+      const made = await findPosByRequestClaim(this.deps.pool, draft.merchantId, claim.id);
+      if (made) return this.read(draft.merchantId, made.id, false);
+    }
     const terminal = await this.deps.terminals.get(draft.merchantId, draft.terminalId);
     if (terminal.deactivatedAt) throw ValidationError.field('terminalId', 'The terminal is deactivated.');
     if (terminal.modeId !== TerminalMode.SemiIntegrated) {
@@ -47,7 +62,11 @@ export class PosService {
     const presence = await this.deps.terminals.presence(terminal);
     if (!presence.online) throw ValidationError.field('terminalId', 'The terminal is offline.');
     const id = newId();
-    const inserted = await insertPos(this.deps.pool, { id, ...draft, createdAt: this.deps.clock.now() });
+    const inserted = await insertPos(
+      this.deps.pool,
+      { id, ...draft, createdAt: this.deps.clock.now() },
+      claim?.id ?? null,
+    );
     if (!inserted) {
       throw ValidationError.field('terminalId', 'A POS transaction is already in progress on this terminal.');
     }
@@ -68,9 +87,23 @@ export class PosService {
     return pos;
   }
 
-  /** The transaction; with `wait`, once it is final or the long-poll bound passed (`waitForTransactionProcessing`). */
-  read(merchantId: string, id: string, wait: boolean): Promise<PosTransaction> {
-    return wait ? this.waitForCompletion(merchantId, id, this.longPollMs) : this.get(merchantId, id);
+  /**
+   * The transaction; with `wait`, once it is final or the long-poll bound passed (`waitForTransactionProcessing`). A
+   * payment whose node died is settled first (the sweep would, within 15 s): the answer comes within seconds.
+   */
+  async read(merchantId: string, id: string, wait: boolean): Promise<PosTransaction> {
+    const pos = await this.get(merchantId, id);
+    if (
+      pos.statusId === PosStatus.TransactionSentToProcessor &&
+      pos.processingNode !== null &&
+      !(await isNodeAlive(this.deps.pool, pos.processingNode))
+    ) {
+      await this.side.process(null, pos, null, true).catch((error: unknown) => {
+        this.deps.logger.warn({ err: error, posTransactionId: id }, 'POS: could not settle an orphaned payment');
+      });
+      if (!wait) return this.get(merchantId, id);
+    }
+    return wait ? this.waitForCompletion(merchantId, id, this.longPollMs) : pos;
   }
 
   /** The transaction once it is final, or as it stands after `timeoutMs` (no polling; any node's move wakes it). */

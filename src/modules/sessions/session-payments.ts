@@ -1,10 +1,11 @@
 import type { Clock } from '../../platform/clock/clock.js';
+import { isNodeAlive } from '../../platform/cluster/node-liveness.js';
 import { newId } from '../../platform/crypto/ids.js';
 import type { Pool } from '../../platform/db/pool.js';
 import { withTransaction } from '../../platform/db/tx.js';
 import { dictionary } from '../../platform/dictionary.js';
 import { recordEvent } from '../../platform/events/outbox.js';
-import { type FieldErrors, ValidationError } from '../../platform/http/errors.js';
+import { ConflictError, type FieldErrors, ValidationError } from '../../platform/http/errors.js';
 import type { Logger } from '../../platform/observability/logger.js';
 import type { CustomersService } from '../customers/customers.service.js';
 import type { MerchantConfiguration } from '../merchants/merchants.model.js';
@@ -81,6 +82,8 @@ export interface SessionPaymentsDeps {
   transactions: TransactionsService;
   /** Sources that collect through a session (an invoice): they pay, the session holds the page. */
   sources: SessionSources;
+  /** This node's liveness id: a lease it holds is free at once when it dies. */
+  nodeId: () => number;
 }
 
 /** How long one submission holds the session: longer than a processor call, short enough to recover from a crash. */
@@ -102,9 +105,15 @@ export class SessionPayments {
   constructor(private readonly deps: SessionPaymentsDeps) {}
 
   async view(id: string): Promise<PayerView | undefined> {
-    const found = await findSessionForPayer(this.deps.pool, id);
+    let found = await findSessionForPayer(this.deps.pool, id);
     if (!found) return undefined;
     const now = this.deps.clock.now();
+    if (await this.orphaned(found, now)) {
+      // The submission that holds it died with its node: settle what it started now, so the payer's reload shows
+      // the outcome (or the form again) at once instead of "being processed" until the lease runs out.
+      await this.resolveSession(id);
+      found = (await findSessionForPayer(this.deps.pool, id)) ?? found;
+    }
     const session = await expireIfDue(this.deps.pool, found, now);
     const configuration = await this.deps.merchants.getConfiguration(session.merchantId);
     return { session, configuration, open: isOpen(session, now) };
@@ -147,19 +156,28 @@ export class SessionPayments {
 
     const token = newId();
     const now = this.deps.clock.now();
-    const held = await claimForPayment(this.deps.pool, id, token, now, new Date(now.getTime() + LEASE_MS));
+    const held = await claimForPayment(this.deps.pool, id, token, now, new Date(now.getTime() + LEASE_MS), {
+      node: this.deps.nodeId(),
+    });
     if (!held) {
       const again = await this.view(id);
       if (!again) return { kind: 'missing' };
       return again.open ? { kind: 'busy', session: again.session } : { kind: 'ended', session: again.session };
     }
     try {
-      const earlier = await this.earlierPayment(held);
+      let earlier = await this.earlierPayment(held);
+      if (earlier === 'unknown') {
+        // What an earlier submission started and could not finish (its node died, its answer was lost): settled now.
+        await this.reconcilePending(held);
+        earlier = await this.earlierPayment(held);
+      }
       if (earlier === 'unknown') return { kind: 'busy', session: await this.release(held, token, {}) };
       if (earlier) return { kind: 'completed', session: await this.complete(held, token, earlier) };
       return await this.charge(held, token, configuration, payment);
     } catch (error) {
       const released = await this.release(held, token, {}).catch(() => held);
+      // The source's own payment is under way elsewhere (an invoice paid from its page by another payer).
+      if (error instanceof ConflictError) return { kind: 'busy', session: released };
       if (error instanceof ValidationError) {
         return { kind: 'invalid', errors: error.errors ?? { form: [error.message] } };
       }
@@ -189,13 +207,32 @@ export class SessionPayments {
     return Object.keys(errors).length > 0 ? errors : undefined;
   }
 
-  /** A payment an earlier submission made: approved (complete with it), unknown (wait), or none. */
+  /**
+   * Asks the processor now about a card payment of the session whose outcome is unknown, rather than wait for the
+   * card reconciler: it answers once nobody else will (the payment's node died, or its call timed out).
+   */
+  private async reconcilePending(session: PaymentSession): Promise<void> {
+    for (const attempt of await this.attemptsOf(session)) {
+      if (attempt.method === 'card' && attempt.statusId === TransactionStatus.Pending) {
+        await this.deps.payments.reconcile(attempt.id).catch((error: unknown) => {
+          this.deps.logger.warn({ err: error, transactionId: attempt.id }, 'could not reconcile a session payment');
+        });
+      }
+    }
+  }
+
+  /**
+   * A payment an earlier submission made: approved (complete with it), unknown (wait), or none. With none, the
+   * session counts every failed one among its failed attempts (in `session`, for what is written next): a submission
+   * that died after its payment failed never counted its own, and the next one must not reuse its payment id.
+   */
   private async earlierPayment(session: PaymentSession): Promise<Transaction | 'unknown' | undefined> {
     const attempts = await this.attemptsOf(session);
     const firsts = attempts.filter((t) => t.originalTransactionId === null);
     const paid = firsts.find(wentThrough);
     if (paid) return paid;
     if (firsts.some((t) => t.method === 'card' && t.statusId === TransactionStatus.Pending)) return 'unknown';
+    session.failedAttempts = Math.max(session.failedAttempts, firsts.length);
     return undefined;
   }
 
@@ -377,29 +414,42 @@ export class SessionPayments {
   async resolveUnresolved(limit = 200): Promise<number> {
     let resolved = 0;
     for (const id of await findUnresolvedSessions(this.deps.pool, this.deps.clock.now(), limit)) {
-      const token = newId();
-      const now = this.deps.clock.now();
-      // An unresolved payment is settled even past the session's expiry: it started before.
-      const held = await claimForPayment(this.deps.pool, id, token, now, new Date(now.getTime() + LEASE_MS), {
-        evenIfExpired: true,
-      });
-      if (!held) continue;
-      // Ask the processor now about a payment whose outcome is unknown, rather than wait for the card reconciler.
-      for (const attempt of await this.attemptsOf(held)) {
-        if (attempt.method === 'card' && attempt.statusId === TransactionStatus.Pending) {
-          await this.deps.payments.reconcile(attempt.id).catch((error: unknown) => {
-            this.deps.logger.warn({ err: error, transactionId: attempt.id }, 'could not reconcile a session payment');
-          });
-        }
-      }
-      const earlier = await this.earlierPayment(held);
-      if (earlier === 'unknown') await this.release(held, token, {});
-      else if (earlier) {
-        await this.complete(held, token, earlier);
-        resolved++;
-      } else await this.release(held, token, { awaiting_outcome: false });
+      if (await this.resolveSession(id)) resolved++;
     }
     return resolved;
+  }
+
+  /** A session whose lease is held by a node that is gone. */
+  private async orphaned(session: PaymentSession, now: Date): Promise<boolean> {
+    return (
+      session.processingUntil !== null &&
+      session.processingUntil > now &&
+      session.processingNode !== null &&
+      !(await isNodeAlive(this.deps.pool, session.processingNode))
+    );
+  }
+
+  /**
+   * One session whose payment outcome was unknown or whose submission's node died: completed with the payment that
+   * went through, or freed for the payer to try again (true when it completed).
+   */
+  private async resolveSession(id: string): Promise<boolean> {
+    const token = newId();
+    const now = this.deps.clock.now();
+    // An unresolved payment is settled even past the session's expiry: it started before.
+    const held = await claimForPayment(this.deps.pool, id, token, now, new Date(now.getTime() + LEASE_MS), {
+      evenIfExpired: true,
+      node: this.deps.nodeId(),
+    });
+    if (!held) return false;
+    await this.reconcilePending(held);
+    const earlier = await this.earlierPayment(held);
+    if (earlier === 'unknown') await this.release(held, token, {});
+    else if (earlier) {
+      await this.complete(held, token, earlier);
+      return true;
+    } else await this.release(held, token, { awaiting_outcome: false, failed_attempts: held.failedAttempts });
+    return false;
   }
 }
 

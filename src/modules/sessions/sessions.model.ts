@@ -82,6 +82,8 @@ export interface PaymentSession extends SessionSettings {
   endReason: EndReason | null;
   processingToken: string | null;
   processingUntil: Date | null;
+  /** The node whose submission holds the lease (a dead one's lease is free at once). */
+  processingNode: number | null;
   failedAttempts: number;
   awaitingOutcome: boolean;
   transactionId: string | null;

@@ -39,6 +39,7 @@ interface Row {
   source_type_id: number | null;
   source_id: string | null;
   as_sent: SentSpellings | null;
+  processing_node: number | null;
   created_at: Date;
   modified_at: Date;
   completed_at: Date | null;
@@ -94,6 +95,7 @@ function toSession(r: Row): PaymentSession {
     endReason: r.end_reason,
     processingToken: r.processing_token,
     processingUntil: r.processing_until,
+    processingNode: r.processing_node ?? null,
     failedAttempts: r.failed_attempts,
     awaitingOutcome: r.awaiting_outcome,
     transactionId: r.transaction_id,
@@ -179,6 +181,7 @@ export function freshSession(id: string, d: SessionSettings, now: Date): Payment
     endReason: null,
     processingToken: null,
     processingUntil: null,
+    processingNode: null,
     failedAttempts: 0,
     awaitingOutcome: false,
     transactionId: null,
@@ -279,7 +282,8 @@ export async function findUnresolvedSessions(sql: Sql, now: Date, limit: number)
   const { rows } = await sql.query<{ id: string }>(
     `SELECT /* across merchants: the outcome sweep */ id FROM payment_sessions
      WHERE status = 1 AND (awaiting_outcome OR processing_until IS NOT NULL)
-       AND (processing_until IS NULL OR processing_until < $1)
+       AND (processing_until IS NULL OR processing_until < $1
+         OR (processing_node IS NOT NULL AND NOT tessera_node_alive(processing_node)))
      LIMIT $2`,
     [now, limit],
   );
@@ -296,15 +300,17 @@ export async function claimForPayment(
   token: string,
   now: Date,
   leaseUntil: Date,
-  options: { evenIfExpired?: boolean } = {},
+  options: { evenIfExpired?: boolean; node?: number } = {},
 ): Promise<PaymentSession | undefined> {
+  // A lease whose node died is free at once: that submission will not finish, and the taker settles what it started.
   const { rows } = await sql.query<Row>(
     `UPDATE /* across merchants: the payer's checkout knows only the session id */
-       payment_sessions SET processing_token = $2, processing_until = $4
+       payment_sessions SET processing_token = $2, processing_until = $4, processing_node = $6
      WHERE id = $1 AND status = 1 AND ($5 OR expires_at IS NULL OR expires_at > $3)
-       AND (processing_until IS NULL OR processing_until < $3)
+       AND (processing_until IS NULL OR processing_until < $3
+         OR (processing_node IS NOT NULL AND NOT tessera_node_alive(processing_node)))
      RETURNING *`,
-    [id, token, now, leaseUntil, options.evenIfExpired ?? false],
+    [id, token, now, leaseUntil, options.evenIfExpired ?? false, options.node ?? null],
   );
   return rows[0] ? toSession(rows[0]) : undefined;
 }

@@ -21,6 +21,10 @@ export function subscriptionQueues(billing: BillingDeps): QueueDefinition[] {
       }
     }),
     subscriptionsChargeQueue.handler(async () => {
+      // A charger whose worker died is retaken at once by another worker (its job is tied to the node): the
+      // installment it was charging (Pending, its node gone) is settled here first, within seconds, not at the next
+      // billing run; its payment is found by its idempotency id, never made twice.
+      await resolvePending(billing);
       await chargeDue(billing);
     }),
   ];

@@ -138,6 +138,18 @@ export class IdempotencyStore {
   }
 
   /**
+   * After an answer about the moment rather than the request (409: something else is in progress; 429: too many
+   * requests): nothing is kept, so a retry with the key is processed anew, as a first request.
+   */
+  async forget(claim: IdempotencyClaim): Promise<void> {
+    await this.pool.query(
+      `DELETE FROM idempotency_keys
+       WHERE principal = $1 AND key = $2 AND state = 'in_progress' AND claim_id = $3 AND holder = $4`,
+      [claim.principal, claim.key, claim.id, this.node()],
+    );
+  }
+
+  /**
    * After a 5xx: the next retry takes the claim over at once. The claim (and its id) stays, so that retry still finds
    * whatever this request started before it failed, instead of starting it a second time.
    */

@@ -234,6 +234,11 @@ export function createHttpServer(deps: HttpDeps): App {
     const body = payload ?? '';
     if (reply.statusCode >= 500 || (typeof body !== 'string' && !Buffer.isBuffer(body))) {
       await deps.idempotency.release(claim).catch(() => {});
+    } else if (reply.statusCode === 409 || reply.statusCode === 429) {
+      // An answer about now, not about the request (a payment in progress, a busy batch, a limit): never stored, so
+      // it cannot stand for the request's outcome. A recovering claim stays claimed for the retry that finishes it.
+      const drop = claim.recovering ? deps.idempotency.release(claim) : deps.idempotency.forget(claim);
+      await drop.catch(() => {});
     } else {
       const contentType = reply.getHeader('content-type');
       try {

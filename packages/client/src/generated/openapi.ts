@@ -2807,8 +2807,14 @@ export interface paths {
                         "application/json": {
                             /** @description The API key that last saved the device. */
                             apiKeyName: string | null;
+                            /** @description The id the device reports. */
                             deviceId: string;
                             deviceName: string;
+                            /**
+                             * Format: uuid
+                             * @description The device in Tessera's records: its Tap to Pay payments carry it as `source.id`.
+                             */
+                            id: string;
                             /** Format: date-time */
                             lastLoginAt: string;
                             /** @description Approved or Active: the device may obtain a token and take payments. */
@@ -2974,8 +2980,14 @@ export interface paths {
                         "application/json": {
                             /** @description The API key that last saved the device. */
                             apiKeyName: string | null;
+                            /** @description The id the device reports. */
                             deviceId: string;
                             deviceName: string;
+                            /**
+                             * Format: uuid
+                             * @description The device in Tessera's records: its Tap to Pay payments carry it as `source.id`.
+                             */
+                            id: string;
                             /** Format: date-time */
                             lastLoginAt: string;
                             /** @description Approved or Active: the device may obtain a token and take payments. */
@@ -10712,8 +10724,14 @@ export interface paths {
                             devices: {
                                 /** @description The API key that last saved the device. */
                                 apiKeyName: string | null;
+                                /** @description The id the device reports. */
                                 deviceId: string;
                                 deviceName: string;
+                                /**
+                                 * Format: uuid
+                                 * @description The device in Tessera's records: its Tap to Pay payments carry it as `source.id`.
+                                 */
+                                id: string;
                                 /** Format: date-time */
                                 lastLoginAt: string;
                                 /** @description Approved or Active: the device may obtain a token and take payments. */
@@ -10896,8 +10914,14 @@ export interface paths {
                         "application/json": {
                             /** @description The API key that last saved the device. */
                             apiKeyName: string | null;
+                            /** @description The id the device reports. */
                             deviceId: string;
                             deviceName: string;
+                            /**
+                             * Format: uuid
+                             * @description The device in Tessera's records: its Tap to Pay payments carry it as `source.id`.
+                             */
+                            id: string;
                             /** Format: date-time */
                             lastLoginAt: string;
                             /** @description Approved or Active: the device may obtain a token and take payments. */
@@ -11083,8 +11107,14 @@ export interface paths {
                         "application/json": {
                             /** @description The API key that last saved the device. */
                             apiKeyName: string | null;
+                            /** @description The id the device reports. */
                             deviceId: string;
                             deviceName: string;
+                            /**
+                             * Format: uuid
+                             * @description The device in Tessera's records: its Tap to Pay payments carry it as `source.id`.
+                             */
+                            id: string;
                             /** Format: date-time */
                             lastLoginAt: string;
                             /** @description Approved or Active: the device may obtain a token and take payments. */

@@ -1,10 +1,12 @@
 import type { Tx } from '../../../platform/db/tx.js';
 import type { PageRequest } from '../../../platform/http/paging.js';
 import type { RequestClaim } from '../payment-request.js';
+import type { Transaction } from '../transactions.model.js';
 import type { AchCommand, AchEntry, AchResponse } from './ach.model.js';
 import { AchContext, type AchDeps } from './ach-context.js';
 import type { AchProcessorSettings } from './ach-schedule.js';
 import { clearFile } from './clear.js';
+import { type AchClaimToClose, closeAchClaim } from './close-claim.js';
 import { createAch } from './create.js';
 import { cutoff } from './cutoff.js';
 import { entries, fileParts, listFiles } from './files.js';
@@ -33,6 +35,11 @@ export class AchPaymentsService {
 
   create(cmd: AchCommand): Promise<AchResponse> {
     return createAch(this.ctx, cmd);
+  }
+
+  /** A source's lost ACH debit: the one made under its id, or a Failed one recorded in its place (close-claim.ts). */
+  closeClaim(claim: AchClaimToClose): Promise<Transaction> {
+    return closeAchClaim(this.ctx, claim);
   }
 
   hold(merchantId: string, id: string, claim?: RequestClaim): Promise<AchResponse> {

@@ -64,6 +64,7 @@ export class EventStreams {
     let position: StreamPosition;
     let ended = false;
     let joined = false;
+    let feedEnded = false;
     const waiting: FeedBatch[] = [];
     const deliver = (events: readonly StreamedEvent[], to: string, complete: boolean) => {
       const seen = position.seen.map((text) => parseSnapshot(text)!);
@@ -81,7 +82,9 @@ export class EventStreams {
         else deliver(batch.events, batch.to, batch.complete);
       },
       end: () => {
-        if (!ended) sink.end();
+        // Told before it joined (a read failed meanwhile): it ends once it has started.
+        feedEnded = true;
+        if (!ended && joined) sink.end();
       },
     });
     const close = async () => {
@@ -115,6 +118,7 @@ export class EventStreams {
       }
       joined = true;
       for (const batch of waiting.splice(0)) deliver(batch.events, batch.to, batch.complete);
+      if (feedEnded) sink.end();
     } catch (error) {
       await close();
       throw error;

@@ -11,6 +11,7 @@ import { migrate } from '../src/platform/db/migrator.js';
 import { freePort } from '../src/platform/net.js';
 import { projectRoot } from '../src/platform/paths.js';
 import { billingBenchmark } from './billing.js';
+import { eventStreamBenchmark } from './event-streams.js';
 import { type Figure, runWithClients } from './fixed-clients.js';
 import { invoicesBenchmark } from './invoices.js';
 import { linksBenchmark } from './links.js';
@@ -540,6 +541,28 @@ if (!ONLY || ONLY.some((part) => 'pos'.includes(part))) {
   };
 }
 
+// Run 8b: what 2,000 idle event streams cost the node, PostgreSQL and another tenant.
+let eventStreams: Awaited<ReturnType<typeof eventStreamBenchmark>> | undefined;
+if (!ONLY || ONLY.some((part) => 'event-streams'.includes(part))) {
+  const streamServer = await startServer();
+  const cpu = () =>
+    new Promise<{ user: number; system: number }>((resolve) => {
+      const answer = (message: { cpu?: { user: number; system: number } }) => {
+        if (!message.cpu) return;
+        streamServer.process.off('message', answer);
+        resolve(message.cpu);
+      };
+      streamServer.process.on('message', answer);
+      streamServer.process.send('cpu');
+    });
+  eventStreams = await eventStreamBenchmark({
+    api: streamServer.api,
+    databaseUrl: db.url,
+    adminToken: ADMIN_TOKEN,
+    cpu,
+  }).finally(() => stopServer(streamServer));
+}
+
 // Run 9: invoicing: create + publish, PDFs (in worker threads, then inline for comparison), the list with 100,000
 // invoices.
 let invoices: Awaited<ReturnType<typeof invoicesBenchmark>> | undefined;
@@ -618,6 +641,7 @@ const summary = {
   nacha,
   billing,
   pos,
+  eventStreams,
   invoices,
   invoicesInline,
   links,
@@ -644,6 +668,7 @@ console.log(`
   NACHA 100,000 entries: @ach/ach time / ours        ${nacha?.timeRatioLibraryOverOurs}  (target > 1, memory flat: cutoff live heap ${nacha?.cutoff.liveHeapGrowthMiB.at10k} → ${nacha?.cutoff.liveHeapGrowthMiB.at100k} MiB)
   POS long-polls: heap per waiter, release p99       ${pos?.longPoll.heapPerWaiterKiB} KiB, ${pos?.longPoll.releaseP99Ms} ms (p99 over the plain GET's ${pos?.longPoll.p99Ratio}; target < 50 KB, < 50 ms)
   2,000 released at once: other tenant p99 / before  ${pos?.burst.p99Ratio}  (${pos?.burst.otherTenantDuringP99Ms} vs ${pos?.burst.otherTenantBaselineP99Ms} ms; all answered in ${pos?.burst.releasedInMs} ms)
+  2,000 idle event streams: other tenant p99 / none  ${eventStreams?.p99Ratio}  (${eventStreams?.withStreams.other.p99Ms} vs ${eventStreams?.without.other.p99Ms} ms; node +${eventStreams?.nodeCoresForStreams} cores, PostgreSQL +${eventStreams?.postgresTransactionsPerSecondForStreams} transactions/s)
   POS sales through simulators / API raw-card sale   ${pos?.salesRatio}  (${pos?.sales.salesPerSecond} vs ${pos?.apiSale.requestsPerSecond} per s; p99 ${pos?.sales.p99Ms} ms)
   invoice create+publish / 2-INSERT baseline         ${invoices?.createPublish?.throughputRatio}  (${invoices?.createPublish?.publishedPerSecond} invoices/s)
   invoice PDFs/s (worker threads; inline)            ${invoices?.pdf?.pdfsPerSecond}; ${invoicesInline?.pdf?.pdfsPerSecond}

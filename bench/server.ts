@@ -42,6 +42,8 @@ process.send?.({ ready: true });
 // The POS benchmark asks for this process's memory (after a full collection when --expose-gc is on) and how many
 // long-polls it holds.
 process.on('message', (message) => {
+  // The event-stream benchmark asks for this process's CPU time.
+  if (message === 'cpu') return process.send?.({ cpu: process.cpuUsage() });
   if (message !== 'memory') return;
   (globalThis as { gc?: () => void }).gc?.();
   process.send?.({ memory: process.memoryUsage(), waiting: node.ctx.services.pos.waiting });

@@ -1,48 +1,18 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import websocket from '@fastify/websocket';
-import type { AppContext } from './context.js';
-import { apiKeysRoutes } from './modules/api-keys/api-keys.routes.js';
-import { v2Routes } from './modules/api-v2/index.js';
-import { checkoutRoutes } from './modules/checkout/checkout.routes.js';
-import { customersRoutes } from './modules/customers/customers.routes.js';
-import { devicesRoutes } from './modules/devices/devices.routes.js';
-import { eventStreamRoutes } from './modules/events/event-stream.routes.js';
-import { catalogRoutes } from './modules/invoices/catalog.routes.js';
-import { invoicePageRoutes } from './modules/invoices/invoice-page.routes.js';
-import { invoiceSettingsRoutes } from './modules/invoices/invoice-settings.routes.js';
-import { invoicesRoutes } from './modules/invoices/invoices.routes.js';
-import { paymentLinksRoutes } from './modules/links/payment-links.routes.js';
-import { quickPaymentsRoutes } from './modules/links/quick-payments.routes.js';
-import { merchantsRoutes } from './modules/merchants/merchants.routes.js';
-import { oauthRoutes } from './modules/oauth/oauth.routes.js';
+import { scoped } from './modules/compose.js';
+import { MODULES, OPERATIONS } from './modules/index.js';
+import type { AppContext } from './modules/manifest.js';
 import { operatorRoutes } from './modules/operator/operator.routes.js';
-import { idpRoutes } from './modules/partner-api/idp.routes.js';
-import { partnerApiRoutes } from './modules/partner-api/partner-api.routes.js';
-import { achRoutes } from './modules/payments/ach/ach.routes.js';
-import { transactionsRoutes } from './modules/payments/transactions.routes.js';
-import { posRoutes } from './modules/pos/pos.routes.js';
-import { requestLogsRoutes } from './modules/request-logs/request-logs.routes.js';
-import { sessionsRoutes } from './modules/sessions/sessions.routes.js';
-import { settlementsRoutes } from './modules/settlements/settlements.routes.js';
-import { subscriptionsRoutes } from './modules/subscriptions/subscriptions.routes.js';
-import { systemRoutes } from './modules/system/system.routes.js';
-import { terminalsRoutes } from './modules/terminals/terminals.routes.js';
-import { webhooksRoutes } from './modules/webhooks/webhooks.routes.js';
 import { type AuthPolicy, MERCHANT_ONLY } from './platform/http/principal.js';
 import { type App, createHttpServer, type HttpDeps } from './platform/http/server.js';
 import { isOptionalBody } from './platform/http/validation.js';
-import { projectRoot } from './platform/paths.js';
 
 export interface BuildAppOptions {
   /** Extra routes (tests register probes for shared mechanisms, e.g. a slow idempotent route). */
   configure?: (app: App) => void;
 }
-
-/** The running release (package.json's version), reported by the partner API's health check. */
-const API_VERSION_TAG: string = JSON.parse(readFileSync(path.join(projectRoot(), 'package.json'), 'utf8')).version;
 
 const API_DESCRIPTION = `Tessera payments API.
 
@@ -93,7 +63,7 @@ function operationKey(method: string | string[], url: string): string {
   return `${[method].flat()[0]!.toUpperCase()} ${url.replace(/:(\w+)/g, '{$1}')}`;
 }
 
-/** The HTTP application: the kernel plus every module's routes and the OpenAPI document. Does not listen. */
+/** The HTTP application: the kernel, every module's routes (the module list) and the OpenAPI document. Does not listen. */
 export async function buildApp(ctx: AppContext, http: HttpDeps, options: BuildAppOptions = {}): Promise<App> {
   const app = createHttpServer(http);
   const optionalBodies = new Set<string>();
@@ -148,82 +118,14 @@ export async function buildApp(ctx: AppContext, http: HttpDeps, options: BuildAp
 
   // Routes are registered inside one plugin so the documentation plugins above see every one of them.
   await app.register(async (api) => {
-    const scoped = api as unknown as App;
-    const { services: s, config } = ctx;
-    systemRoutes(scoped, { pool: ctx.pool, metrics: ctx.metrics, clock: ctx.clock, environment: config.env });
-    oauthRoutes(scoped, { oauth: s.oauth, config, logger: ctx.logger });
-    merchantsRoutes(scoped, { merchants: s.merchants });
-    apiKeysRoutes(scoped, { apiKeys: s.apiKeys });
-    operatorRoutes(scoped, ctx);
-    customersRoutes(scoped, { customers: s.customers, vault: s.vault });
-    transactionsRoutes(scoped, {
-      cardPayments: s.cardPayments,
-      merchants: s.merchants,
-      transactions: s.transactions,
-      ach: s.ach,
-      devices: s.devices,
-    });
-    achRoutes(scoped, { ach: s.ach });
-    v2Routes(scoped, { services: s, pool: ctx.pool, clock: ctx.clock, sandbox: config.env === 'sandbox' });
-    settlementsRoutes(scoped, { settlements: s.settlements });
-    webhooksRoutes(scoped, { webhooks: s.webhooks });
-    eventStreamRoutes(scoped, {
-      streams: s.eventStreams,
-      logger: ctx.logger,
-      cap: config.eventStreamsPerMerchant,
-    });
-    requestLogsRoutes(scoped, { pool: ctx.pool, cursors: s.cursors });
-    sessionsRoutes(scoped, { sessions: s.sessions, config });
-    subscriptionsRoutes(scoped, { subscriptions: s.subscriptions });
-    terminalsRoutes(scoped, {
-      terminals: s.terminals,
-      busy: (terminal) => s.pos.busy(terminal),
-      sandbox: config.env === 'sandbox',
-    });
-    s.terminalChannel.register(scoped);
-    posRoutes(scoped, { pos: s.pos, merchants: s.merchants, transactions: s.transactions });
-    devicesRoutes(scoped, { devices: s.devices, apiKeys: s.apiKeys });
-    catalogRoutes(scoped, { catalog: s.catalog });
-    invoiceSettingsRoutes(scoped, { settings: s.invoiceSettings, merchants: s.merchants });
-    invoicesRoutes(scoped, {
-      invoices: s.invoices,
-      invoicePayments: s.invoicePayments,
-      delivery: s.invoiceDelivery,
-      merchants: s.merchants,
-    });
-    quickPaymentsRoutes(scoped, { links: s.links, sharing: s.linkSharing });
-    if (s.identityProvider) idpRoutes(scoped, s.identityProvider);
-    partnerApiRoutes(scoped, {
-      pool: ctx.pool,
-      clock: ctx.clock,
-      logger: ctx.logger,
-      config,
-      verifier: s.identityVerifier,
-      principals: s.partnerPrincipals,
-      portfolios: s.merchants.portfolios,
-      version: API_VERSION_TAG,
-      build: process.env.TESSERA_BUILD ?? 'dev',
-    });
-    paymentLinksRoutes(scoped, { links: s.links, sharing: s.linkSharing });
-    invoicePageRoutes(scoped, {
-      checkout: s.invoiceCheckout,
-      delivery: s.invoiceDelivery,
-      merchants: s.merchants,
-      customers: s.customers,
-      pool: ctx.pool,
-      clock: ctx.clock,
-      config,
-    });
-    checkoutRoutes(scoped, {
-      links: s.linkCheckout,
-      sessionPayments: s.sessionPayments,
-      transactions: s.transactions,
-      vault: s.vault,
-      pool: ctx.pool,
-      clock: ctx.clock,
-      config,
-    });
-    options.configure?.(scoped);
+    const scope = api as unknown as App;
+    for (const module of MODULES) {
+      const services = scoped(ctx.services, module);
+      module.routes?.(scope, services, ctx);
+      if (ctx.sandbox) module.sandbox?.routes?.(scope, services, ctx);
+    }
+    operatorRoutes(scope, ctx, OPERATIONS);
+    options.configure?.(scope);
   });
 
   app.get('/openapi.json', { config: { auth: 'public' }, schema: { hide: true } }, async (_request, reply) => {

@@ -10,7 +10,7 @@ import { createTesseraClient } from '@tessera/client';
 import { Webhook } from 'standardwebhooks';
 import { Listener } from '../../src/cli/listen.js';
 import { NOT_TRIGGERABLE, RECIPES, runTrigger, triggerList } from '../../src/cli/trigger/run-trigger.js';
-import { EVENT_TYPES } from '../../src/modules/webhooks/event-catalog.js';
+import { EVENT_TYPES } from '../../src/modules/events/event-catalog.js';
 import { ADMIN_TOKEN, eventually, type MerchantTenant, startNode, type TestNode } from '../harness.js';
 import { type Receiver, startReceiver } from '../webhook-receiver.js';
 

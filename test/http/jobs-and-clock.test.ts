@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { recordEvent } from '../../src/modules/events/outbox.js';
 import { withTransaction } from '../../src/platform/db/tx.js';
-import { recordEvent } from '../../src/platform/events/outbox.js';
 import { enqueue } from '../../src/platform/jobs/queue.js';
 import { every, type Job } from '../../src/platform/jobs/runner.js';
 import { eventually, startNode, type TestNode } from '../harness.js';
@@ -48,7 +48,11 @@ describe('jobs, schedules, the shared clock and the outbox', () => {
     await assert.rejects(
       withTransaction(a.ctx.pool, async (tx) => {
         await enqueue(tx, a.ctx.clock, { queue: 'test.record', payload: { tag: 'rolled-back' } });
-        await recordEvent(tx, a.ctx.clock, { type: 'test.event', resourceType: 'merchant', resourceId: 'rolled-back' });
+        await recordEvent(tx, a.ctx.clock, {
+          type: 'merchant.created',
+          resourceType: 'merchant',
+          resourceId: 'rolled-back',
+        });
         throw new Error('abort');
       }),
     );
@@ -60,7 +64,11 @@ describe('jobs, schedules, the shared clock and the outbox', () => {
 
     await withTransaction(a.ctx.pool, async (tx) => {
       await enqueue(tx, a.ctx.clock, { queue: 'test.record', payload: { tag: 'committed' } });
-      await recordEvent(tx, a.ctx.clock, { type: 'test.event', resourceType: 'merchant', resourceId: 'committed' });
+      await recordEvent(tx, a.ctx.clock, {
+        type: 'merchant.created',
+        resourceType: 'merchant',
+        resourceId: 'committed',
+      });
     });
     await eventually(async () => count('committed') === 1, 3000);
     assert.equal((await a.query("SELECT 1 FROM events WHERE resource_id = 'committed'")).length, 1);

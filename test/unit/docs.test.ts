@@ -3,8 +3,8 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { loadConfig } from '../../src/config.js';
+import { RESOURCE_TYPES } from '../../src/modules/events/outbox.js';
 import { STATES } from '../../src/modules/reference/states.js';
-import { RESOURCE_TYPES } from '../../src/platform/events/outbox.js';
 
 describe('documentation', () => {
   it('publishes the exact state-id table', () => {

@@ -20,6 +20,8 @@ function ownerOf(migration: string): string {
 const OWNER_OVERRIDES: Record<string, string> = {
   // Created with the platform's first migration; the operator module is its only reader and writer.
   operator_token: path.join('src', 'modules', 'operator'),
+  // The outbox of domain events: recorded through the events module (recordEvent), read by its streams.
+  events: path.join('src', 'modules', 'events'),
 };
 /**
  * Writes that cross a module boundary on purpose, with the reason. Key rotation re-wraps sealed values wherever they

@@ -1,7 +1,7 @@
 // `tessera trigger <event>`: real sandbox objects, made through the public API, whose scripted outcome causes the
 // event; the server then records and delivers it as it would any other (webhooks, `tessera listen`).
 import type { TesseraClient } from '@tessera/client';
-import { EVENT_TYPES, eventTypeNamed } from '../../modules/webhooks/event-catalog.js';
+import { EVENT_TYPES, eventTypeNamed } from '../../modules/events/event-catalog.js';
 import { commerceRecipes } from './commerce-recipes.js';
 import { paymentRecipes } from './payment-recipes.js';
 import { terminalRecipes } from './terminal-recipes.js';

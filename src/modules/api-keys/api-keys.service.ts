@@ -3,9 +3,9 @@ import type { Clock } from '../../platform/clock/clock.js';
 import { hashSecret, randomSecret } from '../../platform/crypto/secrets.js';
 import type { Pool, Sql } from '../../platform/db/pool.js';
 import { withTransaction } from '../../platform/db/tx.js';
-import { recordEvent } from '../../platform/events/outbox.js';
 import { ForbiddenError, NotFoundError, ValidationError } from '../../platform/http/errors.js';
 import type { MerchantPrincipal, PartnerPrincipal } from '../../platform/http/principal.js';
+import { recordEvent } from '../events/outbox.js';
 import type { MerchantsService } from '../merchants/merchants.service.js';
 import type { PartnersService } from '../partners/partners.service.js';
 import {

@@ -1,7 +1,7 @@
-import type { Services } from '../../context.js';
 import type { Clock } from '../../platform/clock/clock.js';
 import type { Pool } from '../../platform/db/pool.js';
 import type { App } from '../../platform/http/server.js';
+import type { Services } from '../services.js';
 import { ReceiptSms } from './receipt-sms.js';
 import { v2ApiKeysRoutes } from './v2-api-keys.routes.js';
 import { v2AutofillRoutes } from './v2-autofill.routes.js';
@@ -20,7 +20,22 @@ import { v2TransactionsRoutes } from './v2-transactions.routes.js';
  * The version 2 surface the vendor's official SDK speaks (docs/api-v2.md): a layer of wire names over the same
  * services as version 1, with no state of its own.
  */
-export function v2Routes(app: App, ctx: { services: Services; pool: Pool; clock: Clock; sandbox: boolean }): void {
+export type V2Services = Pick<
+  Services,
+  | 'cardPayments'
+  | 'ach'
+  | 'merchants'
+  | 'transactions'
+  | 'vault'
+  | 'messages'
+  | 'settlements'
+  | 'terminals'
+  | 'pos'
+  | 'customers'
+  | 'apiKeys'
+>;
+
+export function v2Routes(app: App, ctx: { services: V2Services; pool: Pool; clock: Clock; sandbox: boolean }): void {
   const { services: s, pool } = ctx;
   const payments = {
     cardPayments: s.cardPayments,
@@ -41,7 +56,7 @@ export function v2Routes(app: App, ctx: { services: Services; pool: Pool; clock:
   v2SettlementsRoutes(app, { settlements: s.settlements, merchants: s.merchants, transactions: s.transactions });
   v2TerminalsRoutes(app, {
     terminals: s.terminals,
-    busy: (terminal) => s.pos.busy(terminal),
+    busy: (terminal) => s.terminals.busy(terminal),
     clock: ctx.clock,
     sandbox: ctx.sandbox,
   });

@@ -1,4 +1,4 @@
-import type { OperatorOperation } from '../operator/operations.js';
+import type { OperatorOperation } from '../manifest.js';
 import { deviceView } from './devices.mapper.js';
 import { DeviceView, OperatorDeviceParams } from './devices.schemas.js';
 

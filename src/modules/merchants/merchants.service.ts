@@ -2,10 +2,10 @@ import type { Clock } from '../../platform/clock/clock.js';
 import { newId } from '../../platform/crypto/ids.js';
 import type { Pool, Sql } from '../../platform/db/pool.js';
 import { type Tx, withTransaction } from '../../platform/db/tx.js';
-import { recordEvent } from '../../platform/events/outbox.js';
 import { NotFoundError } from '../../platform/http/errors.js';
 import type { PageRequest } from '../../platform/http/paging.js';
 import type { MerchantPrincipal, PartnerPrincipal } from '../../platform/http/principal.js';
+import { recordEvent } from '../events/outbox.js';
 import type { PartnersService } from '../partners/partners.service.js';
 import { type ConfigurationCache, MERCHANT_CHANNEL } from './configuration-cache.js';
 import {

@@ -1,6 +1,6 @@
 import Type from 'typebox';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE, MAX_PAGE_SIZE, Paged } from '../../platform/http/paging.js';
-import type { OperatorOperation } from '../operator/operations.js';
+import type { OperatorOperation } from '../manifest.js';
 import type { Message } from './messages.model.js';
 
 const OutboxQuery = Type.Object({

@@ -1,16 +1,9 @@
-import type { Static, TSchema } from 'typebox';
-import type { AppContext } from '../../context.js';
+import type { Static } from 'typebox';
 import { NotFoundError, ValidationError } from '../../platform/http/errors.js';
-import { DEVICE_OPERATIONS } from '../devices/devices.operations.js';
+import type { OperatorOperation } from '../manifest.js';
 import { adminMerchantView, merchantChanges, merchantDraft } from '../merchants/merchants.mapper.js';
 import { AdminMerchantView, CreateMerchantBody, UpdateMerchantBody } from '../merchants/merchants.schemas.js';
-import { PORTFOLIO_OPERATIONS } from '../merchants/portfolio/portfolio.operations.js';
-import { MESSAGE_OPERATIONS } from '../messages/messages.operations.js';
-import { PARTNER_API_OPERATIONS } from '../partner-api/partner-api.operations.js';
 import type { Partner } from '../partners/partners.service.js';
-import { POS_OPERATIONS } from '../pos/pos.operations.js';
-import { SANDBOX_NETWORK_OPERATIONS } from '../sandbox/sandbox.operations.js';
-import { TERMINAL_OPERATIONS } from '../terminals/terminals.operations.js';
 import {
   AdvanceClockBody,
   ApiKeyCreatedView,
@@ -23,34 +16,15 @@ import {
   PartnerView,
 } from './operator.schemas.js';
 
-export interface OperatorOperation {
-  /** CLI name: `tessera admin <group> <verb>`. */
-  group: string;
-  verb: string;
-  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
-  path: string;
-  summary: string;
-  params?: TSchema;
-  querystring?: TSchema;
-  body?: TSchema;
-  response: TSchema;
-  /** Answers 404 outside the sandbox, as if the route did not exist. */
-  sandboxOnly?: boolean;
-  /** Accepts the idempotency-key header (creates whose response holds no secret). */
-  idempotent?: boolean;
-  // biome-ignore lint/suspicious/noExplicitAny: inputs are validated against the schemas above before run() is called
-  run(ctx: AppContext, input: { params: any; body: any; query?: any }): Promise<unknown>;
-}
-
 function partnerView(partner: Partner) {
   return { id: partner.id, name: partner.name, createdOn: partner.createdOn.toISOString() };
 }
 
 /**
- * The operator API, defined once: the HTTP routes under /admin/v1 and the `tessera admin` CLI both run these, with
- * the same schemas and the same services, so the two can never disagree.
+ * The operator's own operations: partners, merchants, API keys and the business clock. Every module adds its own
+ * (its manifest's `operations`); the operator API is all of them (src/modules/index.ts).
  */
-export const OPERATIONS: OperatorOperation[] = [
+export const OPERATOR_OPERATIONS: OperatorOperation[] = [
   {
     group: 'partners',
     verb: 'create',
@@ -176,11 +150,4 @@ export const OPERATIONS: OperatorOperation[] = [
       return { now: now.toISOString() };
     },
   },
-  ...PORTFOLIO_OPERATIONS,
-  ...TERMINAL_OPERATIONS,
-  ...DEVICE_OPERATIONS,
-  ...POS_OPERATIONS,
-  ...MESSAGE_OPERATIONS,
-  ...PARTNER_API_OPERATIONS,
-  ...SANDBOX_NETWORK_OPERATIONS,
 ];

@@ -1,10 +1,10 @@
-import type { AppContext } from '../../context.js';
 import { errorResponses } from '../../platform/http/error-schemas.js';
 import type { App } from '../../platform/http/server.js';
-import { OPERATIONS } from './operations.js';
+import type { AppContext, OperatorOperation } from '../manifest.js';
 
-export function operatorRoutes(app: App, ctx: AppContext): void {
-  for (const operation of OPERATIONS) {
+/** The operator API (`/admin/v1`): every module's operator operations, as routes. */
+export function operatorRoutes(app: App, ctx: AppContext, operations: readonly OperatorOperation[]): void {
+  for (const operation of operations) {
     // Production does not have sandbox-only routes at all: they answer 404 like any unknown path.
     if (operation.sandboxOnly && ctx.config.env !== 'sandbox') continue;
     app.route({

@@ -11,6 +11,7 @@ import type { OperatorAuthenticator } from '../../platform/http/principal.js';
  */
 export class OperatorService implements OperatorAuthenticator {
   private tokenHash: Buffer | undefined;
+  private generated: string | undefined;
 
   constructor(
     private readonly pool: Pool,
@@ -30,7 +31,13 @@ export class OperatorService implements OperatorAuthenticator {
     );
     const { rows } = await this.pool.query<{ token_hash: Buffer }>('SELECT token_hash FROM operator_token');
     this.tokenHash = rows[0]!.token_hash;
-    return inserted.rowCount === 1 ? token : undefined;
+    this.generated = inserted.rowCount === 1 ? token : undefined;
+    return this.generated;
+  }
+
+  /** The token this node generated at start (the first sandbox start without ADMIN_TOKEN), else undefined. */
+  get generatedToken(): string | undefined {
+    return this.generated;
   }
 
   async isOperatorToken(token: string): Promise<boolean> {

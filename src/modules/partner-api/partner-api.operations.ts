@@ -1,6 +1,6 @@
 import Type from 'typebox';
 import { NotFoundError } from '../../platform/http/errors.js';
-import type { OperatorOperation } from '../operator/operations.js';
+import type { OperatorOperation } from '../manifest.js';
 import { MAX_TOKEN_SECONDS } from './identity-provider.js';
 import type { PartnerPrincipal } from './principals.js';
 

@@ -1,8 +1,8 @@
 import type { QueryConfig } from 'pg';
 import type { Clock } from '../../platform/clock/clock.js';
-import { type DomainEvent, eventsInsert } from '../../platform/events/outbox.js';
 import { fromCents } from '../../platform/money.js';
-import type { EventName } from '../webhooks/event-catalog.js';
+import type { EventName } from '../events/event-catalog.js';
+import { type DomainEvent, eventsInsert } from '../events/outbox.js';
 import type { Transaction } from './transactions.model.js';
 
 /** The events a transaction can announce: the catalog's card and ACH transaction events (checked at compile time). */

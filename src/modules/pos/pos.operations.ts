@@ -1,5 +1,5 @@
 import Type from 'typebox';
-import type { OperatorOperation } from '../operator/operations.js';
+import type { OperatorOperation } from '../manifest.js';
 import { TerminalIdParams } from '../terminals/terminals.schemas.js';
 import { SandboxActionBody } from './sandbox-actions.js';
 

@@ -2,6 +2,7 @@ import { isNodeAlive } from '../../platform/cluster/node-liveness.js';
 import { newId } from '../../platform/crypto/ids.js';
 import { NotFoundError, ValidationError } from '../../platform/http/errors.js';
 import type { PageRequest } from '../../platform/http/paging.js';
+import type { QueueDefinition } from '../../platform/jobs/runner.js';
 import { fromCents } from '../../platform/money.js';
 import type { RequestClaim } from '../payments/payment-request.js';
 import {
@@ -11,6 +12,7 @@ import {
   TransactionStatus,
 } from '../payments/transactions.model.js';
 import { TerminalMode } from '../terminals/terminals.model.js';
+import { posQueues } from './pos.jobs.js';
 import { FOLLOW_UPS, isFinal, PosStatus, type PosTransaction, PosType } from './pos.model.js';
 import {
   findInProgressOn,
@@ -178,6 +180,11 @@ export class PosService {
   /** Whether a POS transaction is in progress on the terminal (its status reads Busy). */
   async busy(terminal: { merchantId: string; id: string }): Promise<boolean> {
     return (await findInProgressOn(this.deps.pool, terminal)) !== null;
+  }
+
+  /** The POS job queues (the sweep of transactions left waiting). */
+  queues(): QueueDefinition[] {
+    return posQueues(this.deps, this.side);
   }
 
   /** The sandbox operator's control of a terminal (sandbox-actions.ts). */

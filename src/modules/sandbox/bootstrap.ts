@@ -1,8 +1,8 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { AppContext } from '../../context.js';
 import { withTransaction } from '../../platform/db/tx.js';
 import { toMillipercent } from '../../platform/money.js';
+import type { AppContext } from '../manifest.js';
 import { DEFAULT_SETTINGS } from '../merchants/merchants.model.js';
 import { countPartners } from '../partners/partners.repo.js';
 

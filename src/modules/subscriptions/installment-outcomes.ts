@@ -1,8 +1,8 @@
 import type { Clock } from '../../platform/clock/clock.js';
 import type { Sql } from '../../platform/db/pool.js';
-import { eventsInsert, recordEvent } from '../../platform/events/outbox.js';
 import { fromCents } from '../../platform/money.js';
-import type { EventName } from '../webhooks/event-catalog.js';
+import type { EventName } from '../events/event-catalog.js';
+import { eventsInsert, recordEvent } from '../events/outbox.js';
 import {
   type PaidInstallment,
   recordAttemptResult,

@@ -1,6 +1,6 @@
 import type { Static } from 'typebox';
+import type { OperatorOperation } from '../manifest.js';
 import type { MerchantsService } from '../merchants/merchants.service.js';
-import type { OperatorOperation } from '../operator/operations.js';
 import { terminalView } from './terminals.mapper.js';
 import type { Terminal } from './terminals.model.js';
 import { Manufacturer, Model } from './terminals.model.js';

@@ -4,11 +4,11 @@ import { newId } from '../../platform/crypto/ids.js';
 import { hashSecret, randomSecret, secretMatches } from '../../platform/crypto/secrets.js';
 import type { Pool, Sql } from '../../platform/db/pool.js';
 import { withTransaction } from '../../platform/db/tx.js';
-import { recordEvent } from '../../platform/events/outbox.js';
 import { NotFoundError, ValidationError } from '../../platform/http/errors.js';
 import type { PageRequest } from '../../platform/http/paging.js';
+import type { EventName } from '../events/event-catalog.js';
+import { recordEvent } from '../events/outbox.js';
 import type { MerchantsService } from '../merchants/merchants.service.js';
-import type { EventName } from '../webhooks/event-catalog.js';
 import { changeSandboxTerminal, readSandboxTerminal, type SandboxTerminalState } from './sandbox-terminal.repo.js';
 import { DeliveryStatus, MANUFACTURER_OF_MODEL, type Terminal, type TerminalReport } from './terminals.model.js';
 import {
@@ -52,7 +52,23 @@ export interface Presence {
 }
 
 export class TerminalsService {
+  private readonly busyChecks: Array<(terminal: { merchantId: string; id: string }) => Promise<boolean>> = [];
+
   constructor(private readonly deps: TerminalsDeps) {}
+
+  /**
+   * A module that runs work on terminals (POS transactions) says whether a terminal is busy with some: the terminal
+   * status shows it. Registered by that module when it is built, so this module does not depend on it.
+   */
+  onBusyCheck(check: (terminal: { merchantId: string; id: string }) => Promise<boolean>): void {
+    this.busyChecks.push(check);
+  }
+
+  /** Whether any module has work in progress on the terminal. */
+  async busy(terminal: { merchantId: string; id: string }): Promise<boolean> {
+    for (const check of this.busyChecks) if (await check(terminal)) return true;
+    return false;
+  }
 
   /** Registers a terminal for a merchant; the secret (its channel login) is answered once and stored hashed. */
   async register(merchantId: string, draft: TerminalDraft): Promise<{ terminal: Terminal; secret: string }> {

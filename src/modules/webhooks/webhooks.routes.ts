@@ -6,7 +6,7 @@ import { ValidationError } from '../../platform/http/errors.js';
 import { dateRange, listValues, pageRequest } from '../../platform/http/paging.js';
 import { type AuthPolicy, tenantOf } from '../../platform/http/principal.js';
 import type { App } from '../../platform/http/server.js';
-import { EVENT_TYPES, eventTypeNamed } from './event-catalog.js';
+import { EVENT_TYPES, eventTypeNamed } from '../events/event-catalog.js';
 import { EXPORT_COLUMNS, endpointView, logDetailView, logView } from './webhooks.mapper.js';
 import type { LogFilter, LogRow, WebhookOwner } from './webhooks.repo.js';
 import {

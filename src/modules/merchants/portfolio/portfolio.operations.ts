@@ -1,5 +1,5 @@
 import Type from 'typebox';
-import type { OperatorOperation } from '../../operator/operations.js';
+import type { OperatorOperation } from '../../manifest.js';
 import { ComplianceInput, ComplianceRecordedView } from './portfolio.schemas.js';
 
 /** The operator's compliance records (`/admin/v1`, and `tessera admin merchants record-compliance`). */

@@ -1,6 +1,6 @@
 import { withTransaction } from '../../../platform/db/tx.js';
-import { eventsInsert } from '../../../platform/events/outbox.js';
 import { fromCents } from '../../../platform/money.js';
+import { eventsInsert } from '../../events/outbox.js';
 import { lines } from '../../ledger/ledger.js';
 import { BatchStatus } from '../../settlements/settlements.model.js';
 import { batchMemberTotals, hasEntriesOutstanding, markBatchMembersSettled } from '../batch-members.repo.js';

@@ -1,8 +1,9 @@
 import type { QueryConfig } from 'pg';
-import type { Clock } from '../clock/clock.js';
-import { newId } from '../crypto/ids.js';
-import type { Sql } from '../db/pool.js';
-import type { Tx } from '../db/tx.js';
+import type { Clock } from '../../platform/clock/clock.js';
+import { newId } from '../../platform/crypto/ids.js';
+import type { Sql } from '../../platform/db/pool.js';
+import type { Tx } from '../../platform/db/tx.js';
+import type { EventName } from './event-catalog.js';
 
 /**
  * What an event is about, as webhook receivers see it (`data.object.resourceType`): the resource to fetch again.
@@ -24,7 +25,8 @@ export const RESOURCE_TYPES = [
 export type ResourceType = (typeof RESOURCE_TYPES)[number];
 
 export interface DomainEvent {
-  type: string;
+  /** A name of the event catalog (either set's). */
+  type: EventName;
   merchantId?: string | null;
   partnerId?: string | null;
   resourceType: ResourceType;

@@ -100,3 +100,10 @@ for (const entry of EVENT_TYPES) {
 export function eventTypeNamed(name: string): EventTypeEntry | undefined {
   return BY_NAME.get(name);
 }
+
+/** Every name (either set's) of the catalog's events in the given groups. */
+export function eventNamesOf(...groups: EventGroup[]): EventName[] {
+  return ROWS.filter((row) => groups.includes(row[3])).flatMap((row) =>
+    [row[1], row[2]].filter((name): name is EventName => name !== null),
+  );
+}

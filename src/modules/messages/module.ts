@@ -1,0 +1,29 @@
+import { outboxEmail, SmtpTransport } from '../../platform/mail/email-transport.js';
+import { outboxSms, TwilioSms } from '../../platform/sms/sms-transport.js';
+import { defineModule } from '../manifest.js';
+import { MESSAGE_OPERATIONS } from './messages.operations.js';
+import { MessagesService } from './messages.service.js';
+
+declare module '../services.js' {
+  interface Services {
+    /** Email and SMS to payers, through a durable outbox with retries. */
+    messages: MessagesService;
+  }
+}
+
+export const messagesModule = defineModule({
+  folder: 'modules/messages',
+  summary: 'Messages: email (SMTP) and SMS (Twilio-compatible) to payers, sent from a durable outbox.',
+  tables: ['messages'],
+  needs: [],
+  provides: ['messages'],
+  build({ pool, clock, logger, config, sandbox, onStop }) {
+    // Without a configured transport the sandbox keeps messages in its outbox; production sends none (docs/messages.md).
+    const email = config.smtpUrl ? new SmtpTransport(config.smtpUrl) : sandbox ? outboxEmail : null;
+    onStop(() => email?.close());
+    const sms = config.twilio ? new TwilioSms(config.twilio) : sandbox ? outboxSms : null;
+    return { messages: new MessagesService({ pool, clock, logger, email, sms, mailFrom: config.mailFrom }) };
+  },
+  queues: ({ messages }) => messages.queues(),
+  operations: MESSAGE_OPERATIONS,
+});

@@ -1,0 +1,46 @@
+import { defineModule } from '../manifest.js';
+import { WebhookDispatcher } from './dispatcher.js';
+import { WebhookSender } from './sender.js';
+import { webhooksRoutes } from './webhooks.routes.js';
+import { WebhooksService } from './webhooks.service.js';
+
+declare module '../services.js' {
+  interface Services {
+    webhooks: WebhooksService;
+    /** Delivers due webhook deliveries (signed, retried, SSRF-safe), on the nodes that run workers. */
+    webhookDispatcher: WebhookDispatcher;
+  }
+}
+
+export const webhooksModule = defineModule({
+  folder: 'modules/webhooks',
+  summary: 'Webhooks: endpoints, the fan-out of every event to its subscribers, signed deliveries with retries.',
+  tables: ['webhook_endpoints', 'webhook_deliveries', 'webhook_delivery_logs'],
+  needs: [],
+  provides: ['webhooks', 'webhookDispatcher'],
+  build({ pool, clock, kek, config, logger, onStop }) {
+    const sender = new WebhookSender({ allowLoopback: config.webhookAllowPrivateTargets }, config.webhookTimeoutMs);
+    onStop(() => sender.close());
+    const webhooks = new WebhooksService(pool, clock, kek, config, sender);
+    const webhookDispatcher = new WebhookDispatcher(
+      pool,
+      { clock, kek, sender, headerPrefix: config.webhookHeaderPrefix },
+      logger,
+      {
+        concurrency: config.webhookConcurrency,
+        perEndpoint: config.webhookConcurrencyPerEndpoint,
+        // Outlives the attempt's own timeout with room for writing its outcome.
+        leaseMs: config.webhookTimeoutMs * 2 + 5000,
+      },
+    );
+    return { webhooks, webhookDispatcher };
+  },
+  routes: (app, { webhooks }) => webhooksRoutes(app, { webhooks }),
+  worker: ({ webhookDispatcher }, { config, listener, sharedClock }) => ({
+    start: () => {
+      if (config.workers > 0) webhookDispatcher.start(listener, sharedClock);
+    },
+    drain: () => webhookDispatcher.drain(),
+    stop: (timeoutMs) => webhookDispatcher.stop(timeoutMs),
+  }),
+});

@@ -3,11 +3,21 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { projectRoot } from '../paths.js';
 import { createClient } from './pool.js';
+import { formerly, RESTRUCTURED_MIGRATIONS, type RestructuredMigration } from './restructured.js';
+
+export interface MigrationPart {
+  /** The part's file, relative to the project root: it lives with the module that owns what it changes. */
+  file: string;
+  sql: string;
+}
 
 export interface Migration {
   version: number;
   name: string;
+  /** The main part's file. */
   file: string;
+  /** Its parts in order (most migrations have one), run together in one transaction. */
+  parts: MigrationPart[];
   sql: string;
   checksum: string;
 }
@@ -15,38 +25,66 @@ export interface Migration {
 /** Any number fits; it only has to be the same on every node. ("tessera migrations" as two int4s.) */
 const MIGRATION_LOCK = [0x7465_7373, 0x6d69_6772] as const;
 
+const MIGRATION_FILE = /^(\d{4})(?:\.(\d))?_([a-z0-9_]+)\.sql$/;
+
 /**
  * Migrations live next to the module that owns the tables (`src/<area>/migrations/NNNN_name.sql`). Versions are
- * global, so files from different modules interleave in one order; a duplicate version is a build error.
+ * global, so files from different modules interleave in one order; a duplicate version is a build error. A version
+ * that changes the tables of several modules is split into parts, one in each owner's folder: `NNNN_name.sql` first,
+ * then `NNNN.1_name.sql`, `NNNN.2_name.sql`, ... (the same name), run in that order in one transaction.
  */
 export function discoverMigrations(root = projectRoot()): Migration[] {
-  const found: Migration[] = [];
+  const found = new Map<number, Array<{ part: number; name: string; file: string; sql: string }>>();
   const walk = (dir: string) => {
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
       const full = path.join(dir, entry.name);
       if (entry.isDirectory()) walk(full);
       else if (path.basename(dir) === 'migrations' && entry.name.endsWith('.sql')) {
-        const match = /^(\d{4})_([a-z0-9_]+)\.sql$/.exec(entry.name);
-        if (!match) throw new Error(`Migration file name must look like 0001_name.sql: ${full}`);
-        const sql = readFileSync(full, 'utf8');
-        found.push({
-          version: Number(match[1]),
-          name: match[2]!,
+        const match = MIGRATION_FILE.exec(entry.name);
+        if (!match) throw new Error(`Migration file name must look like 0001_name.sql or 0001.1_name.sql: ${full}`);
+        const version = Number(match[1]);
+        const parts = found.get(version) ?? [];
+        parts.push({
+          part: Number(match[2] ?? 0),
+          name: match[3]!,
           file: path.relative(root, full),
-          sql,
-          checksum: createHash('sha256').update(sql).digest('hex'),
+          sql: readFileSync(full, 'utf8'),
         });
+        found.set(version, parts);
       }
     }
   };
   walk(path.join(root, 'src'));
-  found.sort((a, b) => a.version - b.version);
-  for (let i = 1; i < found.length; i++) {
-    if (found[i]!.version === found[i - 1]!.version) {
-      throw new Error(`Duplicate migration version ${found[i]!.version}: ${found[i - 1]!.file} and ${found[i]!.file}`);
-    }
+  const migrations: Migration[] = [];
+  for (const [version, parts] of found) {
+    parts.sort((a, b) => a.part - b.part);
+    const main = parts[0]!;
+    parts.forEach((part, i) => {
+      if (part.part !== i) {
+        const clash = part.part < i;
+        throw new Error(
+          clash
+            ? `Duplicate migration version ${version}: ${parts[i - 1]!.file} and ${part.file}`
+            : `Migration ${version} has part ${part.part} (${part.file}) without part ${i}`,
+        );
+      }
+      if (part.name !== main.name) {
+        throw new Error(`The parts of migration ${version} must share its name: ${main.file} and ${part.file}`);
+      }
+    });
+    // One part: the checksum of its text, as it always was. Several: of their texts in order.
+    const checksum = createHash('sha256');
+    parts.forEach((part, i) => checksum.update(i === 0 ? part.sql : `\0${part.sql}`));
+    migrations.push({
+      version,
+      name: main.name,
+      file: main.file,
+      parts: parts.map(({ file, sql }) => ({ file, sql })),
+      sql: parts.map((part) => part.sql).join('\n'),
+      checksum: checksum.digest('hex'),
+    });
   }
-  return found;
+  return migrations.sort((a, b) => a.version - b.version);
 }
 
 export interface MigrationReport {
@@ -58,7 +96,11 @@ export interface MigrationReport {
  * Applies pending migrations under a session advisory lock, so any number of nodes may start at once: the first
  * applies, the others wait and then find nothing to do. Each migration runs in its own transaction.
  */
-export async function migrate(databaseUrl: string, migrations = discoverMigrations()): Promise<MigrationReport> {
+export async function migrate(
+  databaseUrl: string,
+  migrations = discoverMigrations(),
+  restructured: readonly RestructuredMigration[] = RESTRUCTURED_MIGRATIONS,
+): Promise<MigrationReport> {
   const client = createClient(databaseUrl, 'tessera-migrate');
   await client.connect();
   try {
@@ -75,6 +117,14 @@ export async function migrate(databaseUrl: string, migrations = discoverMigratio
     const applied = new Map(rows.map((row) => [row.version, row]));
     for (const migration of migrations) {
       const done = applied.get(migration.version);
+      if (done && done.checksum !== migration.checksum && formerly(restructured, migration.version, done.checksum)) {
+        // Applied before it was split among its owners: the same statements, so the record takes the new checksum.
+        await client.query('UPDATE schema_migrations SET checksum = $2 WHERE version = $1', [
+          migration.version,
+          migration.checksum,
+        ]);
+        done.checksum = migration.checksum;
+      }
       if (done && done.checksum !== migration.checksum) {
         throw new Error(
           `Migration ${migration.file} was changed after it was applied (checksum mismatch). Write a new migration instead.`,

@@ -58,6 +58,3 @@ CREATE INDEX payment_sessions_open_expiry ON payment_sessions (expires_at) WHERE
 CREATE INDEX payment_sessions_unresolved ON payment_sessions (id)
   WHERE status = 1 AND (awaiting_outcome OR processing_until IS NOT NULL);
 
--- The payment (card or ACH) a session produced names it as its source; every attempt of a session does.
-ALTER TABLE transactions ADD COLUMN source_id uuid;
-CREATE INDEX transactions_source ON transactions (source_id) WHERE source_id IS NOT NULL;

@@ -19,9 +19,6 @@ CREATE TABLE vault_secrets (
   created_at timestamptz NOT NULL DEFAULT now()
 );
 
--- Stored idempotent responses are sealed by the KEK too; rotation re-seals them.
-ALTER TABLE idempotency_keys ADD COLUMN kek_version integer NOT NULL DEFAULT 1;
-
 CREATE TABLE payment_methods (
   id uuid PRIMARY KEY,
   merchant_id uuid NOT NULL REFERENCES merchants (id),

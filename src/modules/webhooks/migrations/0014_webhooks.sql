@@ -109,5 +109,3 @@ BEGIN
   RETURN NULL;
 END
 $$;
-CREATE TRIGGER events_webhook_fan_out AFTER INSERT ON events
-  REFERENCING NEW TABLE AS new_events FOR EACH STATEMENT EXECUTE FUNCTION webhook_fan_out();

@@ -25,13 +25,6 @@ CREATE TABLE key_encryption_keys (
   retired_at timestamptz
 );
 
--- The operator token generated for a sandbox started without ADMIN_TOKEN (hash only).
-CREATE TABLE operator_token (
-  singleton boolean PRIMARY KEY DEFAULT true CHECK (singleton),
-  token_hash bytea NOT NULL,
-  created_at timestamptz NOT NULL DEFAULT now()
-);
-
 -- Durable jobs. run_at is business time (the clock); locked_until is a lease in real database time, so moving the
 -- sandbox clock never makes a running job look abandoned.
 CREATE TABLE jobs (
@@ -56,21 +49,6 @@ CREATE TABLE schedules (
   name text PRIMARY KEY,
   next_run_at timestamptz NOT NULL
 );
-
--- Transactional outbox of domain events, written in the same transaction as the change it announces.
-CREATE TABLE events (
-  id uuid PRIMARY KEY,
-  seq bigint GENERATED ALWAYS AS IDENTITY UNIQUE,
-  type text NOT NULL,
-  merchant_id uuid,
-  partner_id uuid,
-  resource_type text NOT NULL,
-  resource_id text NOT NULL,
-  data jsonb NOT NULL DEFAULT '{}',
-  occurred_at timestamptz NOT NULL
-);
-CREATE INDEX events_merchant ON events (merchant_id, seq) WHERE merchant_id IS NOT NULL;
-CREATE INDEX events_partner ON events (partner_id, seq) WHERE partner_id IS NOT NULL;
 
 -- Rate-limit counters. UNLOGGED: they are cheap to write and losing them in a crash only forgives some requests.
 CREATE UNLOGGED TABLE rate_limit_counters (

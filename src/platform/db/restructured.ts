@@ -1,0 +1,90 @@
+import { createHash } from 'node:crypto';
+
+/**
+ * A migration split among its owners after it was applied somewhere (docs/architecture.md, "Migrations"): the same
+ * statements, moved to the folders of the modules whose tables they change. A database that applied it before the
+ * split recorded the former checksum; the migrator accepts that one and records the new one.
+ * test/unit/migrations.test.ts checks that the parts hold exactly the former statements (`statements`).
+ */
+export interface RestructuredMigration {
+  version: number;
+  formerChecksums: readonly string[];
+  /** statementDigest() of the migration as it was, which its parts must still give. */
+  statements: string;
+  why: string;
+}
+
+export const RESTRUCTURED_MIGRATIONS: readonly RestructuredMigration[] = [
+  {
+    version: 1,
+    formerChecksums: ['a3ceff549f9e512c3a57b6962bdff2d89c3162388f0503cb812bfaf413b42444'],
+    statements: '3d64fbd9ddb08cdfd5e9b4b608a690bdfdb53ed02c5f6b8fc92d58a865bd742d',
+    why: 'events moved to the events module, operator_token to the operator module',
+  },
+  {
+    version: 8,
+    formerChecksums: ['ec52728e9042f77cb44fefc47a4f488f0f06e5f911e8aa10ffd01f6a3122dbb9'],
+    statements: '75c651d4f1056c8107a73fdcb86411fb9511fd4239ccf394fcc0d332bbf6f731',
+    why: "idempotency_keys.kek_version moved to the platform's part",
+  },
+  {
+    version: 14,
+    formerChecksums: ['379946f6589da47dbc84b1790795ddc5b6db3226f3c445f23f10616727ba4d55'],
+    statements: 'f55e93d5dd804d62125601066e82f4788f68e25694694443fd4cad24d226b535',
+    why: 'the fan-out trigger on events moved to the events module',
+  },
+  {
+    version: 15,
+    formerChecksums: ['947dba897c897e84e6713809b1ab850744f6d385bb853ecf0cbf19bec78dccfd'],
+    statements: '6f44df604859d2e5834ce977055aba5bf031a59fcd0a1409d4a59411e4f97dce',
+    why: 'the settlement_batches changes moved to the settlements module',
+  },
+  {
+    version: 18,
+    formerChecksums: ['0fa4543b2c7c2c76509fb5ce53cd8ce67405b6305e1adedc277226627e876e0b'],
+    statements: '9dcc56eebe877caa0bcae32f1998e0e7eaa55659a82581eae7bc474b517504d0',
+    why: 'transactions.source_id moved to the payments module',
+  },
+];
+
+/** Whether `checksum` is one a database recorded for `version` before the migration was split. */
+export function formerly(list: readonly RestructuredMigration[], version: number, checksum: string): boolean {
+  return list.some((entry) => entry.version === version && entry.formerChecksums.includes(checksum));
+}
+
+/**
+ * A digest of a migration's statements, whatever their order or file: comments dropped, whitespace collapsed, each
+ * statement (dollar-quoted bodies kept whole) hashed in sorted order.
+ */
+export function statementDigest(sql: string): string {
+  const statements: string[] = [];
+  let current = '';
+  let quote: string | undefined;
+  for (let i = 0; i < sql.length; i++) {
+    const rest = sql.slice(i);
+    if (!quote && rest.startsWith('--')) {
+      const end = sql.indexOf('\n', i);
+      i = end < 0 ? sql.length : end;
+      current += ' ';
+      continue;
+    }
+    const dollar = /^\$[A-Za-z_]*\$/.exec(rest)?.[0];
+    if (dollar && (!quote || quote === dollar)) {
+      quote = quote ? undefined : dollar;
+      current += dollar;
+      i += dollar.length - 1;
+      continue;
+    }
+    if (sql[i] === "'" && (!quote || quote === "'")) quote = quote ? undefined : "'";
+    if (sql[i] === ';' && !quote) {
+      statements.push(current.replace(/\s+/g, ' ').trim());
+      current = '';
+      continue;
+    }
+    current += sql[i];
+  }
+  if (current.trim()) statements.push(current.replace(/\s+/g, ' ').trim());
+  const hash = createHash('sha256');
+  for (const statement of statements.filter(Boolean).sort()) hash.update(`${statement};\n`);
+  return hash.digest('hex');
+}

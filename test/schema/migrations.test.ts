@@ -1,0 +1,107 @@
+// Migrations: discovered from every module's folder, split into parts where one version changes the tables of
+// several modules, and a database that applied a migration before it was split keeps migrating.
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { discoverMigrations, migrate } from '../../src/platform/db/migrator.js';
+import { createClient } from '../../src/platform/db/pool.js';
+import { RESTRUCTURED_MIGRATIONS, statementDigest } from '../../src/platform/db/restructured.js';
+import { createTestDatabase, type TestDatabase } from '../harness.js';
+
+/** A project root holding the given migration files (path under src/ → SQL). */
+function fixture(files: Record<string, string>): string {
+  const root = mkdtempSync(path.join(os.tmpdir(), 'tessera-migrations-'));
+  for (const [file, sql] of Object.entries(files)) {
+    mkdirSync(path.dirname(path.join(root, 'src', file)), { recursive: true });
+    writeFileSync(path.join(root, 'src', file), sql);
+  }
+  return root;
+}
+
+describe('migrations', () => {
+  let database: TestDatabase;
+  const query = async (sql: string, values: unknown[] = []) => {
+    const client = createClient(database.url, 'tessera-tests');
+    await client.connect();
+    try {
+      return (await client.query(sql, values)).rows;
+    } finally {
+      await client.end();
+    }
+  };
+  before(async () => {
+    database = await createTestDatabase({ empty: true });
+  });
+  after(() => database.drop());
+
+  it('runs the parts of a version in order, as one migration with one record', () => {
+    const root = fixture({
+      'a/migrations/0001_first.sql': 'CREATE TABLE a (id int);',
+      'b/migrations/0001.1_first.sql': 'CREATE TABLE b (id int);',
+      'a/migrations/0002_second.sql': 'ALTER TABLE a ADD COLUMN n int;',
+    });
+    try {
+      const [first, second] = discoverMigrations(root);
+      assert.equal(first!.version, 1);
+      assert.deepEqual(
+        first!.parts.map((part) => part.file),
+        [
+          path.join('src', 'a', 'migrations', '0001_first.sql'),
+          path.join('src', 'b', 'migrations', '0001.1_first.sql'),
+        ],
+      );
+      assert.equal(first!.sql, 'CREATE TABLE a (id int);\nCREATE TABLE b (id int);');
+      assert.equal(second!.parts.length, 1);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses a part without the parts before it, parts named differently, and two files of one part', () => {
+    const cases: Array<[Record<string, string>, RegExp]> = [
+      [{ 'a/migrations/0001.1_first.sql': 'SELECT 1;' }, /without part 0/],
+      [{ 'a/migrations/0001_first.sql': 'SELECT 1;', 'b/migrations/0001.2_first.sql': 'SELECT 1;' }, /without part 1/],
+      [{ 'a/migrations/0001_first.sql': 'SELECT 1;', 'b/migrations/0001.1_other.sql': 'SELECT 1;' }, /share its name/],
+      [{ 'a/migrations/0001_first.sql': 'SELECT 1;', 'b/migrations/0001_first.sql': 'SELECT 1;' }, /Duplicate/],
+      [{ 'a/migrations/0001-first.sql': 'SELECT 1;' }, /must look like/],
+    ];
+    for (const [files, error] of cases) {
+      const root = fixture(files);
+      try {
+        assert.throws(() => discoverMigrations(root), error);
+      } finally {
+        rmSync(root, { recursive: true, force: true });
+      }
+    }
+  });
+
+  it('holds exactly the statements of each split migration as it was applied before the split', () => {
+    const migrations = new Map(discoverMigrations().map((m) => [m.version, m]));
+    for (const entry of RESTRUCTURED_MIGRATIONS) {
+      const migration = migrations.get(entry.version);
+      assert.ok(migration, `migration ${entry.version}`);
+      assert.ok(migration.parts.length > 1, `migration ${entry.version} is split`);
+      assert.equal(statementDigest(migration.sql), entry.statements, `migration ${entry.version}: ${entry.why}`);
+    }
+  });
+
+  it('migrates a database that applied a migration before it was split, and still refuses one that changed', async () => {
+    await migrate(database.url);
+    const current = await query('SELECT version, checksum FROM schema_migrations ORDER BY version');
+    for (const entry of RESTRUCTURED_MIGRATIONS) {
+      await query('UPDATE schema_migrations SET checksum = $2 WHERE version = $1', [
+        entry.version,
+        entry.formerChecksums[0],
+      ]);
+    }
+    const report = await migrate(database.url);
+    assert.deepEqual(report.applied, []);
+    assert.deepEqual(await query('SELECT version, checksum FROM schema_migrations ORDER BY version'), current);
+
+    // Any other checksum is a migration edited after it ran: refused, as before.
+    await query("UPDATE schema_migrations SET checksum = 'edited' WHERE version = 18");
+    await assert.rejects(migrate(database.url), /was changed after it was applied/);
+  });
+});

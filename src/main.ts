@@ -4,14 +4,14 @@ import { Command, Option } from 'commander';
 import { Compile } from 'typebox/compile';
 import { registerDeveloperCommands } from './cli/developer-commands.js';
 import { type Config, ConfigError, loadConfig } from './config.js';
-import { OPERATIONS } from './modules/index.js';
+import { OPERATIONS, SEALED_COLUMNS } from './modules/index.js';
 import { verifyLedger } from './modules/ledger/verify.js';
 import type { OperatorOperation } from './modules/manifest.js';
 import { bootstrapSandbox, credentialsFile } from './modules/sandbox/bootstrap.js';
 import { TerminalSimulator } from './modules/terminals/simulator/terminal-simulator.js';
-import { rotateKeys } from './modules/vault/key-rotation.js';
 import { createNode, type Node } from './node.js';
 import { loadKeyEncryptionKey } from './platform/crypto/kek.js';
+import { rotateKeys } from './platform/crypto/key-rotation.js';
 import { migrate } from './platform/db/migrator.js';
 import { createPool } from './platform/db/pool.js';
 import { AppError } from './platform/http/errors.js';
@@ -64,7 +64,9 @@ program
     try {
       await migrate(db.directUrl);
       const kek = await loadKeyEncryptionKey(config, pool);
-      const report = await rotateKeys(pool, kek, (message) => process.stderr.write(`keys rotate: ${message}\n`));
+      const report = await rotateKeys(pool, kek, SEALED_COLUMNS, (message) =>
+        process.stderr.write(`keys rotate: ${message}\n`),
+      );
       process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
     } finally {
       await pool.end();

@@ -6,11 +6,13 @@ import type { AppContext, Platform } from './modules/manifest.js';
 import { SharedClock, systemClock } from './platform/clock/clock.js';
 import { NodeLiveness } from './platform/cluster/node-liveness.js';
 import { loadKeyEncryptionKey } from './platform/crypto/kek.js';
+import { deploymentId } from './platform/db/deployment.js';
 import { Listener } from './platform/db/listener.js';
 import { createPool } from './platform/db/pool.js';
 import { IdempotencyStore } from './platform/http/idempotency.js';
 import { RateLimiter } from './platform/http/rate-limit.js';
 import { type App, closeGracefully } from './platform/http/server.js';
+import { maintenanceHandler, maintenanceSchedule } from './platform/jobs/maintenance.js';
 import { JobRunner } from './platform/jobs/runner.js';
 import type { Logger } from './platform/observability/logger.js';
 import { createMetrics } from './platform/observability/metrics.js';
@@ -73,7 +75,6 @@ export async function createNode(config: Config, options: NodeOptions): Promise<
       await sharedClock.start(listener);
       closers.unshift(() => sharedClock.stop());
     }
-    const { rows } = await pool.query<{ deployment_id: string }>('SELECT deployment_id FROM deployment');
     const metrics = createMetrics({ processMetrics: options.processMetrics ?? false });
     const platform: Platform = {
       config,
@@ -87,7 +88,7 @@ export async function createNode(config: Config, options: NodeOptions): Promise<
       kek,
       listener,
       nodeId,
-      deploymentId: rows[0]!.deployment_id,
+      deploymentId: await deploymentId(pool),
       onStop: (close) => closers.unshift(close),
     };
     const { clock } = platform;
@@ -100,8 +101,10 @@ export async function createNode(config: Config, options: NodeOptions): Promise<
     closers.unshift(() => rateLimiter.stop());
     const idempotency = new IdempotencyStore(pool, clock, kek, config.idempotencyRetentionMinutes, nodeId);
 
-    const { services, queues, schedules, workers } = await composeModules(MODULES, platform);
+    const { services, queues, schedules, workers, purges } = await composeModules(MODULES, platform);
     const jobs = new JobRunner(pool, clock, logger, metrics, config.workers, nodeId, config.jobLeaseSeconds);
+    jobs.register(maintenanceHandler(pool, clock, logger, purges));
+    jobs.schedule(maintenanceSchedule);
     for (const queue of queues) jobs.register(queue);
     for (const schedule of schedules) jobs.schedule(schedule);
 

@@ -1,4 +1,5 @@
 import { dictionary } from '../platform/dictionary.js';
+import type { Purge } from '../platform/jobs/maintenance.js';
 import type { QueueDefinition, ScheduleDefinition } from '../platform/jobs/runner.js';
 import type { AnyModule, Platform, Worker } from './manifest.js';
 import type { Services } from './services.js';
@@ -8,6 +9,7 @@ export interface Composed {
   queues: QueueDefinition[];
   schedules: ScheduleDefinition[];
   workers: Worker[];
+  purges: Purge[];
 }
 
 /**
@@ -32,13 +34,20 @@ export async function composeModules(modules: readonly AnyModule[], platform: Pl
       services[name] = built[name];
     }
   }
-  const composed: Composed = { services: services as unknown as Services, queues: [], schedules: [], workers: [] };
+  const composed: Composed = {
+    services: services as unknown as Services,
+    queues: [],
+    schedules: [],
+    workers: [],
+    purges: [],
+  };
   for (const module of modules) {
     const own = scoped(services, module);
     for (const parts of platform.sandbox && module.sandbox ? [module, module.sandbox] : [module]) {
       composed.queues.push(...(parts.queues?.(own, platform) ?? []));
       composed.schedules.push(...(parts.schedules ?? []));
       if (parts.worker) composed.workers.push(parts.worker(own, platform));
+      composed.purges.push(...(parts.purges?.(own, platform) ?? []));
     }
   }
   return composed;

@@ -1,4 +1,6 @@
 import { connectorsModule } from '../connectors/module.js';
+import type { SealedColumn } from '../platform/crypto/key-rotation.js';
+import { IDEMPOTENCY_SEALED } from '../platform/http/idempotency.js';
 import { apiKeysModule } from './api-keys/module.js';
 import { apiV2Module } from './api-v2/module.js';
 import { checkoutModule } from './checkout/module.js';
@@ -65,3 +67,9 @@ export const MODULES: readonly AnyModule[] = [
 
 /** The operator API: every module's operations, in module order (`/admin/v1` and `tessera admin`). */
 export const OPERATIONS: readonly OperatorOperation[] = MODULES.flatMap((module) => module.operations ?? []);
+
+/** Every column sealed with the key-encryption key: the platform's and each module's (key rotation reads this). */
+export const SEALED_COLUMNS: readonly SealedColumn[] = [
+  IDEMPOTENCY_SEALED,
+  ...MODULES.flatMap((module) => module.sealed ?? []),
+];

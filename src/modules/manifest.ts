@@ -2,9 +2,11 @@ import type { TSchema } from 'typebox';
 import type { Config } from '../config.js';
 import type { Clock, SharedClock } from '../platform/clock/clock.js';
 import type { KeyEncryptionKey } from '../platform/crypto/kek.js';
+import type { SealedColumn } from '../platform/crypto/key-rotation.js';
 import type { Listener } from '../platform/db/listener.js';
 import type { Pool } from '../platform/db/pool.js';
 import type { App } from '../platform/http/server.js';
+import type { Purge } from '../platform/jobs/maintenance.js';
 import type { JobRunner, QueueDefinition, ScheduleDefinition } from '../platform/jobs/runner.js';
 import type { Logger } from '../platform/observability/logger.js';
 import type { Metrics } from '../platform/observability/metrics.js';
@@ -84,6 +86,8 @@ interface ModuleParts<Deps> {
   schedules?: readonly ScheduleDefinition[];
   /** Background work of its own, started with the node's workers. */
   worker?(services: Deps, platform: Platform): Worker;
+  /** Its rows whose time has passed, for the platform's maintenance sweep (every ten minutes). */
+  purges?(services: Deps, platform: Platform): Purge[];
 }
 
 /**
@@ -102,7 +106,12 @@ export interface ModuleManifest<N extends ServiceName = ServiceName, P extends S
    * reads them through this module's services or a read it publishes (a `*.reads.ts` file).
    */
   tables: readonly string[];
-  /** The published reads of other modules it calls, as `<folder>/<file>.reads.ts` paths under `src/`. */
+  /**
+   * What it publishes for other modules to read: views its migrations create, and `*.reads.ts` files (their paths
+   * under `src/`) that run SQL over its tables for others.
+   */
+  publishes?: readonly string[];
+  /** The views and read files other modules publish that it uses (by the names they publish them under). */
   reads?: readonly string[];
   /** The services of other modules it is built from (built before it: the module list is in this order). */
   needs: readonly N[];
@@ -111,6 +120,8 @@ export interface ModuleManifest<N extends ServiceName = ServiceName, P extends S
   build?(platform: Platform, services: Pick<Services, N>): Pick<Services, P> | Promise<Pick<Services, P>>;
   /** Its operator operations (`/admin/v1/...` and `tessera admin`). */
   operations?: readonly OperatorOperation[];
+  /** Its columns sealed with the key-encryption key: key rotation re-wraps them (platform/crypto/key-rotation.ts). */
+  sealed?: readonly SealedColumn[];
   /** The webhook events it records (names of the event catalog). */
   events?: readonly EventName[];
   /** Parts that exist only in the sandbox (simulators and their controls): never in production. */

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import { rotateKeys } from '../../src/modules/vault/key-rotation.js';
+import { SEALED_COLUMNS } from '../../src/modules/index.js';
+import { rotateKeys } from '../../src/platform/crypto/key-rotation.js';
 import { createTestDatabase, ENCRYPTION_KEY, startNode, type TestDatabase } from '../harness.js';
 
 const NEW_KEY = randomBytes(32).toString('base64');
@@ -55,7 +56,7 @@ describe('key-encryption key rotation', () => {
 
       // Rotate while the node serves.
       const progress: string[] = [];
-      const report = await rotateKeys(node.ctx.pool, node.ctx.kek, (line) => progress.push(line), 1);
+      const report = await rotateKeys(node.ctx.pool, node.ctx.kek, SEALED_COLUMNS, (line) => progress.push(line), 1);
       assert.ok(report.rewrapped['data keys']! >= 1);
       assert.ok(report.rewrapped['signing keys']! >= 1);
       assert.equal(report.rewrapped['webhook signing secrets'], 1);
@@ -131,7 +132,7 @@ describe('key-encryption key rotation', () => {
         ]);
         await node.query(`UPDATE ${table} SET ${column} = $1 WHERE ${where}`, [version]);
       }
-      const report = await rotateKeys(node.ctx.pool, node.ctx.kek, () => {});
+      const report = await rotateKeys(node.ctx.pool, node.ctx.kek, SEALED_COLUMNS, () => {});
       assert.deepEqual(report.retiredVersions, []);
       const retired = await node.query<{ version: number }>(
         'SELECT version FROM key_encryption_keys WHERE retired_at IS NOT NULL',

@@ -1,11 +1,12 @@
 // Everything sealed is accounted for. A value sealed with the key-encryption key carries the version it was sealed
-// under; key rotation re-wraps and retires versions from one list (SEALED_KINDS), so a table of the migrated schema
-// with such a version column the list lacks would let a version retire while something is still sealed under it.
+// under; key rotation re-wraps and retires versions from one list (SEALED_COLUMNS: the platform's and every module
+// manifest's `sealed`), so a table of the migrated schema with such a version column the list lacks would let a
+// version retire while something is still sealed under it.
 // A value sealed under a merchant's data key carries that key's version instead (and rotating the key-encryption key
 // leaves it alone). Every `*_sealed` column is one or the other.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { SEALED_KINDS } from '../../src/modules/vault/key-rotation.js';
+import { SEALED_COLUMNS } from '../../src/modules/index.js';
 import { createClient } from '../../src/platform/db/pool.js';
 import { createTestDatabase, type TestDatabase } from '../harness.js';
 
@@ -33,19 +34,19 @@ describe('sealed columns', () => {
   });
   after(() => database.drop());
 
-  it('lists every column versioned by the key-encryption key in SEALED_KINDS (rotation and retirement read it)', () => {
+  it('lists every column versioned by the key-encryption key in SEALED_COLUMNS (rotation and retirement read it)', () => {
     const versioned = columns.filter((c) => KEK_VERSION.test(c.column)).map((c) => `${c.table}.${c.column}`);
-    const listed = SEALED_KINDS.map((kind) => `${kind.table}.${kind.versionColumn ?? 'kek_version'}`);
+    const listed = SEALED_COLUMNS.map((kind) => `${kind.table}.${kind.versionColumn ?? 'kek_version'}`);
     assert.deepEqual([...versioned].sort(), [...listed].sort());
-    for (const kind of SEALED_KINDS) {
+    for (const kind of SEALED_COLUMNS) {
       const sealed = columns.find((c) => c.table === kind.table && c.column === kind.column);
       assert.ok(sealed, `${kind.table}.${kind.column} exists`);
       assert.ok(['bytea', 'text'].includes(sealed.type), `${kind.table}.${kind.column} holds sealed bytes`);
     }
   });
 
-  it('versions every *_sealed column by the key-encryption key (in SEALED_KINDS) or by a data key', () => {
-    const byKek = new Set(SEALED_KINDS.map((kind) => `${kind.table}.${kind.column}`));
+  it('versions every *_sealed column by the key-encryption key (in SEALED_COLUMNS) or by a data key', () => {
+    const byKek = new Set(SEALED_COLUMNS.map((kind) => `${kind.table}.${kind.column}`));
     const unaccounted = columns
       .filter((c) => /_sealed$/.test(c.column))
       .filter((c) => !byKek.has(`${c.table}.${c.column}`))

@@ -98,7 +98,7 @@ export async function listMerchantKeys(
         )
       : await sql.query<ApiKeyRow>(
           `SELECT k.client_id, k.merchant_id, k.partner_id, k.name, k.permissions, k.created_at, k.deleted_at
-           FROM api_keys k JOIN merchants m ON m.id = k.merchant_id
+           FROM api_keys k JOIN merchant_accounts m ON m.id = k.merchant_id
            WHERE m.partner_id = $1 AND k.deleted_at IS NULL ORDER BY k.created_at, k.client_id`,
           [scope.partnerId],
         );
@@ -123,8 +123,8 @@ const credentialById = prepared(
      CASE WHEN k.merchant_id IS NOT NULL THEN m.status_id = ${MerchantStatus.Active}
        ELSE p.status_id = ${PartnerStatus.Active} END AS owner_active
    FROM api_keys k
-   LEFT JOIN merchants m ON m.id = k.merchant_id
-   LEFT JOIN partners p ON p.id = k.partner_id
+   LEFT JOIN merchant_accounts m ON m.id = k.merchant_id
+   LEFT JOIN partner_accounts p ON p.id = k.partner_id
    WHERE k.client_id = $1`,
 );
 

@@ -12,6 +12,7 @@ export const apiKeysModule = defineModule({
   folder: 'modules/api-keys',
   summary: "API keys: merchants' and partners' client credentials (secrets stored hashed, shown once).",
   tables: ['api_keys'],
+  reads: ['merchant_accounts', 'partner_accounts'],
   needs: ['merchants', 'partners'],
   provides: ['apiKeys'],
   build: ({ pool, clock }, { merchants, partners }) => ({

@@ -6,9 +6,9 @@ import { merchantOf } from '../../platform/http/principal.js';
 import type { App } from '../../platform/http/server.js';
 import { fromCents, toCents } from '../../platform/money.js';
 import { POS_STATUS_NAMES, POS_TYPE_NAMES, type PosTransaction, PosType, ReadingMethod } from '../pos/pos.model.js';
-import { POS_LIST } from '../pos/pos.repo.js';
 import { PrintBody } from '../pos/pos.schemas.js';
 import type { PosDraft, PosService } from '../pos/pos.service.js';
+import { POS_LIST } from '../pos/pos-list.js';
 import { checkCurrency } from './v2-commands.js';
 import { EMPTY_OK } from './v2-empty.js';
 import {

@@ -2,7 +2,7 @@
 import Type, { type Static } from 'typebox';
 import { listQuerySchema, Paged } from '../../platform/http/paging.js';
 import { AmountSchema } from '../../platform/money.js';
-import { POS_LIST } from '../pos/pos.repo.js';
+import { POS_LIST } from '../pos/pos-list.js';
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
 const Opt = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Optional(Nullable(schema));

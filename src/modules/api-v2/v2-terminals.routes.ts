@@ -4,9 +4,9 @@ import { AUTHENTICATED_ERRORS, errorResponses } from '../../platform/http/error-
 import { listQuerySchema, Paged, pageRequest } from '../../platform/http/paging.js';
 import { merchantOf } from '../../platform/http/principal.js';
 import type { App } from '../../platform/http/server.js';
+import { TERMINAL_LIST } from '../terminals/terminal-list.js';
 import { terminalListItem, terminalStatusView } from '../terminals/terminals.mapper.js';
 import { DeliveryStatus } from '../terminals/terminals.model.js';
-import { TERMINAL_LIST } from '../terminals/terminals.repo.js';
 import type { TerminalsService } from '../terminals/terminals.service.js';
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);

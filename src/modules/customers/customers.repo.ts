@@ -47,16 +47,16 @@ const COUNTED = `t.merchant_id = c.merchant_id AND t.customer_id = c.id AND t.ty
 const STATS = `
   LEFT JOIN LATERAL (
     SELECT count(*)::int AS tx_count, coalesce(sum(t.captured_cents), 0)::bigint AS tx_volume
-    FROM transactions t WHERE ${COUNTED}) agg ON true
+    FROM transaction_amounts t WHERE ${COUNTED}) agg ON true
   LEFT JOIN LATERAL (
     SELECT t.created_at AS last_at, t.total_cents AS last_amount
-    FROM transactions t WHERE ${COUNTED} ORDER BY t.created_at DESC LIMIT 1) s ON true
+    FROM transaction_amounts t WHERE ${COUNTED} ORDER BY t.created_at DESC LIMIT 1) s ON true
   LEFT JOIN LATERAL (
-    SELECT count(*)::int AS pm_count FROM payment_methods pm
+    SELECT count(*)::int AS pm_count FROM customer_payment_methods pm
     WHERE pm.merchant_id = c.merchant_id AND pm.customer_id = c.id AND pm.deleted_at IS NULL) p ON true
   LEFT JOIN LATERAL (
     SELECT count(*)::int AS sub_count, coalesce(sum(sb.total_cents), 0)::bigint AS sub_amount
-    FROM subscriptions sb
+    FROM customer_subscriptions sb
     WHERE sb.merchant_id = c.merchant_id AND sb.customer_id = c.id
       AND sb.status_id = ${SubscriptionStatus.Active}) sb ON true`;
 

@@ -16,6 +16,7 @@ export const eventsModule = defineModule({
   folder: 'modules/events',
   summary: 'Domain events: the catalog, the transactional outbox every module records into, and event streams.',
   tables: ['events', 'event_stream_leases'],
+  publishes: ['event_records'],
   needs: ['dataKeys'],
   provides: ['eventStreams', 'cursors'],
   async build({ pool, logger, config, nodeId, onStop }, { dataKeys }) {

@@ -8,7 +8,7 @@ const SELECT = `SELECT v.*, coalesce(
     nullif(concat_ws(' ', c.first_name, c.last_name), ''), c.company_name,
     nullif(concat_ws(' ', v.customer->>'firstName', v.customer->>'lastName'), ''), v.customer->>'companyName'
   ) AS customer_name
-  FROM invoices v LEFT JOIN customers c ON c.merchant_id = v.merchant_id AND c.id = v.customer_id`;
+  FROM invoices v LEFT JOIN customer_contacts c ON c.merchant_id = v.merchant_id AND c.id = v.customer_id`;
 
 function toInvoice(r: Record<string, unknown>): Invoice {
   const num = (v: unknown) => (v === null || v === undefined ? null : Number(v));
@@ -270,7 +270,7 @@ export async function listInvoices(
         )
       : sql.query<{ n: number }>(
           `SELECT count(*)::int AS n FROM invoices v
-           LEFT JOIN customers c ON c.merchant_id = v.merchant_id AND c.id = v.customer_id
+           LEFT JOIN customer_contacts c ON c.merchant_id = v.merchant_id AND c.id = v.customer_id
            WHERE v.merchant_id = $1${whereSql}`,
           params,
         ),

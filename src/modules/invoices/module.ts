@@ -34,6 +34,7 @@ export const invoicesModule = defineModule({
     'invoice_number_counters',
     'invoice_counts',
   ],
+  reads: ['customer_contacts'],
   needs: [
     'merchants',
     'customers',

@@ -12,6 +12,7 @@ export const ledgerModule = defineModule({
   folder: 'modules/ledger',
   summary: 'The ledger: double-entry accounts, entries and balances of every money movement.',
   tables: ['ledger_accounts', 'ledger_entries', 'ledger_balances'],
+  reads: ['transaction_amounts', 'batch_states'],
   needs: [],
   provides: ['ledger'],
   build: ({ pool, clock }) => ({ ledger: new Ledger(pool, clock) }),

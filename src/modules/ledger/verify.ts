@@ -69,8 +69,8 @@ export async function verifyLedger(sql: Sql, limit = 50): Promise<LedgerReport> 
   }
 
   const orphans = await sql.query<{ id: string; batch_id: string | null; batch_status: number | null }>(
-    `SELECT /* across merchants: the audit */ t.id, t.batch_id, b.status_id AS batch_status FROM transactions t
-     LEFT JOIN settlement_batches b ON b.merchant_id = t.merchant_id AND b.id = t.batch_id
+    `SELECT /* across merchants: the audit */ t.id, t.batch_id, b.status_id AS batch_status FROM transaction_amounts t
+     LEFT JOIN batch_states b ON b.merchant_id = t.merchant_id AND b.id = t.batch_id
      WHERE (t.status_id = ${TransactionStatus.Settled} OR t.settled_at IS NOT NULL)
        AND (b.id IS NULL OR b.status_id <> ${BatchStatus.Settled}) LIMIT $1`,
     [limit],
@@ -96,9 +96,9 @@ export async function verifyLedger(sql: Sql, limit = 50): Promise<LedgerReport> 
             count(t.id)::int AS live_count,
             coalesce(sum(t.captured_cents) FILTER (WHERE t.type_id IN (${SALES})), 0)::bigint AS live_sales,
             coalesce(sum(t.captured_cents) FILTER (WHERE t.type_id IN (${REFUNDS})), 0)::bigint AS live_refunds
-     FROM settlement_batches b LEFT JOIN transactions t ON t.merchant_id = b.merchant_id AND t.batch_id = b.id
+     FROM batch_states b LEFT JOIN transaction_amounts t ON t.merchant_id = b.merchant_id AND t.batch_id = b.id
      WHERE b.status_id <> ${BatchStatus.Open}
-     GROUP BY b.merchant_id, b.id`,
+     GROUP BY b.merchant_id, b.id, b.transaction_count, b.sales_cents, b.refunds_cents, b.net_cents`,
   );
   for (const b of batches.rows) {
     const ok =
@@ -118,11 +118,11 @@ export async function verifyLedger(sql: Sql, limit = 50): Promise<LedgerReport> 
     `SELECT /* across merchants: the audit */ t.id,
             ${EXPECTED_POSTED}::bigint AS expected,
             coalesce(sum(e.amount_cents), 0)::bigint AS posted
-     FROM transactions t
+     FROM transaction_amounts t
      LEFT JOIN (ledger_entries e JOIN ledger_accounts a
                 ON a.merchant_id = e.merchant_id AND a.id = e.account_id AND a.code = 'processor_receivable')
        ON e.merchant_id = t.merchant_id AND e.transaction_id = t.id
-     GROUP BY t.merchant_id, t.id
+     GROUP BY t.merchant_id, t.id, t.method, t.type_id, t.status_id, t.captured_cents
      HAVING coalesce(sum(e.amount_cents), 0) <> ${EXPECTED_POSTED}
      LIMIT $1`,
     [limit],
@@ -136,7 +136,7 @@ export async function verifyLedger(sql: Sql, limit = 50): Promise<LedgerReport> 
 
   const counts = await sql.query<{ sets: number; settled: number }>(
     `SELECT /* across merchants: the audit */ (SELECT count(DISTINCT entry_set_id) FROM ledger_entries)::int AS sets,
-            (SELECT count(*) FROM transactions WHERE settled_at IS NOT NULL)::int AS settled`,
+            (SELECT count(*) FROM transaction_amounts WHERE settled_at IS NOT NULL)::int AS settled`,
   );
   return {
     ok: problems.length === 0,

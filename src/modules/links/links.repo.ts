@@ -3,7 +3,7 @@ import { type DateRange, likePattern, type PageRequest } from '../../platform/ht
 import type { LinkStatus, LinkSurface, NewLink, PaymentLink } from './links.model.js';
 
 const SELECT = `SELECT l.*, c.first_name AS customer_first_name, c.last_name AS customer_last_name
-  FROM payment_links l LEFT JOIN customers c ON c.merchant_id = l.merchant_id AND c.id = l.customer_id`;
+  FROM payment_links l LEFT JOIN customer_contacts c ON c.merchant_id = l.merchant_id AND c.id = l.customer_id`;
 
 interface Row {
   id: string;
@@ -288,7 +288,7 @@ export async function listLinks(
     ),
     sql.query<{ n: number }>(
       `SELECT count(*)::int AS n FROM payment_links l
-       LEFT JOIN customers c ON c.merchant_id = l.merchant_id AND c.id = l.customer_id WHERE ${whereSql}`,
+       LEFT JOIN customer_contacts c ON c.merchant_id = l.merchant_id AND c.id = l.customer_id WHERE ${whereSql}`,
       params,
     ),
   ]);

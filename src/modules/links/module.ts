@@ -20,6 +20,7 @@ export const linksModule = defineModule({
   folder: 'modules/links',
   summary: 'Quick payments and payment links: shareable links whose page pays through a payment session.',
   tables: ['payment_links', 'payment_link_payments'],
+  reads: ['customer_contacts'],
   needs: ['merchants', 'customers', 'messages', 'sessions', 'transactions', 'sessionSources'],
   provides: ['links', 'linkCheckout', 'linkSharing'],
   build({ pool, clock, config }, { merchants, customers, messages, sessions, transactions, sessionSources }) {

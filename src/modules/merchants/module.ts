@@ -22,6 +22,7 @@ export const merchantsModule = defineModule({
     'merchant_compliance_snapshots',
     'merchant_portfolio_counts',
   ],
+  publishes: ['merchant_accounts', 'merchant_processors'],
   needs: ['partners'],
   provides: ['merchants'],
   build({ pool, clock, config, listener }, { partners }) {

@@ -2,7 +2,7 @@ import { defineModule } from '../manifest.js';
 import { AccessTokenAuthenticator } from './access-token.authenticator.js';
 import { oauthRoutes } from './oauth.routes.js';
 import { OAuthService } from './oauth.service.js';
-import { SigningKeyRing } from './signing-keys.js';
+import { SigningKeyRing, signingKeyAad } from './signing-keys.js';
 
 declare module '../services.js' {
   interface Services {
@@ -20,6 +20,15 @@ export const oauthModule = defineModule({
   tables: ['signing_keys', 'token_families', 'refresh_tokens'],
   needs: ['apiKeys'],
   provides: ['oauth', 'signingKeys', 'accessTokens'],
+  sealed: [
+    {
+      name: 'signing keys',
+      table: 'signing_keys',
+      column: 'private_key_sealed',
+      key: ['kid'],
+      aad: (row) => signingKeyAad(String(row.kid)),
+    },
+  ],
   async build({ pool, clock, config, kek, listener, deploymentId, onStop }, { apiKeys }) {
     const signingKeys = new SigningKeyRing(pool, kek, config.env);
     await signingKeys.load();
@@ -32,4 +41,5 @@ export const oauthModule = defineModule({
     return { oauth, signingKeys, accessTokens };
   },
   routes: (app, { oauth }, { config, logger }) => oauthRoutes(app, { oauth, config, logger }),
+  purges: ({ oauth }) => [{ name: 'refreshTokens', purge: (now) => oauth.purgeExpiredRefreshTokens(now) }],
 });

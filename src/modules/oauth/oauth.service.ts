@@ -13,6 +13,7 @@ import {
   insertRefreshToken,
   lockRefreshToken,
   markRefreshTokenUsed,
+  purgeExpiredRefreshTokens,
   revokeFamily,
 } from './oauth.repo.js';
 import { ALGORITHM, type SigningKeyRing } from './signing-keys.js';
@@ -70,6 +71,11 @@ export class OAuthService {
   ) {
     this.issuer = config.authBaseUrl;
     this.audience = `tessera:${config.env}:${deploymentId}`;
+  }
+
+  /** Refresh tokens a week past their expiry (the maintenance sweep). */
+  purgeExpiredRefreshTokens(now: Date): Promise<number> {
+    return purgeExpiredRefreshTokens(this.pool, now);
   }
 
   async token(request: TokenRequest): Promise<TokenResponse> {

@@ -4,6 +4,9 @@ import type { KeyEncryptionKey } from '../../platform/crypto/kek.js';
 import type { Pool } from '../../platform/db/pool.js';
 import { withTransaction } from '../../platform/db/tx.js';
 
+/** The associated data a signing key's private key is sealed with: it opens only as that key. */
+export const signingKeyAad = (kid: string) => `signing-key:${kid}`;
+
 export const ALGORITHM = 'EdDSA';
 
 export interface SigningKey {
@@ -48,7 +51,7 @@ export class SigningKeyRing {
             this.environment,
             ALGORITHM,
             { ...publicKey.export({ format: 'jwk' }), kid, alg: ALGORITHM, use: 'sig' },
-            this.kek.seal(der, `signing-key:${kid}`),
+            this.kek.seal(der, signingKeyAad(kid)),
             this.kek.version,
           ],
         );
@@ -76,7 +79,7 @@ export class SigningKeyRing {
       const publicKey = createPublicKey({ key: row.public_jwk as import('node:crypto').JsonWebKey, format: 'jwk' });
       let privateKey: KeyObject | undefined;
       if (!row.retired_at && this.kek.canOpen(row.kek_version)) {
-        const der = this.kek.open(row.private_key_sealed, `signing-key:${row.kid}`, row.kek_version);
+        const der = this.kek.open(row.private_key_sealed, signingKeyAad(row.kid), row.kek_version);
         privateKey = createPrivateKey({ key: der, format: 'der', type: 'pkcs8' });
       }
       const key: SigningKey = { kid: row.kid, privateKey, publicKey, publicJwk: row.public_jwk };

@@ -51,7 +51,8 @@ export const partnerApiModule = defineModule({
     );
     return { partnerPrincipals, identityProvider, identityVerifier };
   },
-  routes(app, { identityProvider, identityVerifier, partnerPrincipals, merchants }, { pool, clock, logger, config }) {
+  routes(app, { identityProvider, identityVerifier, partnerPrincipals, merchants, partners }, platform) {
+    const { pool, clock, logger, config } = platform;
     if (identityProvider) idpRoutes(app, identityProvider);
     partnerApiRoutes(app, {
       pool,
@@ -60,6 +61,7 @@ export const partnerApiModule = defineModule({
       config,
       verifier: identityVerifier,
       principals: partnerPrincipals,
+      partners,
       portfolios: merchants.portfolios,
       version: API_VERSION_TAG,
       build: process.env.TESSERA_BUILD ?? 'dev',

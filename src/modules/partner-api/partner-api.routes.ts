@@ -8,6 +8,7 @@ import { RateLimiter } from '../../platform/http/rate-limit.js';
 import { type App, frameworkErrorsUnder } from '../../platform/http/server.js';
 import type { Logger } from '../../platform/observability/logger.js';
 import type { MerchantPortfolios } from '../merchants/portfolio/portfolio.service.js';
+import type { PartnersService } from '../partners/partners.service.js';
 import { Envelope, envelopeErrors, errorEnvelopes, meta, PartnerApiError } from './envelope.js';
 import type { IdentityTokenVerifier } from './identity-verifier.js';
 import { IdentityTokenError } from './identity-verifier.js';
@@ -25,6 +26,7 @@ export interface PartnerApiRouteDeps {
   >;
   verifier: IdentityTokenVerifier;
   principals: PartnerPrincipals;
+  partners: PartnersService;
   portfolios: MerchantPortfolios;
   version: string;
   build: string;
@@ -205,7 +207,7 @@ export function partnerApiRoutes(app: App, deps: PartnerApiRouteDeps): void {
               principal_id: p.id,
               principal_type: 'idp_service_account',
               organization_id: p.partnerId,
-              organization_name: p.partnerId ? await partnerName(deps.pool, p.partnerId) : null,
+              organization_name: p.partnerId ? ((await deps.partners.findPartner(p.partnerId))?.name ?? null) : null,
               key_id: null,
               key_prefix: null,
               label: p.label,
@@ -273,11 +275,6 @@ export function partnerApiRoutes(app: App, deps: PartnerApiRouteDeps): void {
     },
     { prefix: '/api/partner' },
   );
-}
-
-async function partnerName(pool: Pool, partnerId: string): Promise<string | null> {
-  const { rows } = await pool.query<{ name: string }>('SELECT name FROM partners WHERE id = $1', [partnerId]);
-  return rows[0]?.name ?? null;
 }
 
 function principalExample(limits: ReturnType<typeof rateLimitsOf>) {

@@ -4,8 +4,8 @@ import type { Clock } from '../../platform/clock/clock.js';
 import { dateRange, MAX_PAGE } from '../../platform/http/paging.js';
 import type { App } from '../../platform/http/server.js';
 import { PCI_STATUSES, PORTFOLIO_STATUSES } from '../merchants/portfolio/portfolio.model.js';
-import { PORTFOLIO_SORTS, type PortfolioScope, type PortfolioSort } from '../merchants/portfolio/portfolio.repo.js';
 import type { MerchantPortfolios } from '../merchants/portfolio/portfolio.service.js';
+import { PORTFOLIO_SORTS, type PortfolioScope, type PortfolioSort } from '../merchants/portfolio/portfolio-query.js';
 import { Envelope, meta } from './envelope.js';
 import {
   COMPLIANCE_EXAMPLE,

@@ -11,6 +11,7 @@ export const partnersModule = defineModule({
   folder: 'modules/partners',
   summary: 'Partners: the software vendors that manage many merchants.',
   tables: ['partners'],
+  publishes: ['partner_accounts'],
   needs: [],
   provides: ['partners'],
   build: ({ pool, clock }) => ({ partners: new PartnersService(pool, clock) }),

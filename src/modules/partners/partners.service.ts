@@ -2,7 +2,7 @@ import type { Clock } from '../../platform/clock/clock.js';
 import { newId } from '../../platform/crypto/ids.js';
 import type { Pool, Sql } from '../../platform/db/pool.js';
 import { NotFoundError, ValidationError } from '../../platform/http/errors.js';
-import { findPartner, insertPartner, type PartnerRow } from './partners.repo.js';
+import { countPartners, findPartner, insertPartner, type PartnerRow } from './partners.repo.js';
 
 export const PartnerStatus = { Active: 1, Suspended: 2 } as const;
 export const PARTNER_STATUS_NAMES: Record<number, string> = { 1: 'Active', 2: 'Suspended' };
@@ -28,6 +28,17 @@ export class PartnersService {
     const name = input.name.trim();
     if (name === '') throw ValidationError.field('name', "'name' must not be empty.");
     return toPartner(await insertPartner(sql, { id: newId(), name, now: this.clock.now() }));
+  }
+
+  /** Whether there are none yet (a sandbox's first start). */
+  async isEmpty(sql: Sql = this.pool): Promise<boolean> {
+    return (await countPartners(sql)) === 0;
+  }
+
+  /** The partner, or undefined when there is none with this id. */
+  async findPartner(id: string, sql: Sql = this.pool): Promise<Partner | undefined> {
+    const row = await findPartner(sql, id);
+    return row ? toPartner(row) : undefined;
   }
 
   async getPartner(id: string, sql: Sql = this.pool): Promise<Partner> {

@@ -27,6 +27,8 @@ export const paymentsModule = defineModule({
     'The payments core: card and ACH transactions, their state machines and processor calls, ACH files, ' +
     'batch settlement. Money moves only through it.',
   tables: ['transactions', 'ach_files', 'ach_entries', 'ach_file_parts', 'card_avs_reversals'],
+  publishes: ['transaction_amounts'],
+  reads: ['batch_states', 'customer_contacts'],
   needs: ['merchants', 'customers', 'vault', 'connectors', 'ledger', 'settlements', 'devices'],
   provides: ['cardPayments', 'ach', 'payments', 'transactions'],
   build({ pool, clock, config, logger, nodeId }, { merchants, customers, vault, connectors, ledger, settlements }) {

@@ -57,7 +57,7 @@ export async function listTransactions(
     `SELECT ${TX_COLUMNS}, nullif(concat_ws(' ', c.first_name, c.last_name), '') AS customer_name,
             c.company_name AS customer_company, c.email AS customer_email, c.mobile_phone_number AS customer_phone,
             count(*) OVER ()::int AS total
-     FROM transactions t LEFT JOIN customers c ON c.id = t.customer_id
+     FROM transactions t LEFT JOIN customer_contacts c ON c.id = t.customer_id
      WHERE ${where.join(' AND ')}
      ${page.orderSql}
      LIMIT $${params.length - 1} OFFSET $${params.length}`,
@@ -66,7 +66,7 @@ export async function listTransactions(
   let total = rows[0]?.total as number | undefined;
   if (total === undefined) {
     const counted = await sql.query<{ total: number }>(
-      `SELECT count(*)::int AS total FROM transactions t LEFT JOIN customers c ON c.id = t.customer_id
+      `SELECT count(*)::int AS total FROM transactions t LEFT JOIN customer_contacts c ON c.id = t.customer_id
        WHERE ${where.join(' AND ')}`,
       params.slice(0, -2),
     );

@@ -100,7 +100,7 @@ const SAVE_IF_PENDING_SQL = `WITH input AS (
       FROM input i
      WHERE t.id = i.id AND t.status_id = ${TransactionStatus.Pending} AND t.pending_operation->>'reference' = i.reference
        AND (i.batch_id IS NULL OR EXISTS (
-         SELECT 1 FROM settlement_batches b WHERE b.id = i.batch_id AND b.status_id = ${BatchStatus.Open}
+         SELECT 1 FROM batch_states b WHERE b.id = i.batch_id AND b.status_id = ${BatchStatus.Open}
            FOR KEY SHARE))
     RETURNING 1)
   SELECT expect((SELECT count(*) FROM updated) = $3, 'a transaction or its batch changed meanwhile')`;

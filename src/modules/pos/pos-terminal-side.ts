@@ -4,7 +4,6 @@ import { receipt } from '../payments/transactions.mapper.js';
 import type { Transaction } from '../payments/transactions.model.js';
 import type { CardMessage, ServerMessage } from '../terminals/channel/protocol.js';
 import type { TerminalEvents } from '../terminals/channel/terminal-channel.js';
-import { presentCard, sealedCardContext, takePresentedCard } from '../terminals/sandbox-terminal.repo.js';
 import type { Terminal } from '../terminals/terminals.model.js';
 import {
   type CardRead,
@@ -53,8 +52,7 @@ export class PosTerminalSide implements TerminalEvents {
       await this.read(terminal, pos.id, card);
       return;
     }
-    const sealed = this.deps.kek.seal(Buffer.from(JSON.stringify(card)), sealedCardContext(terminal.id));
-    await presentCard(this.deps.pool, terminal.id, sealed, this.deps.kek.version, this.deps.clock.now());
+    await this.deps.terminals.keepPresentedCard(terminal.id, card);
     await this.takeUpPresentedCard(terminal);
   }
 
@@ -62,11 +60,8 @@ export class PosTerminalSide implements TerminalEvents {
   private async takeUpPresentedCard(terminal: Terminal): Promise<void> {
     const pos = await findInProgressOn(this.deps.pool, terminal);
     if (!pos || !waitsForCard(pos)) return;
-    const presented = await takePresentedCard(this.deps.pool, terminal.id);
-    if (!presented) return;
-    const card = JSON.parse(
-      this.deps.kek.open(presented.sealed, sealedCardContext(terminal.id), presented.kekVersion).toString(),
-    ) as CardRead;
+    const card = (await this.deps.terminals.takePresentedCard(terminal.id)) as CardRead | null;
+    if (!card) return;
     await this.read(terminal, pos.id, card);
   }
 

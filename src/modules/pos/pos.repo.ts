@@ -207,12 +207,6 @@ export async function listPos(
   return { items: rows.map(toPos), total };
 }
 
-export const POS_LIST = {
-  orderBy: { createdOn: 'p.created_at', amount: 'p.amount_cents', status: 'p.status_id' },
-  defaultOrderBy: 'createdOn',
-  tieBreaker: 'p.id',
-};
-
 /**
  * Waiting too long: sent and never accepted since `acceptBefore`, or accepted and no card since `cardBefore`. The
  * sweep ends them.

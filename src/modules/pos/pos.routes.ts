@@ -6,7 +6,6 @@ import type { App } from '../../platform/http/server.js';
 import type { MerchantsService } from '../merchants/merchants.service.js';
 import type { TransactionsService } from '../payments/transactions.service.js';
 import { posCreatedView, posDraft, posListItem, posView } from './pos.mapper.js';
-import { POS_LIST } from './pos.repo.js';
 import {
   CreatePosBody,
   PosCreatedView,
@@ -17,6 +16,7 @@ import {
   PosView,
 } from './pos.schemas.js';
 import type { PosService } from './pos.service.js';
+import { POS_LIST } from './pos-list.js';
 
 const EMPTY = Type.Unknown({ description: 'Empty body (200 with no content).', examples: [''] });
 

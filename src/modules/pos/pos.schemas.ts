@@ -2,7 +2,7 @@ import Type from 'typebox';
 import { listQuerySchema, Paged } from '../../platform/http/paging.js';
 import { AmountSchema, RateSchema } from '../../platform/money.js';
 import { Receipt, TransactionView } from '../payments/transactions.schemas.js';
-import { POS_LIST } from './pos.repo.js';
+import { POS_LIST } from './pos-list.js';
 
 const Uuid = (description?: string) => Type.String({ format: 'uuid', ...(description ? { description } : {}) });
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);

@@ -4,7 +4,6 @@ import { withTransaction } from '../../platform/db/tx.js';
 import { toMillipercent } from '../../platform/money.js';
 import type { AppContext } from '../manifest.js';
 import { DEFAULT_SETTINGS } from '../merchants/merchants.model.js';
-import { countPartners } from '../partners/partners.repo.js';
 
 export interface SandboxCredentials {
   environment: 'sandbox';
@@ -37,7 +36,7 @@ export async function bootstrapSandbox(ctx: AppContext, generatedAdminToken: str
   const created = ctx.config.sandboxDemoData
     ? await withTransaction(ctx.pool, async (tx) => {
         await tx.query("SELECT pg_advisory_xact_lock(hashtext('tessera:sandbox-bootstrap'))");
-        if ((await countPartners(tx)) > 0 || !(await ctx.services.merchants.isEmpty(tx))) return undefined;
+        if (!(await ctx.services.partners.isEmpty(tx)) || !(await ctx.services.merchants.isEmpty(tx))) return undefined;
         const { partners, merchants, apiKeys } = ctx.services;
         const partner = await partners.createPartner({ name: 'Demo Partner' }, tx);
         const { merchant } = await merchants.createMerchant(

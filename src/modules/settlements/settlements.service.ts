@@ -169,7 +169,7 @@ export class SettlementsService {
       params,
     );
     const { rows: counted } = await this.pool.query<{ total: number }>(
-      `SELECT count(*)::int AS total FROM settlement_batches b JOIN payment_processors p ON p.id = b.processor_id
+      `SELECT count(*)::int AS total FROM settlement_batches b JOIN merchant_processors p ON p.id = b.processor_id
        WHERE ${where.join(' AND ')}`,
       params.slice(0, -2),
     );
@@ -196,14 +196,14 @@ const BATCH_SELECT = `
          coalesce(b.sales_cents, live.sales_cents) AS sales_cents,
          coalesce(b.refunds_cents, live.refunds_cents) AS refunds_cents
   FROM settlement_batches b
-  JOIN payment_processors p ON p.id = b.processor_id
+  JOIN merchant_processors p ON p.id = b.processor_id
   LEFT JOIN LATERAL (
     SELECT count(*)::int AS transaction_count,
            coalesce(sum(t.captured_cents) FILTER (WHERE t.type_id IN (${sqlIds(...CARD_SALE_TYPES)})), 0)::bigint
              AS sales_cents,
            coalesce(sum(t.captured_cents) FILTER (WHERE t.type_id IN (${sqlIds(...CARD_REFUND_TYPES)})), 0)::bigint
              AS refunds_cents
-    FROM transactions t WHERE t.batch_id = b.id AND b.status_id = ${BatchStatus.Open}) live ON true`;
+    FROM transaction_amounts t WHERE t.batch_id = b.id AND b.status_id = ${BatchStatus.Open}) live ON true`;
 
 function toBatch(row: Record<string, unknown>): Batch {
   const sales = Number(row.sales_cents);

@@ -36,7 +36,7 @@ export async function skipLapsedInstallments(sql: Sql, now: Date): Promise<numbe
     `UPDATE /* across merchants: the lapse sweep */
        subscription_installments i SET status_id = ${InstallmentStatus.Skipped}, next_attempt_at = NULL,
        modified_at = $1::timestamptz
-     FROM subscriptions s JOIN merchants m ON m.id = s.merchant_id
+     FROM subscriptions s JOIN merchant_accounts m ON m.id = s.merchant_id
      WHERE i.subscription_id = s.id
        AND s.status_id IN (${sqlIds(SubscriptionStatus.Suspended, SubscriptionStatus.Delinquent)})
        AND i.status_id = ${InstallmentStatus.Scheduled}

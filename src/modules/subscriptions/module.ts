@@ -13,6 +13,8 @@ export const subscriptionsModule = defineModule({
   folder: 'modules/subscriptions',
   summary: 'Subscriptions: schedules of installments billed on the business clock, with dunning retries.',
   tables: ['subscriptions', 'subscription_installments', 'subscription_attempts'],
+  publishes: ['customer_subscriptions'],
+  reads: ['customer_contacts', 'merchant_accounts'],
   needs: ['merchants', 'customers', 'vault', 'payments', 'transactions'],
   provides: ['subscriptions'],
   build: ({ pool, clock, logger, nodeId }, { merchants, customers, vault, payments, transactions }) => ({

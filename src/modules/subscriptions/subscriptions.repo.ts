@@ -218,7 +218,7 @@ export async function listSubscriptions(
     );
   }
   params.push(page.limit, page.offset);
-  const from = 'FROM subscriptions s LEFT JOIN customers c ON c.id = s.customer_id';
+  const from = 'FROM subscriptions s LEFT JOIN customer_contacts c ON c.id = s.customer_id';
   const { rows } = await sql.query(
     `SELECT ${WITH_NEXT_PAYMENT}, nullif(concat_ws(' ', c.first_name, c.last_name), '') AS customer_name,
        c.email AS customer_email,

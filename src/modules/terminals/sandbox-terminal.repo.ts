@@ -40,9 +40,6 @@ export async function changeSandboxTerminal(
   return { before, after };
 }
 
-/** The associated data a presented card is sealed with (the key-encryption key): it opens only for its terminal. */
-export const sealedCardContext = (terminalId: string) => `sandbox-presented-card:${terminalId}`;
-
 /** A card presented before a transaction: it waits, sealed, for the next one. */
 export async function presentCard(sql: Sql, terminalId: string, sealed: Buffer, kekVersion: number, at: Date) {
   await sql.query(

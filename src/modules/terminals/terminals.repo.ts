@@ -168,7 +168,7 @@ export async function listTerminals(
     `SELECT t.*, m.company_name AS merchant_company_name, count(*) OVER ()::int AS total,
        (t.socket_node IS NOT NULL AND tessera_node_alive(t.socket_node)) AS socket_alive,
        coalesce(st.online, true) AS virtual_online
-     FROM terminals t JOIN merchants m ON m.id = t.merchant_id
+     FROM terminals t JOIN merchant_accounts m ON m.id = t.merchant_id
        LEFT JOIN sandbox_terminals st ON st.terminal_id = t.id
      WHERE ${where.join(' AND ')} ${page.orderSql} LIMIT $${params.length - 1} OFFSET $${params.length}`,
     params,
@@ -192,15 +192,3 @@ async function countTerminals(sql: Sql, where: string[], params: unknown[]): Pro
   );
   return rows[0]!.n;
 }
-
-export const TERMINAL_LIST = {
-  orderBy: {
-    createdOn: 't.created_at',
-    modifiedOn: 't.modified_at',
-    serialNumber: 't.serial_number',
-    lastSeenTimestamp: 't.last_seen_at',
-    deliveryStatusId: 't.delivery_status_id',
-  },
-  defaultOrderBy: 'createdOn',
-  tieBreaker: 't.id',
-};

@@ -2,9 +2,9 @@ import { AUTHENTICATED_ERRORS, errorResponses } from '../../platform/http/error-
 import { enumIdList, pageRequest } from '../../platform/http/paging.js';
 import { merchantOf } from '../../platform/http/principal.js';
 import type { App } from '../../platform/http/server.js';
+import { TERMINAL_LIST } from './terminal-list.js';
 import { terminalListItem, terminalStatusView } from './terminals.mapper.js';
 import { Manufacturer, Model } from './terminals.model.js';
-import { TERMINAL_LIST } from './terminals.repo.js';
 import { TerminalIdParams, TerminalListQuery, TerminalListResponse, TerminalStatusView } from './terminals.schemas.js';
 import type { TerminalsService } from './terminals.service.js';
 

@@ -1,6 +1,6 @@
 import Type from 'typebox';
 import { ListParam, listQuerySchema, Paged } from '../../platform/http/paging.js';
-import { TERMINAL_LIST } from './terminals.repo.js';
+import { TERMINAL_LIST } from './terminal-list.js';
 
 const Uuid = (description?: string) => Type.String({ format: 'uuid', ...(description ? { description } : {}) });
 const Nullable = <T extends ReturnType<typeof Type.String> | ReturnType<typeof Type.Integer>>(schema: T) =>

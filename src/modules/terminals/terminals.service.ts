@@ -1,6 +1,7 @@
 import type { Clock } from '../../platform/clock/clock.js';
 import { isNodeAlive } from '../../platform/cluster/node-liveness.js';
 import { newId } from '../../platform/crypto/ids.js';
+import type { KeyEncryptionKey } from '../../platform/crypto/kek.js';
 import { hashSecret, randomSecret, secretMatches } from '../../platform/crypto/secrets.js';
 import type { Pool, Sql } from '../../platform/db/pool.js';
 import { withTransaction } from '../../platform/db/tx.js';
@@ -9,7 +10,14 @@ import type { PageRequest } from '../../platform/http/paging.js';
 import type { EventName } from '../events/event-catalog.js';
 import { recordEvent } from '../events/outbox.js';
 import type { MerchantsService } from '../merchants/merchants.service.js';
-import { changeSandboxTerminal, readSandboxTerminal, type SandboxTerminalState } from './sandbox-terminal.repo.js';
+import { sealedCardContext } from './presented-card.js';
+import {
+  changeSandboxTerminal,
+  presentCard,
+  readSandboxTerminal,
+  type SandboxTerminalState,
+  takePresentedCard,
+} from './sandbox-terminal.repo.js';
 import { DeliveryStatus, MANUFACTURER_OF_MODEL, type Terminal, type TerminalReport } from './terminals.model.js';
 import {
   findBySerial,
@@ -31,6 +39,8 @@ export interface TerminalsDeps {
   merchants: MerchantsService;
   /** Sandbox: a terminal on no socket is the virtual one the operator's controls drive. */
   sandbox: boolean;
+  /** Seals a card presented to a sandbox terminal while it waits for a transaction. */
+  kek: KeyEncryptionKey;
 }
 
 export interface TerminalDraft {
@@ -68,6 +78,25 @@ export class TerminalsService {
   async busy(terminal: { merchantId: string; id: string }): Promise<boolean> {
     for (const check of this.busyChecks) if (await check(terminal)) return true;
     return false;
+  }
+
+  /**
+   * A card presented to a sandbox terminal with no transaction to read it: kept, sealed with the key-encryption key
+   * under the terminal's id, for the next transaction (one card at a time: a second replaces the first).
+   */
+  async keepPresentedCard(terminalId: string, card: unknown): Promise<void> {
+    const { pool, clock, kek } = this.deps;
+    const sealed = kek.seal(Buffer.from(JSON.stringify(card)), sealedCardContext(terminalId));
+    await presentCard(pool, terminalId, sealed, kek.version, clock.now());
+  }
+
+  /** The card kept for the terminal, taken (once: a second reader finds none), or null. */
+  async takePresentedCard(terminalId: string): Promise<unknown> {
+    const presented = await takePresentedCard(this.deps.pool, terminalId);
+    if (!presented) return null;
+    return JSON.parse(
+      this.deps.kek.open(presented.sealed, sealedCardContext(terminalId), presented.kekVersion).toString(),
+    );
   }
 
   /** Registers a terminal for a merchant; the secret (its channel login) is answered once and stored hashed. */

@@ -1,4 +1,5 @@
 import { defineModule } from '../manifest.js';
+import { webhookSecretAad } from './delivery-attempt.js';
 import { WebhookDispatcher } from './dispatcher.js';
 import { WebhookSender } from './sender.js';
 import { webhooksRoutes } from './webhooks.routes.js';
@@ -16,8 +17,18 @@ export const webhooksModule = defineModule({
   folder: 'modules/webhooks',
   summary: 'Webhooks: endpoints, the fan-out of every event to its subscribers, signed deliveries with retries.',
   tables: ['webhook_endpoints', 'webhook_deliveries', 'webhook_delivery_logs'],
+  reads: ['event_records', 'merchant_accounts'],
   needs: [],
   provides: ['webhooks', 'webhookDispatcher'],
+  sealed: [
+    {
+      name: 'webhook signing secrets',
+      table: 'webhook_endpoints',
+      column: 'secret_sealed',
+      key: ['id'],
+      aad: (row) => webhookSecretAad(String(row.id)),
+    },
+  ],
   build({ pool, clock, kek, config, logger, onStop }) {
     const sender = new WebhookSender({ allowLoopback: config.webhookAllowPrivateTargets }, config.webhookTimeoutMs);
     onStop(() => sender.close());

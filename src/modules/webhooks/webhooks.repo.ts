@@ -419,7 +419,7 @@ export async function claimDue(
        RETURNING d.*
      )
      SELECT ${CLAIMED_COLUMNS}
-     FROM leased d JOIN webhook_endpoints ep ON ep.id = d.endpoint_id JOIN events e ON e.id = d.event_id
+     FROM leased d JOIN webhook_endpoints ep ON ep.id = d.endpoint_id JOIN event_records e ON e.id = d.event_id
      ORDER BY d.next_attempt_at`,
     [options.now, options.limit, options.lockedBy, options.leaseMs, options.skipEndpoints],
   );
@@ -440,7 +440,7 @@ export async function leaseDelivery(
        RETURNING d.*
      )
      SELECT ${CLAIMED_COLUMNS}
-     FROM leased d JOIN webhook_endpoints ep ON ep.id = d.endpoint_id JOIN events e ON e.id = d.event_id`,
+     FROM leased d JOIN webhook_endpoints ep ON ep.id = d.endpoint_id JOIN event_records e ON e.id = d.event_id`,
     [deliveryId, lockedBy, leaseMs],
   );
   return rows[0];

@@ -74,7 +74,7 @@ export function discoverMigrations(root = projectRoot()): Migration[] {
     });
     // One part: the checksum of its text, as it always was. Several: of their texts in order.
     const checksum = createHash('sha256');
-    parts.forEach((part, i) => checksum.update(i === 0 ? part.sql : `\0${part.sql}`));
+    for (const [i, part] of parts.entries()) checksum.update(i === 0 ? part.sql : `\0${part.sql}`);
     migrations.push({
       version,
       name: main.name,

@@ -1,6 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { Clock } from '../clock/clock.js';
 import type { KeyEncryptionKey } from '../crypto/kek.js';
+import type { SealedColumn } from '../crypto/key-rotation.js';
 import type { Pool, Sql } from '../db/pool.js';
 import { IdempotencyKeyConflictError, IdempotencyKeyInProgressError } from './errors.js';
 
@@ -186,3 +187,13 @@ function canonicalJson(value: unknown): string {
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
 }
+
+/** The platform's own sealed column: stored idempotent responses (key rotation re-wraps it with the modules'). */
+export const IDEMPOTENCY_SEALED: SealedColumn = {
+  name: 'stored idempotent responses',
+  table: 'idempotency_keys',
+  column: 'response_body',
+  key: ['principal', 'key'],
+  aad: (row) => idempotencyAad(String(row.principal), String(row.key)),
+  where: 'response_body IS NOT NULL',
+};

@@ -8,6 +8,7 @@ import type {
   PortfolioOverrides,
   PortfolioStatus,
 } from './portfolio.model.js';
+import { PORTFOLIO_SORTS, type PortfolioScope, type PortfolioSort } from './portfolio-query.js';
 
 interface PortfolioRow {
   merchant_id: string;
@@ -70,9 +71,6 @@ function toPortfolio(row: PortfolioRow): Portfolio {
 }
 
 /** Every merchant (`partnerId` undefined: a system principal), or one partner's. */
-export interface PortfolioScope {
-  partnerId: string | undefined;
-}
 
 export async function findPortfolio(
   sql: Sql,
@@ -136,15 +134,6 @@ export async function savePortfolio(
     ],
   );
 }
-
-export const PORTFOLIO_SORTS = {
-  dba_name: 'dba_sort',
-  legal_name: 'legal_sort',
-  onboarding_date: 'onboarding_date',
-  status: 'status',
-  last_data_refresh: 'last_data_refresh',
-} as const;
-export type PortfolioSort = keyof typeof PORTFOLIO_SORTS;
 
 export interface PortfolioFilter extends PortfolioScope {
   status?: PortfolioStatus;

@@ -20,10 +20,10 @@ import {
   listSnapshots,
   type PortfolioFilter,
   type PortfolioPage,
-  type PortfolioScope,
   savePortfolio,
 } from './portfolio.repo.js';
 import type { ComplianceInput } from './portfolio.schemas.js';
+import type { PortfolioScope } from './portfolio-query.js';
 
 /**
  * The merchants' portfolio (what the partner portfolio API reports) and their PCI compliance snapshots. The

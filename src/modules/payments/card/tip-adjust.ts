@@ -32,7 +32,7 @@ export async function tipAdjust(
         if (t.refundedCents > 0) throw illegal('A transaction with refunds cannot be tip-adjusted.');
         if (t.batchId) {
           const { rows } = await tx.query<{ status_id: number }>(
-            'SELECT status_id FROM settlement_batches WHERE merchant_id = $2 AND id = $1 FOR KEY SHARE',
+            'SELECT status_id FROM batch_states WHERE merchant_id = $2 AND id = $1 FOR KEY SHARE',
             [t.batchId, t.merchantId],
           );
           if (rows[0]?.status_id !== 1) throw illegal('The batch of this transaction is being settled.');

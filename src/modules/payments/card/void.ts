@@ -27,7 +27,7 @@ export async function voidPayment(
         }
         if (t.refundedCents > 0) throw illegal('A transaction with refunds cannot be voided; refund the rest instead.');
         const { rows } = await tx.query<{ status_id: number }>(
-          'SELECT status_id FROM settlement_batches WHERE merchant_id = $2 AND id = $1 FOR KEY SHARE',
+          'SELECT status_id FROM batch_states WHERE merchant_id = $2 AND id = $1 FOR KEY SHARE',
           [t.batchId, t.merchantId],
         );
         if (rows[0]?.status_id !== 1)

@@ -1,17 +1,16 @@
-import type { KeyEncryptionKey } from '../../platform/crypto/kek.js';
-import type { Pool } from '../../platform/db/pool.js';
-import { dictionary } from '../../platform/dictionary.js';
-import { idempotencyAad } from '../../platform/http/idempotency.js';
-import { sealedCardContext } from '../terminals/sandbox-terminal.repo.js';
-import { webhookSecretAad } from '../webhooks/delivery-attempt.js';
-import { dataKeyAad, vaultSecretAad } from './data-keys.js';
+import type { Pool } from '../db/pool.js';
+import { dictionary } from '../dictionary.js';
+import type { KeyEncryptionKey } from './kek.js';
 
 /**
- * Everything the key-encryption key seals: where it lives, how its row is named, its associated data, and the column
- * naming the key version it is sealed under. One list drives both the re-wrapping and the retirement of old versions,
- * and test/unit/sealed-columns.test.ts fails when the schema holds a key-encryption-key version column it lacks.
+ * A column holding values sealed with the key-encryption key, declared by the module that owns its table (its
+ * manifest's `sealed`; the platform's own in PLATFORM_SEALED): where it lives, how its rows are named, the associated
+ * data each value is sealed with, and the column naming the key version. Rotation re-wraps every declared column and
+ * retires a version only when no column holds anything sealed under it; test/schema/sealed-columns.test.ts fails when
+ * the schema has a key-version column no module declares.
  */
-export interface SealedKind {
+export interface SealedColumn {
+  /** What it holds, as the rotation reports it. */
   name: string;
   table: string;
   column: string;
@@ -23,58 +22,10 @@ export interface SealedKind {
   where?: string;
 }
 
-export const SEALED_KINDS: readonly SealedKind[] = [
-  {
-    name: 'data keys',
-    table: 'data_keys',
-    column: 'key_sealed',
-    key: ['merchant_id', 'version'],
-    aad: (row) => dataKeyAad(String(row.merchant_id), Number(row.version)),
-  },
-  {
-    name: 'vault secrets',
-    table: 'vault_secrets',
-    column: 'secret_sealed',
-    key: ['name'],
-    aad: (row) => vaultSecretAad(String(row.name)),
-  },
-  {
-    name: 'signing keys',
-    table: 'signing_keys',
-    column: 'private_key_sealed',
-    key: ['kid'],
-    aad: (row) => `signing-key:${row.kid}`,
-  },
-  {
-    name: 'webhook signing secrets',
-    table: 'webhook_endpoints',
-    column: 'secret_sealed',
-    key: ['id'],
-    aad: (row) => webhookSecretAad(String(row.id)),
-  },
-  {
-    name: 'stored idempotent responses',
-    table: 'idempotency_keys',
-    column: 'response_body',
-    key: ['principal', 'key'],
-    aad: (row) => idempotencyAad(String(row.principal), String(row.key)),
-    where: 'response_body IS NOT NULL',
-  },
-  {
-    name: 'cards presented to sandbox terminals',
-    table: 'sandbox_terminals',
-    column: 'presented_card',
-    versionColumn: 'presented_card_kek',
-    key: ['terminal_id'],
-    aad: (row) => sealedCardContext(String(row.terminal_id)),
-    where: 'presented_card IS NOT NULL',
-  },
-];
-
-const versionOf = (kind: SealedKind) => kind.versionColumn ?? 'kek_version';
+const versionOf = (kind: SealedColumn) => kind.versionColumn ?? 'kek_version';
 
 /** Rows of the kind sealed under another version than `$1`. */
-const staleFilter = (kind: SealedKind) => `${versionOf(kind)} <> $1${kind.where ? ` AND ${kind.where}` : ''}`;
+const staleFilter = (kind: SealedColumn) => `${versionOf(kind)} <> $1${kind.where ? ` AND ${kind.where}` : ''}`;
 
 export interface RotationReport {
   kekVersion: number;
@@ -91,11 +42,12 @@ export interface RotationReport {
 export async function rotateKeys(
   pool: Pool,
   kek: KeyEncryptionKey,
+  columns: readonly SealedColumn[],
   progress: (message: string) => void,
   batchSize = 200,
 ): Promise<RotationReport> {
   const rewrapped: Record<string, number> = dictionary();
-  for (const kind of SEALED_KINDS) {
+  for (const kind of columns) {
     const filter = staleFilter(kind);
     const version = versionOf(kind);
     const { rows: counted } = await pool.query<{ n: number }>(
@@ -134,11 +86,13 @@ export async function rotateKeys(
       progress(`${kind.name}: ${Math.min(done, total)}/${total}`);
     }
   }
-  // A version is retired only when nothing of any kind is still sealed under it (the same list as above).
-  const stillUsed = SEALED_KINDS.map(
-    (kind) =>
-      `AND NOT EXISTS (SELECT 1 FROM ${kind.table} WHERE ${versionOf(kind)} = k.version${kind.where ? ` AND ${kind.where}` : ''})`,
-  ).join('\n       ');
+  // A version is retired only when nothing of any column is still sealed under it (the same list as above).
+  const stillUsed = columns
+    .map(
+      (kind) =>
+        `AND NOT EXISTS (SELECT 1 FROM ${kind.table} WHERE ${versionOf(kind)} = k.version${kind.where ? ` AND ${kind.where}` : ''})`,
+    )
+    .join('\n       ');
   const retired = await pool.query<{ version: number }>(
     `UPDATE /* across merchants: key rotation */ key_encryption_keys k SET retired_at = now()
      WHERE k.version <> $1 AND k.retired_at IS NULL

@@ -214,3 +214,54 @@ export function boundaryOffenses(
 function isViewName(text: string, name: string): boolean {
   return new RegExp(String.raw`VIEW\s+${name}\b`).test(text);
 }
+
+/**
+ * The groups of files that import each other at run time (type-only imports load nothing and do not count): a cycle
+ * means one of them runs before what it imports has finished loading.
+ */
+export function importCycles(files: readonly SourceFile[]): string[][] {
+  const graph = new Map<string, string[]>();
+  for (const file of files.filter((f) => f.path.endsWith('.ts'))) {
+    const targets: string[] = [];
+    for (const match of file.text.matchAll(
+      /^\s*(?:import|export)\s+(type\s+)?([^'";]*?)\s*\bfrom\s+['"](\.[^'"]+)['"]/gm,
+    )) {
+      const names = /^\{([^}]*)\}$/.exec(match[2]!.trim())?.[1];
+      const typesOnly = names?.split(',').every((name) => name.trim() === '' || name.trim().startsWith('type '));
+      if (match[1] || typesOnly) continue;
+      targets.push(path.posix.join(path.posix.dirname(file.path), match[3]!).replace(/\.js$/, '.ts'));
+    }
+    graph.set(file.path, targets);
+  }
+  // Tarjan's strongly connected components: every component of more than one file is a cycle.
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const onStack = new Set<string>();
+  const stack: string[] = [];
+  const cycles: string[][] = [];
+  const visit = (file: string) => {
+    index.set(file, index.size);
+    low.set(file, index.get(file)!);
+    stack.push(file);
+    onStack.add(file);
+    for (const target of graph.get(file) ?? []) {
+      if (!graph.has(target)) continue;
+      if (!index.has(target)) {
+        visit(target);
+        low.set(file, Math.min(low.get(file)!, low.get(target)!));
+      } else if (onStack.has(target)) low.set(file, Math.min(low.get(file)!, index.get(target)!));
+    }
+    if (low.get(file) === index.get(file)) {
+      const component: string[] = [];
+      let member: string;
+      do {
+        member = stack.pop()!;
+        onStack.delete(member);
+        component.push(member);
+      } while (member !== file);
+      if (component.length > 1) cycles.push(component.sort());
+    }
+  };
+  for (const file of graph.keys()) if (!index.has(file)) visit(file);
+  return cycles;
+}

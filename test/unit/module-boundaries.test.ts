@@ -9,7 +9,13 @@ import { describe, it } from 'node:test';
 import { MODULES } from '../../src/modules/index.js';
 import { PLATFORM_TABLES } from '../../src/platform/db/platform-tables.js';
 import { IDEMPOTENCY_SEALED } from '../../src/platform/http/idempotency.js';
-import { type Allowances, type BoundaryModule, boundaryOffenses, type SourceFile } from '../module-boundaries.js';
+import {
+  type Allowances,
+  type BoundaryModule,
+  boundaryOffenses,
+  importCycles,
+  type SourceFile,
+} from '../module-boundaries.js';
 import { sourceFiles } from '../source-literals.js';
 
 const PROJECT_MODULES: BoundaryModule[] = [
@@ -57,6 +63,20 @@ const offensesWith = (files: SourceFile[], modules = FIXTURE_MODULES, allowances
 describe('module boundaries', () => {
   it('holds in the project: every table read, written and changed only by its owner', () => {
     assert.deepEqual(boundaryOffenses(PROJECT_MODULES, projectFiles(), ALLOWANCES), []);
+  });
+
+  it('has no files that import each other at run time', () => {
+    assert.deepEqual(importCycles(projectFiles()), []);
+    // The check itself: a cycle of two files is found, a type-only import is not one.
+    const a = { path: 'src/a.ts', text: "import { b } from './b.js';\nexport const a = 1;" };
+    assert.deepEqual(
+      importCycles([a, { path: 'src/b.ts', text: "import { a } from './a.js';\nexport const b = a;" }]),
+      [['src/a.ts', 'src/b.ts']],
+    );
+    assert.deepEqual(
+      importCycles([a, { path: 'src/b.ts', text: "import type { a } from './a.js';\nexport const b = 2;" }]),
+      [],
+    );
   });
 
   it('declares each sealed column in the manifest of the module that owns its table', () => {

@@ -3,6 +3,7 @@ import { capture } from './card/capture.js';
 import { CardContext, type CardPaymentsDeps, type OperationResult } from './card/card-context.js';
 import { type ClaimToClose, closeClaim } from './card/close-claim.js';
 import { expireAuthorization } from './card/expire-authorization.js';
+import { OUTCOME_WRITERS } from './card/outcome-writers.js';
 import { pay } from './card/pay.js';
 import { reconcile } from './card/reconcile.js';
 import { refund } from './card/refund.js';
@@ -11,7 +12,7 @@ import { voidPayment } from './card/void.js';
 import type { PaymentCommand, RequestClaim } from './payment-request.js';
 
 export type { CardPaymentsDeps, OperationResult } from './card/card-context.js';
-export { expireAuthorizationQueue, reconcileQueue } from './card/card-context.js';
+export { expireAuthorizationQueue, reconcileQueue } from './card/card-queues.js';
 export { avsReversalQueue };
 
 /**
@@ -25,7 +26,7 @@ export class CardPaymentsService {
   private readonly ctx: CardContext;
 
   constructor(deps: CardPaymentsDeps) {
-    this.ctx = new CardContext(deps);
+    this.ctx = new CardContext(deps, OUTCOME_WRITERS);
   }
 
   /** Sale, authorization, verification or refund without reference. */

@@ -7,7 +7,6 @@ import { Grouped } from '../../../platform/db/grouped.js';
 import type { Pool, Sql } from '../../../platform/db/pool.js';
 import { type Tx, withTransaction } from '../../../platform/db/tx.js';
 import { ConflictError, ValidationError } from '../../../platform/http/errors.js';
-import { defineQueue } from '../../../platform/jobs/define.js';
 import type { Logger } from '../../../platform/observability/logger.js';
 import type { CustomersService } from '../../customers/customers.service.js';
 import { deferEvents } from '../../events/outbox.js';
@@ -20,12 +19,8 @@ import type { PaymentSourceListeners } from '../source-listeners.js';
 import { type TransactionEventType, transactionEventList } from '../transaction-events.js';
 import { type PendingOperation, STATUS_NAMES, type Transaction } from '../transactions.model.js';
 import { insertUnlessDuplicate, transactionQueries } from '../transactions.repo.js';
-import { applyPaymentOutcome } from './payment-outcome.js';
-
-/** Asks the processor what became of an operation whose answer was lost (one job per transaction). */
-export const reconcileQueue = defineQueue<{ transactionId: string }>('cards.reconcile');
-/** An authorization left uncaptured voids itself (one job per authorization). */
-export const expireAuthorizationQueue = defineQueue<{ transactionId: string }>('cards.expire-authorization');
+import { reconcileQueue } from './card-queues.js';
+import type { OutcomeWriters } from './outcome-writers.js';
 
 export interface CardPaymentsDeps {
   pool: Pool;
@@ -72,7 +67,11 @@ export type OpenBatch = string | QueryResult | undefined;
  * into the open batch, events, scheduling the reconciler). The operations themselves are functions, one per file.
  */
 export class CardContext {
-  constructor(readonly deps: CardPaymentsDeps) {}
+  constructor(
+    readonly deps: CardPaymentsDeps,
+    /** How each operation's processor answer is recorded when its own request could not (the reconciler). */
+    readonly writers: OutcomeWriters,
+  ) {}
 
   get clock(): Clock {
     return this.deps.clock;
@@ -87,25 +86,6 @@ export class CardContext {
     const inserted = await insertUnlessDuplicate(this.deps.pool, sorted);
     return txns.map((txn) => inserted.has(txn.id));
   });
-
-  /**
-   * tx2 of concurrent payments (the fast path: rows as tx1 wrote them), applied together in one transaction: one
-   * compare-and-set statement saves every row, with one events insert and one ledger posting statement for the
-   * group. If any of them finds its row moved on, the group fails and each is applied alone (Grouped), where that
-   * one takes the slow path.
-   */
-  readonly outcomes = new Grouped<OutcomeToApply & { written: Transaction }, Transaction>((items) =>
-    withTransaction(this.deps.pool, async (tx) => {
-      const applied: Transaction[] = [];
-      for (const item of items) applied.push(await applyPaymentOutcome(this, tx, item));
-      tx.defer(
-        transactionQueries.saveIfPending(
-          applied.map((transaction, i) => ({ transaction, reference: items[i]!.reference })),
-        ),
-      );
-      return applied;
-    }),
-  );
 
   /**
    * Money moved (a capture, or a refund to the card): the transaction records the amount, joins its processor's

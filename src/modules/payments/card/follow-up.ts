@@ -11,6 +11,7 @@ import type { RequestClaim } from '../payment-request.js';
 import { type PendingOperation, type Transaction, TransactionStatus } from '../transactions.model.js';
 import { findTransaction, findTransactionById, lockTransactionById, saveTransaction } from '../transactions.repo.js';
 import { type CardContext, illegal, inProgress, type OperationResult } from './card-context.js';
+import type { OutcomeWriter } from './outcome-writers.js';
 import { reconcile, resolveIfUnknown } from './reconcile.js';
 
 /** What a capture, void or tip adjustment adds to the shared steps: its guard and its processor call. */
@@ -232,3 +233,16 @@ export async function applyFollowUp(
       throw new Error(`No follow-up effect for ${pending.operation}`);
   }
 }
+
+/** The reconciler's writer for a follow-up (capture, void, tip adjustment): anything but an approval failed it. */
+export const followUpOutcomeWriter: OutcomeWriter = async (ctx, t, pending, outcome, processor) => {
+  await recordFollowUpOutcome(
+    ctx,
+    t.id,
+    pending.reference,
+    outcome.kind === 'approved'
+      ? outcome
+      : { kind: 'failed', responseCode: outcome.responseCode, message: outcome.message },
+    processor,
+  );
+};

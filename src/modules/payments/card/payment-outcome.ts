@@ -1,4 +1,5 @@
 import type { CardOutcome } from '../../../connectors/card/card-connector.js';
+import { Grouped } from '../../../platform/db/grouped.js';
 import { isExpectationFailure, type Tx, withTransaction } from '../../../platform/db/tx.js';
 import { lines } from '../../ledger/ledger.js';
 import type { PaymentProcessor } from '../../merchants/merchants.model.js';
@@ -6,7 +7,9 @@ import { avsAction } from '../avs.js';
 import { type Transaction, TransactionStatus } from '../transactions.model.js';
 import { toTransaction, transactionQueries } from '../transactions.repo.js';
 import { recordAvsReversal } from './avs-reversal.js';
-import { type CardContext, expireAuthorizationQueue, type OpenBatch, type OutcomeToApply } from './card-context.js';
+import type { CardContext, OpenBatch, OutcomeToApply } from './card-context.js';
+import { expireAuthorizationQueue } from './card-queues.js';
+import type { OutcomeWriter } from './outcome-writers.js';
 
 /**
  * An approval the merchant's AVS profile refuses is recorded as a decline, and its hold at the issuer is released by a
@@ -36,6 +39,34 @@ export async function screenAvs(
  * COMMIT, one round trip in all, and only if the row moved on meanwhile (the reconciler got there first, or the
  * remembered batch closed) does it run again the ordinary way, under the row lock.
  */
+/**
+ * tx2 of concurrent payments (the fast path: rows as tx1 wrote them), applied together in one transaction: one
+ * compare-and-set statement saves every row, with one events insert and one ledger posting statement for the group.
+ * If any of them finds its row moved on, the group fails and each is applied alone (Grouped), where that one takes
+ * the slow path. One writer per card context (per node), so concurrent payments on a node are written together.
+ */
+const groupedOutcomes = new WeakMap<CardContext, Grouped<OutcomeToApply & { written: Transaction }, Transaction>>();
+
+function outcomesOf(ctx: CardContext): Grouped<OutcomeToApply & { written: Transaction }, Transaction> {
+  let grouped = groupedOutcomes.get(ctx);
+  if (!grouped) {
+    grouped = new Grouped((items) =>
+      withTransaction(ctx.deps.pool, async (tx) => {
+        const applied: Transaction[] = [];
+        for (const item of items) applied.push(await applyPaymentOutcome(ctx, tx, item));
+        tx.defer(
+          transactionQueries.saveIfPending(
+            applied.map((transaction, i) => ({ transaction, reference: items[i]!.reference })),
+          ),
+        );
+        return applied;
+      }),
+    );
+    groupedOutcomes.set(ctx, grouped);
+  }
+  return grouped;
+}
+
 export async function recordPaymentOutcome(
   ctx: CardContext,
   id: string,
@@ -49,7 +80,7 @@ export async function recordPaymentOutcome(
   await ctx.deps.ledger.warm(processor.merchantId);
   if (written) {
     try {
-      return await ctx.outcomes.submit({ id, reference, outcome, avsProfileId, processor, written });
+      return await outcomesOf(ctx).submit({ id, reference, outcome, avsProfileId, processor, written });
     } catch (error) {
       if (!isExpectationFailure(error)) throw error;
     }
@@ -144,3 +175,11 @@ export async function applyPaymentOutcome(ctx: CardContext, tx: Tx, item: Outcom
   if (outcome.kind === 'approved') ctx.deps.merchants.touchLastTransaction(tx, t.merchantId, now);
   return t;
 }
+
+/** The reconciler's writer for a new payment (sale, authorization, verification, refund without reference). */
+export const paymentOutcomeWriter: OutcomeWriter = async (ctx, t, pending, outcome, processor) => {
+  const configuration = await ctx.deps.merchants.getConfiguration(t.merchantId);
+  const profileId = configuration.settings.avs.profileId;
+  const screened = await screenAvs(ctx, t, outcome, profileId, processor);
+  await recordPaymentOutcome(ctx, t.id, pending.reference, screened, profileId, processor);
+};

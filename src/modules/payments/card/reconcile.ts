@@ -2,12 +2,9 @@ import type { CardOutcome } from '../../../connectors/card/card-connector.js';
 import { CONNECTOR_TIMEOUT_MS } from '../../../connectors/registry.js';
 import { isNodeAlive } from '../../../platform/cluster/node-liveness.js';
 import { NotFoundError } from '../../../platform/http/errors.js';
-import { type PendingOperation, type Transaction, TransactionStatus } from '../transactions.model.js';
+import type { PendingOperation, Transaction } from '../transactions.model.js';
 import { findTransaction, findTransactionById } from '../transactions.repo.js';
 import type { CardContext, OperationResult } from './card-context.js';
-import { recordFollowUpOutcome } from './follow-up.js';
-import { recordPaymentOutcome, screenAvs } from './payment-outcome.js';
-import { recordRefundOutcome } from './refund.js';
 
 /** Before acting on a transaction whose last outcome is unknown, ask the processor what happened. */
 export async function resolveIfUnknown(ctx: CardContext, merchantId: string, id: string): Promise<void> {
@@ -48,23 +45,7 @@ export async function reconcile(ctx: CardContext, id: string): Promise<boolean> 
       message: 'The processor has no record of the operation; nothing was charged.',
     };
   }
-  if (t.statusId === TransactionStatus.Pending && pending.operation === 'refund') {
-    await recordRefundOutcome(ctx, t.id, outcome, processor);
-  } else if (t.statusId === TransactionStatus.Pending) {
-    const configuration = await ctx.deps.merchants.getConfiguration(t.merchantId);
-    const screened = await screenAvs(ctx, t, outcome, configuration.settings.avs.profileId, processor);
-    await recordPaymentOutcome(ctx, t.id, pending.reference, screened, configuration.settings.avs.profileId, processor);
-  } else {
-    await recordFollowUpOutcome(
-      ctx,
-      t.id,
-      pending.reference,
-      outcome.kind === 'approved'
-        ? outcome
-        : { kind: 'failed', responseCode: outcome.responseCode, message: outcome.message },
-      processor,
-    );
-  }
+  await ctx.writers[pending.operation](ctx, t, pending, outcome, processor);
   return true;
 }
 

@@ -19,6 +19,7 @@ import {
   saveTransaction,
 } from '../transactions.repo.js';
 import { type CardContext, illegal, inProgress, type OperationResult, statusName } from './card-context.js';
+import type { OutcomeWriter } from './outcome-writers.js';
 import { resolveIfUnknown, resume } from './reconcile.js';
 
 interface Started {
@@ -214,3 +215,8 @@ export async function recordRefundOutcome(
     return refund;
   });
 }
+
+/** The reconciler's writer for a refund. */
+export const refundOutcomeWriter: OutcomeWriter = async (ctx, t, _pending, outcome, processor) => {
+  await recordRefundOutcome(ctx, t.id, outcome, processor);
+};

@@ -33,6 +33,24 @@ export function toMillipercent(rate: number): number {
   return Math.round(rate * 1000);
 }
 
+/** An amount the request may leave out (or send as null): null then, else its cents. */
+export function optionalCents(amount: number | null | undefined): number | null {
+  return amount == null ? null : toCents(amount);
+}
+
+/** A percentage rate the request may leave out (or send as null): null then, else its millipercent. */
+export function optionalMillipercent(rate: number | null | undefined): number | null {
+  return rate == null ? null : toMillipercent(rate);
+}
+
+/**
+ * A rate the version 2 surface sends as a fraction (0.10 is 10%), in millipercent, rounded to the nearest one: the
+ * vendor's document gives fractions no decimal limit.
+ */
+export function fractionToMillipercent(fraction: number | null | undefined): number | null {
+  return fraction == null ? null : Math.round(fraction * 100_000);
+}
+
 export function fromMillipercent(millipercent: number): number {
   return millipercent / 1000;
 }

@@ -2,10 +2,16 @@ import Type, { type Static, type TSchema } from 'typebox';
 import { AUTHENTICATED_ERRORS, errorResponses } from '../../platform/http/error-schemas.js';
 import { merchantOf } from '../../platform/http/principal.js';
 import type { App } from '../../platform/http/server.js';
-import { AmountSchema, fromCents, fromMillipercent, RateSchema } from '../../platform/money.js';
+import {
+  AmountSchema,
+  fromCents,
+  fromMillipercent,
+  optionalCents,
+  optionalMillipercent,
+  RateSchema,
+} from '../../platform/money.js';
 import type { TransactionAutofill } from '../merchants/merchants.model.js';
 import type { MerchantsService } from '../merchants/merchants.service.js';
-import { cents, mpct } from './v2-commands.js';
 import { EMPTY_OK } from './v2-empty.js';
 
 const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
@@ -68,20 +74,20 @@ function toAutofill(body: Settings): TransactionAutofill | null {
   const l3 = body.l3Settings;
   const p = l3?.product;
   const autofill: TransactionAutofill = {
-    taxRateMpct: mpct(body.l2Settings?.taxRate),
+    taxRateMpct: optionalMillipercent(body.l2Settings?.taxRate),
     product: p
       ? {
           name: p.name?.trim() || null,
           code: p.code?.trim() || null,
-          unitPriceCents: cents(p.unitPrice),
+          unitPriceCents: optionalCents(p.unitPrice),
           measurementUnit: p.measurementUnit?.trim() || null,
           quantity: p.quantity ?? null,
-          discountRateMpct: mpct(p.discountPercentage),
+          discountRateMpct: optionalMillipercent(p.discountPercentage),
           description: p.description?.trim() || null,
         }
       : null,
-    shippingCents: cents(l3?.shippingCharge),
-    dutyRateMpct: mpct(l3?.dutyChargeRate),
+    shippingCents: optionalCents(l3?.shippingCharge),
+    dutyRateMpct: optionalMillipercent(l3?.dutyChargeRate),
   };
   const empty = Object.values(autofill).every((v) => v === null);
   return empty ? null : autofill;

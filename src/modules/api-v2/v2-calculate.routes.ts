@@ -1,11 +1,18 @@
 import { AUTHENTICATED_ERRORS, errorResponses } from '../../platform/http/error-schemas.js';
 import { merchantOf } from '../../platform/http/principal.js';
 import type { App } from '../../platform/http/server.js';
-import { fromCents, toCents } from '../../platform/money.js';
+import {
+  fractionToMillipercent,
+  fromCents,
+  optionalCents,
+  optionalMillipercent,
+  toCents,
+} from '../../platform/money.js';
 import { ZERO_COST_OPTION_NAMES } from '../merchants/merchants.model.js';
 import type { MerchantsService } from '../merchants/merchants.service.js';
-import { calculateAmount } from '../payments/amounts.js';
-import { cents, checkCurrency, mpct } from './v2-commands.js';
+import type { AmountBreakdown } from '../payments/amounts.js';
+import { amountsPerTender } from '../payments/pricing.js';
+import { checkCurrency } from './v2-commands.js';
 import { CalculateQuery, CalculateResponse } from './v2-transactions.schemas.js';
 
 /** `GET /v2/transactions/calculate-amount`: what a payment totals per tender, with the merchant's pricing program. */
@@ -27,36 +34,30 @@ export function v2CalculateRoutes(app: App, deps: { merchants: MerchantsService 
       const q = request.query;
       checkCurrency('currencyCode', q.currencyCode);
       const { settings } = await deps.merchants.getConfiguration(merchantOf(request).merchantId);
-      const input = {
+      const amounts = amountsPerTender(settings, {
         baseCents: toCents(q.baseAmount),
-        percentageOffRateMpct: q.discountRate == null ? null : Math.round(q.discountRate * 100_000),
-        tipCents: cents(q.tipAmount),
-        tipRateMpct: q.tipRate == null ? null : Math.round(q.tipRate * 100_000),
-        zeroCostOptionId: settings.zeroCostProcessingOptionId,
-        surchargeRateMpct: mpct(q.surchargeRate) ?? settings.defaultSurchargeRateMpct,
-        cashDiscountRateMpct: settings.defaultCashDiscountRateMpct,
-        dualPricingRateMpct: settings.defaultDualPricingRateMpct,
+        percentageOffRateMpct: fractionToMillipercent(q.discountRate),
+        tipCents: optionalCents(q.tipAmount),
+        tipRateMpct: fractionToMillipercent(q.tipRate),
+        surchargeRateMpct: optionalMillipercent(q.surchargeRate),
         useCardPrice: q.pricingType === undefined ? null : q.pricingType === 'Card',
-      };
-      const view = (tender: 'cash' | 'credit' | 'debit' | 'ach') => {
-        const a = calculateAmount({ ...input, tender });
-        return {
-          baseAmount: fromCents(a.baseCents),
-          discountAmount: fromCents(a.percentageOffCents + a.cashDiscountCents),
-          surchargeAmount: fromCents(a.surchargeCents),
-          tipAmount: fromCents(a.tipCents),
-          taxAmount: fromCents(a.taxCents),
-          totalAmount: fromCents(a.totalCents),
-        };
-      };
+      });
+      const view = (a: AmountBreakdown) => ({
+        baseAmount: fromCents(a.baseCents),
+        discountAmount: fromCents(a.percentageOffCents + a.cashDiscountCents),
+        surchargeAmount: fromCents(a.surchargeCents),
+        tipAmount: fromCents(a.tipCents),
+        taxAmount: fromCents(a.taxCents),
+        totalAmount: fromCents(a.totalCents),
+      });
       return {
         currencyCode: 'USD',
         zeroCostProcessingOption: ZERO_COST_OPTION_NAMES[settings.zeroCostProcessingOptionId] ?? 'None',
         pricingType: q.pricingType ?? 'Card',
-        cash: view('cash'),
-        creditCard: view('credit'),
-        debitCard: view('debit'),
-        ach: view('ach'),
+        cash: view(amounts.cash),
+        creditCard: view(amounts.creditCard),
+        debitCard: view(amounts.debitCard),
+        ach: view(amounts.ach),
       };
     },
   );

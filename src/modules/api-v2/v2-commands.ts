@@ -1,7 +1,7 @@
 // Version 2 requests as the payments core's commands: the wire names stay here, the core speaks in cents.
 import ipaddr from 'ipaddr.js';
 import { ValidationError } from '../../platform/http/errors.js';
-import { toCents, toMillipercent } from '../../platform/money.js';
+import { optionalCents, optionalMillipercent, toCents, toMillipercent } from '../../platform/money.js';
 import type { AchCommand } from '../payments/ach/ach.model.js';
 import { SecCode } from '../payments/ach/ach.model.js';
 import { enhancedDataOf } from '../payments/enhanced-data.js';
@@ -10,9 +10,6 @@ import { CreateMethod } from '../payments/transactions.model.js';
 import { normalizeAddress } from '../reference/address.js';
 import type { VaultService } from '../vault/vault.service.js';
 import type { AchData, CreateTransactionBody, CreditBody } from './v2-transactions.schemas.js';
-
-export const cents = (value: number | null | undefined) => (value == null ? null : toCents(value));
-export const mpct = (value: number | null | undefined) => (value == null ? null : toMillipercent(value));
 
 /** Only US dollars are processed: any other currency is a 400 naming the field, not a silent USD charge. */
 export function checkCurrency(field: string, code: string | null | undefined): void {
@@ -65,9 +62,9 @@ export function cardCommand(merchantId: string, body: CreateTransactionBody): Pa
     expirationMonth: details?.expirationMonth,
     expirationYear: details?.expirationYear,
     securityCode: details?.securityCode,
-    tipCents: cents(extra?.tipAmount),
-    percentageOffRateMpct: mpct(extra?.discountAmount),
-    surchargeRateMpct: mpct(extra?.surchargeRate),
+    tipCents: optionalCents(extra?.tipAmount),
+    percentageOffRateMpct: optionalMillipercent(extra?.discountAmount),
+    surchargeRateMpct: optionalMillipercent(extra?.surchargeRate),
     currencyId: 1,
     cardDataSourceId: 1,
     customerInitiated: body.customerInitiatedTransaction,
@@ -118,7 +115,7 @@ export function achCommand(
     ...commonFields(body),
     merchantId,
     direction,
-    percentageOffRateMpct: mpct(body.extraAmounts?.discountAmount),
+    percentageOffRateMpct: optionalMillipercent(body.extraAmounts?.discountAmount),
     paymentMethodId: ach.paymentMethodId,
     accountNumber: details?.accountNumber?.trim() || null,
     routingNumber: details?.routingNumber?.trim() || null,

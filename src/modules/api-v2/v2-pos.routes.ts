@@ -4,7 +4,7 @@ import { ValidationError } from '../../platform/http/errors.js';
 import { pageRequest } from '../../platform/http/paging.js';
 import { merchantOf } from '../../platform/http/principal.js';
 import type { App } from '../../platform/http/server.js';
-import { fromCents, toCents } from '../../platform/money.js';
+import { fromCents, optionalCents, toCents } from '../../platform/money.js';
 import { POS_STATUS_NAMES, POS_TYPE_NAMES, type PosTransaction, PosType, ReadingMethod } from '../pos/pos.model.js';
 import { PrintBody } from '../pos/pos.schemas.js';
 import type { PosDraft, PosService } from '../pos/pos.service.js';
@@ -39,7 +39,7 @@ function draft(merchantId: string, body: CreateBody): PosDraft {
     merchantId,
     terminalId: body.terminalId,
     typeId: PosType[type as (typeof POS_TYPES)[number]],
-    amountCents: body.amount == null ? null : toCents(body.amount),
+    amountCents: optionalCents(body.amount),
     tipCents: null,
     tipRateMpct: null,
     currencyId: 1,

@@ -1,5 +1,5 @@
 import { ValidationError } from '../../platform/http/errors.js';
-import { fromCents, fromMillipercent, toCents, toMillipercent } from '../../platform/money.js';
+import { fromCents, fromMillipercent, optionalMillipercent, toCents, toMillipercent } from '../../platform/money.js';
 import type { Category, LineItem, LineItemInput } from './catalog.model.js';
 import { resolveUnitType, type UnitType, unitTypeById } from './unit-types.js';
 
@@ -43,7 +43,7 @@ export function lineItemInput(body: {
     unitPriceCents: toCents(body.unitPrice),
     unitTypeId: unitTypeIdOf(body.unitTypeId, 'unitTypeId'),
     categoryId: body.categoryId ?? null,
-    taxRateMpct: body.taxRate == null ? null : toMillipercent(body.taxRate),
+    taxRateMpct: optionalMillipercent(body.taxRate),
   };
 }
 

@@ -1,7 +1,7 @@
 import type { Clock } from '../../platform/clock/clock.js';
 import { dictionary } from '../../platform/dictionary.js';
 import { ValidationError } from '../../platform/http/errors.js';
-import { toCents, toMillipercent } from '../../platform/money.js';
+import { optionalCents, optionalMillipercent, toCents, toMillipercent } from '../../platform/money.js';
 import type { CustomersService } from '../customers/customers.service.js';
 import { unitTypeIdOf } from './catalog.mapper.js';
 import type { CatalogService } from './catalog.service.js';
@@ -11,7 +11,6 @@ import type { InvoiceBody } from './invoices.schemas.js';
 import { EACH } from './unit-types.js';
 
 const DAY_MS = 86_400_000;
-const pct = (value: number | null | undefined) => (value == null ? null : toMillipercent(value));
 
 export interface InputDeps {
   clock: Clock;
@@ -67,23 +66,28 @@ export async function invoiceContent(
   };
   const discountMpct = adjustment(
     'discountPercentage',
-    pct(body.discountPercentage),
+    optionalMillipercent(body.discountPercentage),
     settings.isDiscountEnabled,
     settings.discountMpct,
   );
   const shippingFeeCents = adjustment(
     'shippingFeeAmount',
-    body.shippingFeeAmount == null ? null : toCents(body.shippingFeeAmount),
+    optionalCents(body.shippingFeeAmount),
     settings.isShippingFeeEnabled,
     settings.shippingFeeCents,
   );
-  const feesMpct = adjustment('feesPercentage', pct(body.feesPercentage), settings.isFeesEnabled, settings.feesMpct);
+  const feesMpct = adjustment(
+    'feesPercentage',
+    optionalMillipercent(body.feesPercentage),
+    settings.isFeesEnabled,
+    settings.feesMpct,
+  );
 
   const lines: InvoiceLine[] = [];
   for (const [n, line] of body.lineItems.entries()) {
     const at = (field: string) => `lineItems[${n}].${field}`;
     const catalog = line.lineItemId ? await deps.catalog.getLineItem(merchantId, line.lineItemId) : null;
-    const given = line.unitPrice == null ? null : toCents(line.unitPrice);
+    const given = optionalCents(line.unitPrice);
     if (catalog && given !== null && given !== catalog.unitPriceCents && !settings.canOverwriteLineItemPrice) {
       refuse(at('unitPrice'), 'The catalog price may not be changed (canOverWriteInvoiceLineItemPrice is off).');
     }
@@ -101,8 +105,8 @@ export async function invoiceContent(
       quantityMilli: Math.round(line.quantity * 1000),
       unitPriceCents: unitPriceCents ?? 0,
       unitTypeId: unitTypeIdOf(line.unitTypeId, at('unitTypeId')) ?? catalog?.unitTypeId ?? EACH,
-      discountMpct: pct(line.discountPercentage),
-      taxMpct: pct(line.taxRate) ?? catalog?.taxRateMpct ?? null,
+      discountMpct: optionalMillipercent(line.discountPercentage),
+      taxMpct: optionalMillipercent(line.taxRate) ?? catalog?.taxRateMpct ?? null,
     });
   }
   if (Object.keys(errors).length > 0) throw new ValidationError(errors);
@@ -114,7 +118,7 @@ export async function invoiceContent(
     dueDate,
     lines,
     discountMpct,
-    taxMpct: pct(body.taxPercentage) ?? settings.taxMpct,
+    taxMpct: optionalMillipercent(body.taxPercentage) ?? settings.taxMpct,
     shippingFeeCents,
     feesMpct,
     notes: body.notes?.trim() || settings.notes,

@@ -8,6 +8,8 @@ import {
   AmountSchema,
   fromCents,
   fromMillipercent,
+  optionalCents,
+  optionalMillipercent,
   RateSchema,
   toCents,
   toMillipercent,
@@ -108,16 +110,15 @@ function settingsView(merchantId: string, s: InvoiceSettings) {
 }
 
 function settingsOf(body: Static<typeof SettingsBody>): InvoiceSettings {
-  const pct = (v: number | null) => (v === null ? null : toMillipercent(v));
   return {
     dueDateAfterDays: body.dueDateAfterDays,
-    taxMpct: pct(body.taxPercentage),
+    taxMpct: optionalMillipercent(body.taxPercentage),
     isDiscountEnabled: body.isDiscountEnabled,
-    discountMpct: pct(body.discountPercentage),
+    discountMpct: optionalMillipercent(body.discountPercentage),
     isShippingFeeEnabled: body.isShippingFeeEnabled,
-    shippingFeeCents: body.shippingFeeAmount === null ? null : toCents(body.shippingFeeAmount),
+    shippingFeeCents: optionalCents(body.shippingFeeAmount),
     isFeesEnabled: body.isFeesEnabled,
-    feesMpct: pct(body.feesPercentage),
+    feesMpct: optionalMillipercent(body.feesPercentage),
     notes: body.notes?.trim() || null,
     paymentMethodTypeId: body.paymentMethodTypeId,
     cardProcessorId: body.cardPaymentProcessorId,

@@ -5,7 +5,7 @@ import { type FieldErrors, ValidationError } from '../../platform/http/errors.js
 import { pageInfoOf, pageRequest } from '../../platform/http/paging.js';
 import { merchantOf } from '../../platform/http/principal.js';
 import type { App } from '../../platform/http/server.js';
-import { toCents } from '../../platform/money.js';
+import { optionalCents, toCents } from '../../platform/money.js';
 import type { LinkSharing } from './link-sharing.js';
 import type { LinkStatus, PaymentLink } from './links.model.js';
 import type { LinkChanges } from './links.repo.js';
@@ -88,7 +88,7 @@ export function paymentLinksRoutes(app: App, deps: PaymentLinksRouteDeps): void 
       const link = await links.create(merchantOf(request).merchantId, {
         surface: 'v2',
         singleUse: body.linkType === 'SingleUse',
-        amountCents: body.baseAmount == null ? null : toCents(body.baseAmount),
+        amountCents: optionalCents(body.baseAmount),
         currencyCode,
         referenceId: body.referenceId?.trim() || null,
         name: body.name?.trim() || null,
@@ -230,7 +230,7 @@ function patchOf(body: Static<typeof PatchPaymentLinkBody>, current: PaymentLink
   if (has('description')) changes.description = text(body.description);
   if (has('referenceId')) changes.reference_id = text(body.referenceId);
   if (has('customerId')) changes.customer_id = body.customerId ?? null;
-  if (has('baseAmount')) changes.amount_cents = body.baseAmount == null ? null : toCents(body.baseAmount);
+  if (has('baseAmount')) changes.amount_cents = optionalCents(body.baseAmount);
   if (has('expiresOn')) changes.expires_at = body.expiresOn ? new Date(body.expiresOn) : null;
   if (has('linkType')) {
     if (body.linkType == null) errors.linkType = ['linkType cannot be cleared.'];

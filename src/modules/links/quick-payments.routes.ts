@@ -4,7 +4,7 @@ import { NotFoundError } from '../../platform/http/errors.js';
 import { dateRange, pageRequest } from '../../platform/http/paging.js';
 import { merchantOf } from '../../platform/http/principal.js';
 import type { App } from '../../platform/http/server.js';
-import { toCents } from '../../platform/money.js';
+import { optionalCents, toCents } from '../../platform/money.js';
 import type { LinkSharing } from './link-sharing.js';
 import type { LinkStatus, PaymentLink } from './links.model.js';
 import type { LinkDraft, LinksService } from './links.service.js';
@@ -54,7 +54,7 @@ export function quickPaymentsRoutes(app: App, deps: QuickPaymentsRouteDeps): voi
   ): LinkDraft => ({
     surface: 'quick',
     singleUse,
-    amountCents: body.amount == null ? null : toCents(body.amount),
+    amountCents: optionalCents(body.amount),
     currencyCode: 'USD',
     referenceId: body.referenceId?.trim() || null,
     name: body.name?.trim() || null,

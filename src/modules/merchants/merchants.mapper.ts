@@ -1,5 +1,5 @@
 import { ValidationError } from '../../platform/http/errors.js';
-import { fromCents, fromMillipercent, toCents, toMillipercent } from '../../platform/money.js';
+import { fromCents, fromMillipercent, optionalMillipercent, toCents, toMillipercent } from '../../platform/money.js';
 import { addressView, normalizeAddress } from '../reference/address.js';
 import { pickPhone } from '../reference/phone.js';
 import {
@@ -22,7 +22,6 @@ import { portfolioChanges } from './portfolio/portfolio.input.js';
 import type { Portfolio } from './portfolio/portfolio.model.js';
 
 const rate = (mpct: number | null) => (mpct === null ? null : fromMillipercent(mpct));
-const toRate = (value: number | null | undefined) => (value == null ? null : toMillipercent(value));
 
 export function processorView(p: PaymentProcessor) {
   return {
@@ -220,11 +219,12 @@ function settingsChanges(body: UpdateMerchantBody): MerchantChanges['settings'] 
     defaultTipsOptionsMpct:
       input.defaultTipsOptions === undefined ? undefined : (input.defaultTipsOptions?.map(toMillipercent) ?? null),
     zeroCostProcessingOptionId: input.zeroCostProcessingOptionId,
-    defaultSurchargeRateMpct: input.defaultSurchargeRate === undefined ? undefined : toRate(input.defaultSurchargeRate),
+    defaultSurchargeRateMpct:
+      input.defaultSurchargeRate === undefined ? undefined : optionalMillipercent(input.defaultSurchargeRate),
     defaultCashDiscountRateMpct:
-      input.defaultCashDiscountRate === undefined ? undefined : toRate(input.defaultCashDiscountRate),
+      input.defaultCashDiscountRate === undefined ? undefined : optionalMillipercent(input.defaultCashDiscountRate),
     defaultDualPricingRateMpct:
-      input.defaultDualPricingRate === undefined ? undefined : toRate(input.defaultDualPricingRate),
+      input.defaultDualPricingRate === undefined ? undefined : optionalMillipercent(input.defaultDualPricingRate),
     maxTransactionAmountCents:
       input.maxTransactionAmount === undefined
         ? undefined

@@ -1,5 +1,12 @@
 import type { EnhancedData } from '../../connectors/card/card-connector.js';
-import { fromCents, fromMillipercent, toCents, toMillipercent } from '../../platform/money.js';
+import {
+  fromCents,
+  fromMillipercent,
+  optionalCents,
+  optionalMillipercent,
+  toCents,
+  toMillipercent,
+} from '../../platform/money.js';
 import type { TransactionAutofill } from '../merchants/merchants.model.js';
 import { percentOf } from './amounts.js';
 
@@ -66,26 +73,24 @@ export interface EnhancedDataInput {
 }
 
 const text = (value: string | null | undefined) => value?.trim() || null;
-const cents = (value: number | null | undefined) => (value == null ? null : toCents(value));
-const mpct = (value: number | null | undefined) => (value == null ? null : toMillipercent(value));
 
 /** The request's enhanced data in internal units (amounts were checked by the schema: at most 2 decimals). */
 export function enhancedDataOf(input: EnhancedDataInput | null | undefined): EnhancedData | null {
   if (!input) return null;
   return {
-    salesTaxRateMpct: mpct(input.salesTaxRate),
+    salesTaxRateMpct: optionalMillipercent(input.salesTaxRate),
     invoiceNumber: text(input.invoiceNumber),
     purchaseOrder: text(input.purchaseOrder),
-    shippingCents: cents(input.shippingCharges),
-    dutyCents: cents(input.dutyCharges),
+    shippingCents: optionalCents(input.shippingCharges),
+    dutyCents: optionalCents(input.dutyCharges),
     products: (input.products ?? []).map((p) => ({
       name: text(p.name),
       code: text(p.code),
-      unitPriceCents: cents(p.unitPrice),
+      unitPriceCents: optionalCents(p.unitPrice),
       measurementUnit: text(p.measurementUnit),
       quantity: p.quantity ?? null,
-      taxCents: cents(p.taxAmount),
-      discountRateMpct: mpct(p.discountRate),
+      taxCents: optionalCents(p.taxAmount),
+      discountRateMpct: optionalMillipercent(p.discountRate),
       description: text(p.description),
     })),
     autofilled: [],

@@ -1,6 +1,6 @@
 import { dictionary } from '../../platform/dictionary.js';
 import { type MerchantSettings, ZeroCostProcessingOption } from '../merchants/merchants.model.js';
-import { type AmountBreakdown, calculateAmount, type TaxSetting, taxInput } from './amounts.js';
+import { type AmountBreakdown, type AmountInput, calculateAmount, type TaxSetting, taxInput } from './amounts.js';
 
 /** The parts of an amount; the merchant's programs (surcharge, cash discount, dual pricing) apply on top. */
 export interface AmountParts {
@@ -32,13 +32,9 @@ export function zeroCostErrors(
   return errors;
 }
 
-/** What a card payment of these parts comes to under the merchant's program (debit cards are never surcharged). */
-export function cardAmounts(
-  settings: MerchantSettings,
-  parts: AmountParts,
-  tender: 'credit' | 'debit',
-): AmountBreakdown {
-  return calculateAmount({
+/** These parts under the merchant's program: its rates, and its default surcharge where the request names none. */
+function underProgram(settings: MerchantSettings, parts: AmountParts): Omit<AmountInput, 'tender'> {
+  return {
     baseCents: parts.baseCents,
     percentageOffRateMpct: parts.percentageOffRateMpct,
     tipCents: parts.tipCents,
@@ -48,9 +44,40 @@ export function cardAmounts(
     cashDiscountRateMpct: settings.defaultCashDiscountRateMpct,
     dualPricingRateMpct: settings.defaultDualPricingRateMpct,
     useCardPrice: parts.useCardPrice,
-    tender,
     ...taxInput(parts.tax),
-  });
+  };
+}
+
+/** What a payment of these parts by this tender comes to under the merchant's program. */
+export function amountsUnderProgram(
+  settings: MerchantSettings,
+  parts: AmountParts,
+  tender: AmountInput['tender'],
+): AmountBreakdown {
+  return calculateAmount({ ...underProgram(settings, parts), tender });
+}
+
+/** What a card payment of these parts comes to under the merchant's program (debit cards are never surcharged). */
+export function cardAmounts(
+  settings: MerchantSettings,
+  parts: AmountParts,
+  tender: 'credit' | 'debit',
+): AmountBreakdown {
+  return amountsUnderProgram(settings, parts, tender);
+}
+
+/** What a payment of these parts comes to by each tender (calculate-amount, versions 1 and 2). */
+export function amountsPerTender(
+  settings: MerchantSettings,
+  parts: AmountParts,
+): Record<'cash' | 'creditCard' | 'debitCard' | 'ach', AmountBreakdown> {
+  const input = underProgram(settings, parts);
+  return {
+    cash: calculateAmount({ ...input, tender: 'cash' }),
+    creditCard: calculateAmount({ ...input, tender: 'credit' }),
+    debitCard: calculateAmount({ ...input, tender: 'debit' }),
+    ach: calculateAmount({ ...input, tender: 'ach' }),
+  };
 }
 
 /** What an ACH entry of these parts comes to: a debit pays the cash price; a credit has no program on top. */

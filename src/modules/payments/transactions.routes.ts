@@ -4,15 +4,15 @@ import { NotFoundError } from '../../platform/http/errors.js';
 import { dateRange, pageRequest } from '../../platform/http/paging.js';
 import { merchantOf } from '../../platform/http/principal.js';
 import type { App } from '../../platform/http/server.js';
-import { toCents, toMillipercent } from '../../platform/money.js';
+import { optionalCents, optionalMillipercent, toCents, toMillipercent } from '../../platform/money.js';
 import { ZERO_COST_OPTION_NAMES } from '../merchants/merchants.model.js';
 import type { MerchantsService } from '../merchants/merchants.service.js';
 import { normalizeAddress } from '../reference/address.js';
 import type { AchPaymentsService } from './ach/ach.service.js';
-import { calculateAmount } from './amounts.js';
 import type { CardPaymentsService } from './card-payments.service.js';
 import { enhancedDataOf } from './enhanced-data.js';
 import { contactInfoOf, type PaymentCommand } from './payment-request.js';
+import { amountsPerTender } from './pricing.js';
 import { cardProcessor } from './processors.js';
 import {
   amountView,
@@ -46,8 +46,6 @@ import {
 import type { TransactionsService } from './transactions.service.js';
 
 type PaymentBody = Static<typeof SaleBody>;
-const cents = (value: number | null | undefined) => (value == null ? null : toCents(value));
-const mpct = (value: number | null | undefined) => (value == null ? null : toMillipercent(value));
 
 function command(kind: PaymentCommand['kind'], merchantId: string, body: Partial<PaymentBody>): PaymentCommand {
   return {
@@ -61,10 +59,10 @@ function command(kind: PaymentCommand['kind'], merchantId: string, body: Partial
     expirationYear: body.expirationYear,
     securityCode: body.securityCode,
     amountCents: kind === 'verify' ? 0 : toCents(body.amount ?? 0),
-    tipCents: cents(body.tipAmount),
-    tipRateMpct: mpct(body.tipRate),
-    percentageOffRateMpct: mpct(body.percentageOffRate),
-    surchargeRateMpct: mpct(body.surchargeRate),
+    tipCents: optionalCents(body.tipAmount),
+    tipRateMpct: optionalMillipercent(body.tipRate),
+    percentageOffRateMpct: optionalMillipercent(body.percentageOffRate),
+    surchargeRateMpct: optionalMillipercent(body.surchargeRate),
     useCardPrice: body.useCardPrice,
     currencyId: body.currencyId ?? 1,
     billingAddress: body.billingAddress ? normalizeAddress(body.billingAddress, 'billingAddress') : null,
@@ -311,27 +309,24 @@ export function transactionsRoutes(app: App, deps: TransactionsRouteDeps): void 
     async (request) => {
       const q = request.query;
       const { settings } = await merchants.getConfiguration(merchantOf(request).merchantId);
-      const input = {
+      const amounts = amountsPerTender(settings, {
         baseCents: toCents(q.amount),
-        percentageOffRateMpct: mpct(q.percentageOffRate),
-        tipCents: cents(q.tipAmount),
-        tipRateMpct: mpct(q.tipRate),
-        zeroCostOptionId: settings.zeroCostProcessingOptionId,
-        surchargeRateMpct: mpct(q.surchargeRate) ?? settings.defaultSurchargeRateMpct,
-        cashDiscountRateMpct: settings.defaultCashDiscountRateMpct,
-        dualPricingRateMpct: settings.defaultDualPricingRateMpct,
+        percentageOffRateMpct: optionalMillipercent(q.percentageOffRate),
+        tipCents: optionalCents(q.tipAmount),
+        tipRateMpct: optionalMillipercent(q.tipRate),
+        surchargeRateMpct: optionalMillipercent(q.surchargeRate),
         useCardPrice: q.useCardPrice ?? null,
-      };
+      });
       return {
         currencyId: 1,
         currency: 'USD',
         zeroCostProcessingOptionId: settings.zeroCostProcessingOptionId,
         zeroCostProcessingOption: ZERO_COST_OPTION_NAMES[settings.zeroCostProcessingOptionId]!,
         useCardPrice: q.useCardPrice ?? null,
-        cash: amountView(calculateAmount({ ...input, tender: 'cash' })),
-        creditCard: amountView(calculateAmount({ ...input, tender: 'credit' })),
-        debitCard: amountView(calculateAmount({ ...input, tender: 'debit' })),
-        ach: amountView(calculateAmount({ ...input, tender: 'ach' })),
+        cash: amountView(amounts.cash),
+        creditCard: amountView(amounts.creditCard),
+        debitCard: amountView(amounts.debitCard),
+        ach: amountView(amounts.ach),
       };
     },
   );

@@ -1,6 +1,6 @@
 import type { Static } from 'typebox';
 import { ValidationError } from '../../platform/http/errors.js';
-import { fromCents, toCents, toMillipercent } from '../../platform/money.js';
+import { fromCents, optionalCents, optionalMillipercent, toCents, toMillipercent } from '../../platform/money.js';
 import type { MerchantsService } from '../merchants/merchants.service.js';
 import { receipt, transactionView } from '../payments/transactions.mapper.js';
 import { CARD_DATA_SOURCE_NAMES } from '../payments/transactions.model.js';
@@ -12,14 +12,13 @@ import type { PosDraft } from './pos.service.js';
 type Body = Static<typeof CreatePosBody>;
 
 export function posDraft(merchantId: string, body: Body): PosDraft {
-  const cents = (value: number | null | undefined) => (value == null ? null : toCents(value));
   return {
     merchantId,
     terminalId: body.terminalId,
     typeId: body.transactionTypeId ?? PosType.Sale,
-    amountCents: cents(body.amount),
-    tipCents: cents(body.tipAmount),
-    tipRateMpct: body.tipRate == null ? null : toMillipercent(body.tipRate),
+    amountCents: optionalCents(body.amount),
+    tipCents: optionalCents(body.tipAmount),
+    tipRateMpct: optionalMillipercent(body.tipRate),
     currencyId: body.currencyId ?? 1,
     posDeviceId: body.posDeviceId?.trim() || null,
     referenceId: body.referenceId?.trim() || null,

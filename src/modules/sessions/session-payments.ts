@@ -11,8 +11,9 @@ import { recordEvent } from '../events/outbox.js';
 import type { MerchantConfiguration } from '../merchants/merchants.model.js';
 import type { MerchantsService } from '../merchants/merchants.service.js';
 import { SecCode } from '../payments/ach/ach.model.js';
-import { type AmountBreakdown, calculateAmount, taxInput } from '../payments/amounts.js';
+import type { AmountBreakdown } from '../payments/amounts.js';
 import type { PaymentsService } from '../payments/payments.service.js';
+import { amountsUnderProgram } from '../payments/pricing.js';
 import { CreateMethod, type Transaction, TransactionStatus } from '../payments/transactions.model.js';
 import type { TransactionsService } from '../payments/transactions.service.js';
 import { normalizeAddress } from '../reference/address.js';
@@ -132,18 +133,11 @@ export class SessionPayments {
     tender: 'credit' | 'ach',
     baseCents: number,
   ): AmountBreakdown {
-    const settings = configuration.settings;
-    return calculateAmount({
-      baseCents,
-      tipCents: session.tipCents,
-      zeroCostOptionId: settings.zeroCostProcessingOptionId,
-      surchargeRateMpct: settings.defaultSurchargeRateMpct,
-      cashDiscountRateMpct: settings.defaultCashDiscountRateMpct,
-      dualPricingRateMpct: settings.defaultDualPricingRateMpct,
-      useCardPrice: tender !== 'ach',
+    return amountsUnderProgram(
+      configuration.settings,
+      { baseCents, tipCents: session.tipCents, useCardPrice: tender !== 'ach', tax: sessionTax(session) },
       tender,
-      ...taxInput(sessionTax(session)),
-    });
+    );
   }
 
   async pay(id: string, payment: PayerPayment): Promise<PayOutcome> {

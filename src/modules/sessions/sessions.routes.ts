@@ -4,7 +4,7 @@ import { AUTHENTICATED_ERRORS, errorResponses } from '../../platform/http/error-
 import { ValidationError } from '../../platform/http/errors.js';
 import { merchantOf } from '../../platform/http/principal.js';
 import type { App } from '../../platform/http/server.js';
-import { toCents, toMillipercent } from '../../platform/money.js';
+import { optionalCents, optionalMillipercent, toCents, toMillipercent } from '../../platform/money.js';
 import { sanitizeMetadata } from './metadata.js';
 import { intCreated, intSessionView, v2Created, v2SessionView } from './sessions.mapper.js';
 import { CustomerHandling, type SessionDraft, SessionMode, TaxMode } from './sessions.model.js';
@@ -26,14 +26,13 @@ const INT_DEFAULT_EXPIRY_MS = 30 * 60_000;
 type V2Body = Static<typeof V2CreateBody>;
 type IntBody = Static<typeof IntCreateBody>;
 
-const cents = (value: number | null | undefined) => (value == null ? null : toCents(value));
 const text = (value: string | null | undefined) => (value == null || value.trim() === '' ? null : value);
 
 function common(body: V2Body | IntBody) {
   return {
-    tipCents: cents(body.tipAmount),
-    taxRateMpct: body.taxRate == null ? null : toMillipercent(body.taxRate),
-    taxCents: cents(body.taxAmount),
+    tipCents: optionalCents(body.tipAmount),
+    taxRateMpct: optionalMillipercent(body.taxRate),
+    taxCents: optionalCents(body.taxAmount),
     skipAddressVerification: body.skipAddressVerification ?? false,
     referenceId: text(body.referenceId),
     customerId: body.customerId ?? null,
@@ -50,7 +49,7 @@ function v2Draft(merchantId: string, body: V2Body): SessionDraft {
     merchantId,
     surface: 'v2',
     mode: SessionMode[body.mode ?? 'Payment'],
-    amountCents: cents(body.amount),
+    amountCents: optionalCents(body.amount),
     taxMode: body.taxMode == null ? null : TaxMode[body.taxMode],
     customerHandling: body.customerHandling == null ? null : CustomerHandling[body.customerHandling],
     card: {
@@ -89,7 +88,7 @@ function intDraft(merchantId: string, body: IntBody): SessionDraft {
     surface: 'int',
     mode: body.mode ?? SessionMode.Payment,
     // Omitted and null both mean a flexible amount, except that a vault-only session charges nothing.
-    amountCents: body.amount == null && body.mode === SessionMode.SaveMethod ? 0 : cents(body.amount),
+    amountCents: body.amount == null && body.mode === SessionMode.SaveMethod ? 0 : optionalCents(body.amount),
     taxMode: body.taxMode ?? null,
     customerHandling: CustomerHandling[body.customerHandling ?? 'CreateCustomer'],
     card: { enabled: card, processorId: null },

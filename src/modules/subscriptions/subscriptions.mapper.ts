@@ -1,4 +1,4 @@
-import { fromCents, fromMillipercent, toCents, toMillipercent } from '../../platform/money.js';
+import { fromCents, fromMillipercent, optionalMillipercent, toCents, toMillipercent } from '../../platform/money.js';
 import { CREATE_METHOD_NAMES } from '../payments/transactions.model.js';
 import { CARD_TOKEN_TYPE_NAMES, PaymentMethodType } from '../vault/vault.model.js';
 import type { SubscriptionDraft } from './subscription-input.js';
@@ -46,8 +46,8 @@ export function subscriptionDraft(
     startAt: body.paymentStartDateTime ? new Date(body.paymentStartDateTime) : null,
     secCode: body.secCode ?? null,
     isFasterProcessing: body.isFasterProcessing ?? null,
-    percentageOffRateMpct: body.percentageOffRate == null ? null : toMillipercent(body.percentageOffRate),
-    surchargeRateMpct: body.surchargeRate == null ? null : toMillipercent(body.surchargeRate),
+    percentageOffRateMpct: optionalMillipercent(body.percentageOffRate),
+    surchargeRateMpct: optionalMillipercent(body.surchargeRate),
     useCardPrice: body.useCardPrice ?? null,
     schedule: body.schedule ?? null,
     installmentAmounts:

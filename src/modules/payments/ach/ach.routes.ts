@@ -8,7 +8,7 @@ import { pageRequest } from '../../../platform/http/paging.js';
 import { merchantOf } from '../../../platform/http/principal.js';
 import type { App } from '../../../platform/http/server.js';
 import { multiline } from '../../../platform/http/validation.js';
-import { fromCents, toCents, toMillipercent } from '../../../platform/money.js';
+import { fromCents, optionalMillipercent, toCents, toMillipercent } from '../../../platform/money.js';
 import { normalizeAddress } from '../../reference/address.js';
 import type { RequestClaim } from '../payment-request.js';
 import { contactInfoOf } from '../payment-request.js';
@@ -47,7 +47,7 @@ function command(direction: AchCommand['direction'], merchantId: string, body: B
     merchantId,
     direction,
     amountCents: toCents(body.amount),
-    percentageOffRateMpct: body.percentageOffRate == null ? null : toMillipercent(body.percentageOffRate),
+    percentageOffRateMpct: optionalMillipercent(body.percentageOffRate),
     processorId: body.paymentProcessorId,
     customerId: body.customerId,
     paymentMethodId: body.paymentMethodId,

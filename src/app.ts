@@ -108,7 +108,7 @@ export async function buildApp(ctx: AppContext, http: HttpDeps, options: BuildAp
       return openapiObject;
     },
   });
-  // The reference UI's own routes (HTML, scripts, the spec it loads) are public documentation.
+  // The reference UI's own routes (HTML, scripts, the OpenAPI document it loads) are public documentation.
   app.addHook('onRoute', (route) => {
     if (route.url.startsWith('/docs')) route.config = { ...(route.config ?? {}), auth: 'public' };
   });

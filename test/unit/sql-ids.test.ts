@@ -13,6 +13,16 @@ const LITERAL_ID = [
   /\bTHEN\s+\d+\s+ELSE\s+\w*(?:status|type)_id/i,
 ];
 const SQL = /\b(SELECT|UPDATE|INSERT|DELETE|WHERE|FILTER|SET)\b/i;
+/** A status or type id compared with a digit in code: `t.statusId === 21`, `row.status_id !== 1`. */
+const CODE_LITERAL_ID = /\b\w*(?:[sS]tatus|[tT]ype)(?:Id|_id)\s*(?:===|!==|==|!=)\s*\d+/g;
+
+/** A file's code without its comments and string literals (ids in those are documentation or examples). */
+function codeOf(source: string): string {
+  return source
+    .replace(/\/\*[\s\S]*?\*\//g, ' ')
+    .replace(/\/\/[^\n]*/g, ' ')
+    .replace(/'(?:\\.|[^'\\])*'|"(?:\\.|[^"\\])*"|`(?:\\.|[^`\\])*`/g, "''");
+}
 
 describe('SQL ids', () => {
   it('compares status, type, method and source ids only with generated constants', () => {
@@ -27,6 +37,26 @@ describe('SQL ids', () => {
       }
     }
     assert.deepEqual(offenders, []);
+  });
+
+  it('compares them in code only with the constants too', () => {
+    const offenders: string[] = [];
+    for (const file of sourceFiles('src', '.ts')) {
+      for (const match of codeOf(readFileSync(file, 'utf8')).matchAll(CODE_LITERAL_ID)) {
+        offenders.push(`${file}: ${match[0]}`);
+      }
+    }
+    assert.deepEqual(offenders, []);
+    // The check itself: a comparison with a digit is caught, one with a constant or in a comment is not.
+    const caught = [
+      ...codeOf('if (t.statusId === 21) x(); // statusId === 3\nif (t.typeId !== Type.Sale) y();').matchAll(
+        CODE_LITERAL_ID,
+      ),
+    ];
+    assert.deepEqual(
+      caught.map((m) => m[0]),
+      ['statusId === 21'],
+    );
   });
 
   it('catches a literal id (the check itself works)', () => {

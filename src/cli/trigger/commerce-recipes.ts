@@ -1,5 +1,6 @@
 // Recipes for invoices, subscriptions, quick payments, payment links, payment sessions and API keys: the objects
 // made through the public API, paid on their hosted pages (as a payer's browser does) where the event is a payment.
+import { PaymentProcessorType } from '../../modules/merchants/merchants.model.js';
 import { payHostedPage } from './hosted-checkout.js';
 import { TEST_CARDS, type TriggerContext } from './trigger-context.js';
 
@@ -34,7 +35,9 @@ async function subscription(ctx: TriggerContext, card: string) {
     'the card',
   );
   const config = await ctx.ok(api.GET('/pay-api/v1/configurations/payments'), 'the payment configuration');
-  const processor = config.availablePaymentProcessors.find((p) => p.typeId === 1 && p.isDefault);
+  const processor = config.availablePaymentProcessors.find(
+    (p) => p.typeId === PaymentProcessorType.Card && p.isDefault,
+  );
   if (!processor) throw new Error('the merchant has no default card processor');
   const made = await ctx.ok(
     api.POST('/sub-api/v1/subscriptions', {

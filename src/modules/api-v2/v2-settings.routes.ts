@@ -4,7 +4,7 @@ import { AUTHENTICATED_ERRORS, errorResponses } from '../../platform/http/error-
 import { merchantOf } from '../../platform/http/principal.js';
 import type { App } from '../../platform/http/server.js';
 import { fromCents, fromMillipercent } from '../../platform/money.js';
-import { ZERO_COST_OPTION_NAMES } from '../merchants/merchants.model.js';
+import { ProcessorStatus, ZERO_COST_OPTION_NAMES } from '../merchants/merchants.model.js';
 import type { MerchantsService } from '../merchants/merchants.service.js';
 import { addressView } from '../reference/address.js';
 
@@ -153,7 +153,7 @@ export function v2SettingsRoutes(app: App, deps: { merchants: MerchantsService }
         availableTransactionTypes: s.isTipsEnabled ? [...TRANSACTION_TYPES, 'TipAdjustment'] : TRANSACTION_TYPES,
         isTipsEnabled: s.isTipsEnabled,
         availablePaymentProcessors: c.processors
-          .filter((p) => p.statusId === 1)
+          .filter((p) => p.statusId === ProcessorStatus.Active)
           .map((p) => ({
             id: p.id,
             name: p.name,

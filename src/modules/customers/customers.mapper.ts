@@ -10,7 +10,7 @@ import {
 } from '../vault/vault.model.js';
 import type { Customer, CustomerStats } from './customers.model.js';
 
-/** The customer-record address shape of the specification (addressLine1, zip, state{}, country{}). */
+/** The customer-record address shape (addressLine1, zip, state{}, country{}). */
 export function customerAddressView(address: Address | null) {
   if (!address) return null;
   const state = address.stateId === null ? undefined : stateById(address.stateId);

@@ -1,6 +1,6 @@
 /**
- * Every event a webhook endpoint can subscribe to. The spec names events in two sets: set A (`transaction.*`, the
- * names our outbox records) and set B (`payment.*`, with the numeric ids). `eventType` is the set A name where one
+ * Every event a webhook endpoint can subscribe to. Events have names in two sets (docs/reference-data.md): set A
+ * (`transaction.*`, the names our outbox records) and set B (`payment.*`, with the numeric ids). `eventType` is the set A name where one
  * exists, else set B's; `aliases` holds the other set's name when it differs. An endpoint may subscribe with either,
  * and each delivery carries the name the endpoint subscribed with.
  */

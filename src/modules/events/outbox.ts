@@ -7,7 +7,7 @@ import type { EventName } from './event-catalog.js';
 
 /**
  * What an event is about, as webhook receivers see it (`data.object.resourceType`): the resource to fetch again.
- * The specification fixes `settlement` for batch events; the others name the resource's API (docs/webhooks.md).
+ * Batch events name `settlement`; the others name the resource's API (docs/webhooks.md).
  */
 export const RESOURCE_TYPES = [
   'transaction',

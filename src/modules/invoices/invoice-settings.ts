@@ -20,7 +20,7 @@ export interface InvoiceSettings {
   cardProcessorId: string | null;
   achProcessorId: string | null;
   allowStaffDiscounts: boolean;
-  /** Stored and returned; the spec reserves it for internal use, so it changes nothing. */
+  /** Stored and returned; reserved for the vendor's internal use (docs/invoices.md), so it changes nothing. */
   allowManualLineItems: boolean;
   smsAfterPayment: boolean;
   smsAfterPaymentFailed: boolean;

@@ -2,8 +2,8 @@ import { nameBasedId } from '../../platform/crypto/ids.js';
 
 /**
  * Unit types: a fixed list (reference data, not a table). The API identifies a unit type by its integer `id`
- * (`unitTypeId` on line items and categories); each also has a stable `uuid` (the spec's schema form gives unit types
- * uuid ids), which input accepts in place of the integer.
+ * (`unitTypeId` on line items and categories); each also has a stable `uuid` (the schema form of unit types has uuid
+ * ids: docs/invoices.md), which input accepts in place of the integer.
  */
 export interface UnitType {
   id: number;

@@ -14,6 +14,7 @@ import {
   type MerchantSettings,
   MerchantStatus,
   type PaymentProcessor,
+  ProcessorStatus,
   ZERO_COST_OPTION_NAMES,
 } from './merchants.model.js';
 import type { CreateMerchantBody, UpdateMerchantBody } from './merchants.schemas.js';
@@ -132,9 +133,8 @@ const TRANSACTION_TYPES: Array<[number, string]> = [
 ];
 
 /**
- * Field by field on purpose: spreading the settings view here and adding the rest measured slower on this hot
- * endpoint (the resulting object shape serialises slower; docs/performance.md), and the fields keep the documented
- * order.
+ * Field by field on purpose: spreading the settings view here and adding the rest serialises slower on this hot
+ * endpoint (docs/performance.md), and the fields keep the documented order.
  */
 export function paymentConfigurationView(configuration: MerchantConfiguration) {
   const s = settingsView(configuration.settings);
@@ -153,7 +153,9 @@ export function paymentConfigurationView(configuration: MerchantConfiguration) {
       id,
       name,
     })),
-    availablePaymentProcessors: configuration.processors.filter((p) => p.statusId === 1).map(processorView),
+    availablePaymentProcessors: configuration.processors
+      .filter((p) => p.statusId === ProcessorStatus.Active)
+      .map(processorView),
     avs: s.avs,
     isCustomerCardSavingByTerminalEnabled: s.isCustomerCardSavingByTerminalEnabled,
     companyName: configuration.companyName,

@@ -2,6 +2,8 @@ import type { Address } from '../reference/address.js';
 import type { PortfolioChanges } from './portfolio/portfolio.model.js';
 
 export const MerchantStatus = { Active: 1, Suspended: 2, Closed: 3 } as const;
+/** A payment processor of a merchant: only an Active one takes payments. */
+export const ProcessorStatus = { Active: 1, Inactive: 2 } as const;
 export const MERCHANT_STATUS_NAMES: Record<number, string> = { 1: 'Active', 2: 'Suspended', 3: 'Closed' };
 
 export const ZeroCostProcessingOption = { None: 1, CashDiscount: 2, DualPricing: 3, Surcharge: 4 } as const;

@@ -16,6 +16,7 @@ import {
   type MerchantDraft,
   type PaymentProcessor,
   PaymentProcessorType,
+  ProcessorStatus,
   type TransactionAutofill,
 } from './merchants.model.js';
 import {
@@ -60,7 +61,7 @@ function defaultProcessors(merchantId: string): PaymentProcessor[] {
       typeName: 'SandboxCard',
       connector: 'sandbox-card',
       isDefault: true,
-      statusId: 1,
+      statusId: ProcessorStatus.Active,
       settlementTimeSlots: [{ hours: 22, minutes: 0, timezoneName: NEW_YORK }],
     },
     {
@@ -72,7 +73,7 @@ function defaultProcessors(merchantId: string): PaymentProcessor[] {
       typeName: 'SandboxAch',
       connector: 'sandbox-ach',
       isDefault: true,
-      statusId: 1,
+      statusId: ProcessorStatus.Active,
       // ACH cutoff windows: same-day 10:30 and 14:45, standard 17:00 (business days).
       settlementTimeSlots: [
         { hours: 10, minutes: 30, timezoneName: NEW_YORK },

@@ -1,5 +1,5 @@
 import { ValidationError } from '../../platform/http/errors.js';
-import type { MerchantConfiguration, PaymentProcessor } from '../merchants/merchants.model.js';
+import { type MerchantConfiguration, type PaymentProcessor, ProcessorStatus } from '../merchants/merchants.model.js';
 
 /** The processor a card payment names, or the merchant's default card processor. */
 export function cardProcessor(
@@ -30,7 +30,7 @@ export function findActiveProcessor(
   processorId: string | null | undefined,
   field: string,
 ): PaymentProcessor | string {
-  const usable = configuration.processors.filter((p) => p.method === method && p.statusId === 1);
+  const usable = configuration.processors.filter((p) => p.method === method && p.statusId === ProcessorStatus.Active);
   const processor = processorId
     ? usable.find((p) => p.id === processorId)
     : (usable.find((p) => p.isDefault) ?? usable[0]);

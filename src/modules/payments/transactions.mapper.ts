@@ -148,9 +148,12 @@ function achOperations(t: Transaction) {
     availableAmount: fromCents(t.totalCents),
     suggestedTips: null,
   });
-  if (t.statusId === 21) return [op('AchHold', 13), op('AchCancel', 15)];
-  if (t.statusId === 22) return [op('AchUnHold', 14), op('AchCancel', 15)];
-  if (t.statusId === 25 && t.typeId === 11) return [op('AchRefund', 12)];
+  const { AchHold, AchUnHold, AchCancel, AchRefund } = TransactionType;
+  if (t.statusId === TransactionStatus.Scheduled) return [op('AchHold', AchHold), op('AchCancel', AchCancel)];
+  if (t.statusId === TransactionStatus.Held) return [op('AchUnHold', AchUnHold), op('AchCancel', AchCancel)];
+  if (t.statusId === TransactionStatus.Cleared && t.typeId === TransactionType.AchDebit) {
+    return [op('AchRefund', AchRefund)];
+  }
   return [];
 }
 

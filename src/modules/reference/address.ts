@@ -7,7 +7,7 @@ const Text = (max: number, description?: string) =>
   Type.Optional(Type.Union([Type.String({ maxLength: max, ...(description ? { description } : {}) }), Type.Null()]));
 
 /**
- * An address as clients send it. The specification uses two shapes (`line1`/`postalCode` in ACH and transaction
+ * An address as clients send it. The API uses two shapes (`line1`/`postalCode` in ACH and transaction
  * requests, `addressLine1`/`zip` in customer records), and states and countries by id, code or name: all are
  * accepted, and must agree when more than one is given.
  */

@@ -11,7 +11,7 @@ export const PhoneNumber = Type.Union([
 ]);
 
 /**
- * The names a phone number arrives under: the specification and its clients use `mobilePhoneNumber` and
+ * The names a phone number arrives under: the API and its clients use `mobilePhoneNumber` and
  * `mobileNumber` interchangeably (and merchant records say `phone`). Spread into a request schema.
  */
 export const PhoneFields = {

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { withTransaction } from '../../platform/db/tx.js';
 import { toMillipercent } from '../../platform/money.js';
 import type { AppContext } from '../manifest.js';
-import { DEFAULT_SETTINGS } from '../merchants/merchants.model.js';
+import { DEFAULT_SETTINGS, MerchantStatus } from '../merchants/merchants.model.js';
 
 export interface SandboxCredentials {
   environment: 'sandbox';
@@ -46,7 +46,7 @@ export async function bootstrapSandbox(ctx: AppContext, generatedAdminToken: str
             legalName: 'Demo Merchant LLC',
             mccCode: '5812',
             mccCodeDescription: 'Eating Places, Restaurants',
-            statusId: 1,
+            statusId: MerchantStatus.Active,
             email: 'merchant@example.com',
             phone: '+12125550100',
             website: 'https://merchant.example.com',

@@ -195,7 +195,9 @@ export const IntCreated = Type.Object(
     id: Type.String({ format: 'uuid' }),
     mode: Type.String({ description: 'Payment, SaveMethod or PaymentAndSave.' }),
     returnUrl: Nullable(Type.String()),
-    CheckoutUrl: Type.String({ description: 'The hosted checkout page (spelled as the specification does).' }),
+    CheckoutUrl: Type.String({
+      description: "The hosted checkout page (this spelling, as the vendor's clients read it).",
+    }),
     checkoutUrl: Type.String({ description: 'Same as CheckoutUrl.' }),
     checkoutUrlShort: Type.String({ description: 'Same as checkoutUrl (no separate short link).' }),
     createdAt: Type.String({ format: 'date-time' }),

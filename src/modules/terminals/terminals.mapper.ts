@@ -10,7 +10,7 @@ import {
 import type { TerminalListRow } from './terminals.repo.js';
 import type { Presence } from './terminals.service.js';
 
-/** The terminal record (the spec's list item). */
+/** The terminal record (the list item of GET /pay-api/v1/terminals). */
 export function terminalView(t: Terminal, merchantCompanyName: string, online: boolean) {
   const connection = online ? ConnectionStatus.Online : ConnectionStatus.Offline;
   return {

@@ -2,6 +2,7 @@ export const PaymentMethodType = { Card: 1, Ach: 2 } as const;
 export const PAYMENT_METHOD_TYPE_NAMES: Record<number, string> = { 1: 'Card', 2: 'ElectronicCheck' };
 export const CardTokenType = { Local: 1, Network: 2 } as const;
 export const CARD_TOKEN_TYPE_NAMES: Record<number, string> = { 1: 'Local', 2: 'Network' };
+export const AccountType = { Checking: 1, Savings: 2 } as const;
 export const ACCOUNT_TYPE_NAMES: Record<number, string> = { 1: 'Checking', 2: 'Savings' };
 export const ACCOUNT_HOLDER_TYPE_NAMES: Record<number, string> = { 1: 'Business', 2: 'Personal' };
 

@@ -5,7 +5,7 @@ import type { AttemptOutcome, WebhookSender } from './sender.js';
 import { type EnvelopeSource, envelope, type SignedMessage, signMessage } from './signing.js';
 import type { AttemptRecord, ClaimedDelivery } from './webhooks.repo.js';
 
-/** Waits before automatic attempts 2..7 (spec "Delivery rules"): after failure n, wait RETRY_DELAYS_SECONDS[n-1]. */
+/** Waits before automatic attempts 2..7 (docs/webhooks.md): after failure n, wait RETRY_DELAYS_SECONDS[n-1]. */
 export const RETRY_DELAYS_SECONDS = [60, 5 * 60, 30 * 60, 2 * 3600, 8 * 3600, 24 * 3600] as const;
 export const MAX_AUTOMATIC_ATTEMPTS = RETRY_DELAYS_SECONDS.length + 1;
 

@@ -63,7 +63,13 @@ const EventTypeList = Type.Object(
       },
     ),
   },
-  { examples: [eventTypeList(EVENT_TYPES.filter((entry) => entry.eventTypeId === 3 || entry.eventTypeId === 30))] },
+  {
+    examples: [
+      eventTypeList(
+        EVENT_TYPES.filter((entry) => ['transaction.card.authorized', 'merchant.created'].includes(entry.eventType)),
+      ),
+    ],
+  },
 );
 
 function eventTypeList(entries: readonly (typeof EVENT_TYPES)[number][]) {

@@ -19,7 +19,7 @@ export interface GroupOptions {
   maxInFlight?: number;
   /**
    * Another group starts beside one in flight only once that one has taken this long. One group at a time makes the
-   * largest groups (measured faster than two at a time; docs/performance.md), while a group stuck
+   * largest groups (faster than two at a time: docs/performance.md), while a group stuck
    * behind a lock does not hold everyone else up for longer than this.
    */
   overlapAfterMs?: number;

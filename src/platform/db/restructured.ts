@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 
 /**
- * A migration split among its owners after it was applied somewhere (docs/architecture.md, "Migrations"): the same
- * statements, moved to the folders of the modules whose tables they change. A database that applied it before the
- * split recorded the former checksum; the migrator accepts that one and records the new one.
- * test/unit/migrations.test.ts checks that the parts hold exactly the former statements (`statements`).
+ * A migration changed after it was applied somewhere without changing a statement (docs/architecture.md,
+ * "Migrations"): split among the modules whose tables it changes, or its comments corrected. A database that applied
+ * it before recorded the former checksum; the migrator accepts that one and records the new one.
+ * test/schema/migrations.test.ts checks that it holds exactly the former statements (`statements`).
  */
 export interface RestructuredMigration {
   version: number;
@@ -44,6 +44,18 @@ export const RESTRUCTURED_MIGRATIONS: readonly RestructuredMigration[] = [
     formerChecksums: ['0fa4543b2c7c2c76509fb5ce53cd8ce67405b6305e1adedc277226627e876e0b'],
     statements: '9dcc56eebe877caa0bcae32f1998e0e7eaa55659a82581eae7bc474b517504d0',
     why: 'transactions.source_id moved to the payments module',
+  },
+  {
+    version: 22,
+    formerChecksums: ['ee056ce33aa500a2d9b3c5ab1a6f1031666e3c0134abd92c4086ab3ff4a0b981'],
+    statements: '372d53d8e209de7911b17d69445a269fd76d5d6bf435e3be8d3d22094397f228',
+    why: 'a comment cited a document outside the repository; moved to the events module',
+  },
+  {
+    version: 34,
+    formerChecksums: ['ef51bcbf109af41cfcc5b62369fff2a95473b9cccfadd5c678353c3e21f7a51d'],
+    statements: 'e33e7967bd293d253cb69d6df9e16b05e18a65995a0a9e5a7df7731a09a08100',
+    why: 'a comment cited docs/checkout.md, which does not exist (docs/sessions.md)',
   },
 ];
 

@@ -1,6 +1,6 @@
 /**
  * The closed vocabulary of failures a service may raise. One handler (error-handler.ts) renders each as the
- * specification's error body; services never build HTTP responses themselves.
+ * API's error body (docs/api-conventions.md, Errors); services never build HTTP responses themselves.
  */
 export type FieldErrors = Record<string, string[]>;
 
@@ -9,7 +9,7 @@ export abstract class AppError extends Error {
   abstract readonly errorCode: string;
   abstract readonly exceptionType: string;
   abstract readonly title: string;
-  /** The spec body's `cause` (named so because Error already has a `cause`). */
+  /** The error body's `cause` (named so because Error already has a `cause`). */
   abstract readonly reason: string;
   abstract readonly resolution: string;
   readonly errors: FieldErrors | undefined;

@@ -138,7 +138,7 @@ export function DateFilter(description: string) {
 /**
  * Parses an inclusive from/to pair. A date without a time means the start of that day for `from` and its end for
  * `to`; a date-time without a zone is UTC. `from` alone has no upper bound. On a recorded date (creation, payment,
- * an attempt) that runs it to the present, as the specification says, since nothing is recorded after the business
+ * an attempt) that runs it to the present (docs/api-conventions.md), since nothing is recorded after the business
  * clock's now: a `from` in the future is an empty page, not an error. On a scheduled date (an invoice's issue and due
  * dates) it reaches every later one (docs/api-conventions.md). Only a pair sent in the wrong order is a 400.
  */

@@ -24609,7 +24609,7 @@ export interface paths {
                         "application/json": {
                             /** @description Same as CheckoutUrl. */
                             checkoutUrl: string;
-                            /** @description The hosted checkout page (spelled as the specification does). */
+                            /** @description The hosted checkout page (this spelling, as the vendor's clients read it). */
                             CheckoutUrl: string;
                             /** @description Same as checkoutUrl (no separate short link). */
                             checkoutUrlShort: string;

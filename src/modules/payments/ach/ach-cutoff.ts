@@ -9,6 +9,7 @@ import {
 import type { Clock } from '../../../platform/clock/clock.js';
 import type { Tx } from '../../../platform/db/tx.js';
 import { type DataKey, decryptWith } from '../../vault/data-keys.js';
+import { AccountType } from '../../vault/vault.model.js';
 import { eventsForEach } from '../transaction-events.js';
 import { TX_COLUMNS, toTransaction } from '../transactions.repo.js';
 import { AchStatus, AchType, SEC_CODES } from './ach.model.js';
@@ -207,5 +208,5 @@ async function endBatch(tx: Tx, writer: NachaWriter, f: CutoffFile, group: Group
 
 /** Prenote-free transaction codes: checking 22 credit / 27 debit, savings 32 / 37. */
 function transactionCode(isDebit: boolean, accountTypeId: number): number {
-  return (accountTypeId === 2 ? 30 : 20) + (isDebit ? 7 : 2);
+  return (accountTypeId === AccountType.Savings ? 30 : 20) + (isDebit ? 7 : 2);
 }

@@ -1,4 +1,5 @@
 import { ValidationError } from '../../../platform/http/errors.js';
+import { BatchStatus } from '../../settlements/settlements.model.js';
 import type { RequestClaim } from '../payment-request.js';
 import { TransactionStatus, TransactionType } from '../transactions.model.js';
 import { type CardContext, followUp, illegal, type OperationResult, statusName } from './card-context.js';
@@ -35,7 +36,7 @@ export async function tipAdjust(
             'SELECT status_id FROM batch_states WHERE merchant_id = $2 AND id = $1 FOR KEY SHARE',
             [t.batchId, t.merchantId],
           );
-          if (rows[0]?.status_id !== 1) throw illegal('The batch of this transaction is being settled.');
+          if (rows[0]?.status_id !== BatchStatus.Open) throw illegal('The batch of this transaction is being settled.');
         }
         const newTotal = t.totalCents - t.tipCents + tipCents;
         const max = configuration.settings.maxTransactionAmountCents;

@@ -1,3 +1,4 @@
+import { BatchStatus } from '../../settlements/settlements.model.js';
 import type { RequestClaim } from '../payment-request.js';
 import { TransactionStatus, TransactionType } from '../transactions.model.js';
 import { type CardContext, followUp, illegal, type OperationResult, statusName } from './card-context.js';
@@ -30,7 +31,7 @@ export async function voidPayment(
           'SELECT status_id FROM batch_states WHERE merchant_id = $2 AND id = $1 FOR KEY SHARE',
           [t.batchId, t.merchantId],
         );
-        if (rows[0]?.status_id !== 1)
+        if (rows[0]?.status_id !== BatchStatus.Open)
           throw illegal('The batch of this transaction is being settled; refund it instead.');
         return { amountCents: t.capturedCents };
       },

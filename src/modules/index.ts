@@ -57,10 +57,10 @@ export const MODULES: readonly AnyModule[] = [
   subscriptionsModule,
   posModule,
   messagesModule,
+  checkoutModule,
   invoicesModule,
   linksModule,
   partnerApiModule,
-  checkoutModule,
   apiV2Module,
   sandboxModule,
 ];

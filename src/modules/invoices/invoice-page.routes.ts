@@ -1,13 +1,11 @@
 import formbody from '@fastify/formbody';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../../config.js';
-import type { Clock } from '../../platform/clock/clock.js';
 import type { Pool } from '../../platform/db/pool.js';
 import { ValidationError } from '../../platform/http/errors.js';
-import { RateLimiter } from '../../platform/http/rate-limit.js';
 import type { App } from '../../platform/http/server.js';
-import { loadAssets } from '../checkout/assets.js';
-import { type Assets, messagePage } from '../checkout/checkout.page.js';
+import { messagePage } from '../checkout/checkout.page.js';
+import type { HostedPages } from '../checkout/hosted-pages.js';
 import type { CustomersService } from '../customers/customers.service.js';
 import type { MerchantsService } from '../merchants/merchants.service.js';
 import type { CheckoutStart, InvoiceCheckout } from './invoice-checkout.js';
@@ -21,9 +19,9 @@ export interface InvoicePageRouteDeps {
   delivery: InvoiceDelivery;
   merchants: MerchantsService;
   customers: CustomersService;
+  pages: HostedPages;
   pool: Pool;
-  clock: Clock;
-  config: Pick<Config, 'publicBaseUrl' | 'checkoutRateLimitPerMinute'>;
+  config: Pick<Config, 'publicBaseUrl'>;
 }
 
 /** A page token as publication makes them (24 random bytes, base64url): anything else is not looked up. */
@@ -37,35 +35,20 @@ const TOKEN = /^[A-Za-z0-9_-]{32}$/;
 export function invoicePageRoutes(app: App, deps: InvoicePageRouteDeps): void {
   app.register(async (scope) => {
     await scope.register(formbody, { bodyLimit: 1024 });
-    const files = loadAssets('/checkout/assets');
-    const assets: Assets = { css: files.get('checkout.css')!.url, js: files.get('checkout.js')!.url };
-    const byClient = new RateLimiter(deps.pool, deps.clock, [
-      { name: 'invoice-page', windowSeconds: 60, limit: deps.config.checkoutRateLimitPerMinute },
-    ]);
-    byClient.start();
-    scope.addHook('onClose', () => byClient.stop());
+    const { pages } = deps;
+    const assets = pages.assets;
     const options = { config: { auth: 'public' as const }, schema: { hide: true } };
-
+    // No script, never framed, never cached (the page shows what is due now).
+    const policy = pages.csp({ scripts: false });
     const html = (reply: FastifyReply, status: number, body: string) =>
-      reply
-        .code(status)
-        .header('content-type', 'text/html; charset=utf-8')
-        .header(
-          'content-security-policy',
-          "default-src 'none'; style-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
-        )
-        .header('x-frame-options', 'DENY')
-        .header('x-content-type-options', 'nosniff')
-        .header('referrer-policy', 'same-origin')
-        .header('cache-control', 'no-store')
-        .send(body);
+      pages.html(reply.header('cache-control', 'no-store'), status, body, policy);
 
     /** The invoice behind the token, or an answer already sent (rate limit, unknown token). */
     const resolve = async (request: FastifyRequest<{ Params: { token: string } }>, reply: FastifyReply) => {
-      const hit = await byClient.hit(`invoice-page:${request.ip}`);
-      if (!hit.allowed) {
-        reply.header('retry-after', String(hit.retryAfterSeconds));
-        html(reply, 429, messagePage('Too many requests', `Please wait ${hit.retryAfterSeconds} seconds.`, assets));
+      const wait = await pages.limit('invoice-page', request);
+      if (wait !== undefined) {
+        reply.header('retry-after', String(wait));
+        html(reply, 429, messagePage('Too many requests', `Please wait ${wait} seconds.`, assets));
         return undefined;
       }
       const { token } = request.params;

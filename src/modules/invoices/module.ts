@@ -44,6 +44,7 @@ export const invoicesModule = defineModule({
     'sessions',
     'sessionPayments',
     'sessionSources',
+    'hostedPages',
   ],
   provides: ['catalog', 'invoiceSettings', 'invoices', 'invoicePayments', 'invoiceDelivery', 'invoiceCheckout'],
   build(platform, services) {
@@ -93,7 +94,7 @@ export const invoicesModule = defineModule({
     });
     return { catalog, invoiceSettings, invoices, invoicePayments, invoiceDelivery, invoiceCheckout };
   },
-  routes(app, s, { pool, clock, config }) {
+  routes(app, s, { pool, config }) {
     catalogRoutes(app, { catalog: s.catalog });
     invoiceSettingsRoutes(app, { settings: s.invoiceSettings, merchants: s.merchants });
     invoicesRoutes(app, {
@@ -107,8 +108,8 @@ export const invoicesModule = defineModule({
       delivery: s.invoiceDelivery,
       merchants: s.merchants,
       customers: s.customers,
+      pages: s.hostedPages,
       pool,
-      clock,
       config,
     });
   },

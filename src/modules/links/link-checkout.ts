@@ -54,7 +54,7 @@ export class LinkCheckout implements SessionSource {
   }
 
   /**
-   * The link page (`/l/{code}`, served by the checkout): an open link gets a short-lived payment session for this
+   * The link page (`/l/{code}`, link-page.routes.ts): an open link gets a short-lived payment session for this
    * visit; any other gets the page that says why.
    */
   async openByCode(

@@ -1,5 +1,6 @@
 import { defineModule } from '../manifest.js';
 import { LinkCheckout } from './link-checkout.js';
+import { linkPageRoutes } from './link-page.routes.js';
 import { LinkSharing } from './link-sharing.js';
 import { linkQueues, linkSchedules } from './links.jobs.js';
 import { LinksService } from './links.service.js';
@@ -21,7 +22,17 @@ export const linksModule = defineModule({
   summary: 'Quick payments and payment links: shareable links whose page pays through a payment session.',
   tables: ['payment_links', 'payment_link_payments'],
   reads: ['customer_contacts'],
-  needs: ['merchants', 'customers', 'messages', 'sessions', 'transactions', 'sessionSources'],
+  needs: [
+    'merchants',
+    'customers',
+    'messages',
+    'sessions',
+    'transactions',
+    'sessionSources',
+    'sessionPayments',
+    'hostedPages',
+    'checkoutForms',
+  ],
   provides: ['links', 'linkCheckout', 'linkSharing'],
   build({ pool, clock, config }, { merchants, customers, messages, sessions, transactions, sessionSources }) {
     const links = new LinksService({ pool, clock, merchants, customers, publicBaseUrl: config.publicBaseUrl });
@@ -29,9 +40,10 @@ export const linksModule = defineModule({
     const linkSharing = new LinkSharing({ pool, links, customers, merchants, messages });
     return { links, linkCheckout, linkSharing };
   },
-  routes(app, { links, linkSharing }) {
+  routes(app, { links, linkSharing, linkCheckout, hostedPages, checkoutForms, sessionPayments }) {
     quickPaymentsRoutes(app, { links, sharing: linkSharing });
     paymentLinksRoutes(app, { links, sharing: linkSharing });
+    linkPageRoutes(app, { pages: hostedPages, forms: checkoutForms, sessionPayments, links: linkCheckout });
   },
   queues: ({ links }) => linkQueues(links),
   schedules: linkSchedules,

@@ -65,9 +65,10 @@ const EventTypeList = Type.Object(
   },
   {
     examples: [
-      eventTypeList(
-        EVENT_TYPES.filter((entry) => ['transaction.card.authorized', 'merchant.created'].includes(entry.eventType)),
-      ),
+      eventTypeList([
+        EVENT_TYPES.find((entry) => entry.group === 'Card Transactions')!,
+        EVENT_TYPES.find((entry) => entry.partnerOnly)!,
+      ]),
     ],
   },
 );

@@ -5,8 +5,8 @@ import { optionalCents, optionalMillipercent, toCents, toMillipercent } from '..
 import type { AchCommand } from '../payments/ach/ach.model.js';
 import { SecCode } from '../payments/ach/ach.model.js';
 import { enhancedDataOf } from '../payments/enhanced-data.js';
-import { contactInfoOf, type PaymentCommand } from '../payments/payment-request.js';
-import { CreateMethod } from '../payments/transactions.model.js';
+import { contactInfoOf, type PaymentCommand, paymentCommand } from '../payments/payment-request.js';
+import { CardDataSource, CreateMethod } from '../payments/transactions.model.js';
 import { normalizeAddress } from '../reference/address.js';
 import type { VaultService } from '../vault/vault.service.js';
 import type { AchData, CreateTransactionBody, CreditBody } from './v2-transactions.schemas.js';
@@ -53,7 +53,7 @@ export function cardCommand(merchantId: string, body: CreateTransactionBody): Pa
   const card = body.transactionDetails.cardData!;
   const details = card.paymentMethodDetails ?? undefined;
   const extra = body.extraAmounts ?? undefined;
-  return {
+  return paymentCommand({
     ...commonFields(body),
     kind: card.captureMethod === 'Manual' ? 'authorize' : 'sale',
     merchantId,
@@ -65,17 +65,16 @@ export function cardCommand(merchantId: string, body: CreateTransactionBody): Pa
     tipCents: optionalCents(extra?.tipAmount),
     percentageOffRateMpct: optionalMillipercent(extra?.discountAmount),
     surchargeRateMpct: optionalMillipercent(extra?.surchargeRate),
-    currencyId: 1,
-    cardDataSourceId: 1,
+    cardDataSourceId: CardDataSource.Internet,
     customerInitiated: body.customerInitiatedTransaction,
     enhancedData: enhancedDataOf(body.transactionEnhancedData),
-  };
+  });
 }
 
 /** An unreferenced card credit, as the core's refund-without-reference command. */
 export function cardCreditCommand(merchantId: string, body: CreditBody): PaymentCommand {
   const details = body.creditDetails.cardData!.paymentMethodDetails;
-  return {
+  return paymentCommand({
     ...commonFields(body),
     kind: 'refund-without-reference',
     merchantId,
@@ -83,9 +82,8 @@ export function cardCreditCommand(merchantId: string, body: CreditBody): Payment
     expirationMonth: details.expirationMonth,
     expirationYear: details.expirationYear,
     securityCode: details.securityCode,
-    currencyId: 1,
-    cardDataSourceId: 1,
-  };
+    cardDataSourceId: CardDataSource.Internet,
+  });
 }
 
 const SEC_CODES = { Web: SecCode.Web, PPD: SecCode.PPD, CCD: SecCode.CCD, Telephone: SecCode.Telephone } as const;

@@ -3,7 +3,7 @@ import type { Address } from '../reference/address.js';
 import { pickPhone } from '../reference/phone.js';
 import type { TaxSetting } from './amounts.js';
 import type { EnhancedData } from './enhanced-data.js';
-import type { ContactInfo } from './transactions.model.js';
+import { type ContactInfo, CreateMethod } from './transactions.model.js';
 
 /**
  * The idempotency key a request holds (IdempotencyClaim): what it starts carries `id`; when `recovering`, an
@@ -47,6 +47,47 @@ export interface PaymentCommand {
   tax?: TaxSetting | null;
   /** Level 2/3 data the request sent; a sale or authorization completes it with the merchant's autofill. */
   enhancedData?: EnhancedData | null;
+}
+
+/** What a surface gives for a new card payment, before the rules every surface shares are applied. */
+export type PaymentFields = Omit<PaymentCommand, 'currencyId' | 'createMethodId'> & {
+  currencyId?: number | null;
+  createMethodId?: number;
+};
+
+/**
+ * A new card payment's command, from any surface (version 1, version 2, a payment source through PaymentsService):
+ * the shared rules in one place. A verification charges nothing, the currency is USD unless named, a blank
+ * reference is none, a payment is the API's own unless its source says otherwise, and every field left out is null.
+ */
+export function paymentCommand(fields: PaymentFields): PaymentCommand {
+  return {
+    ...fields,
+    processorId: fields.processorId ?? null,
+    customerId: fields.customerId ?? null,
+    paymentMethodId: fields.paymentMethodId ?? null,
+    accountNumber: fields.accountNumber ?? null,
+    expirationMonth: fields.expirationMonth ?? null,
+    expirationYear: fields.expirationYear ?? null,
+    securityCode: fields.securityCode ?? null,
+    amountCents: fields.kind === 'verify' ? 0 : fields.amountCents,
+    tipCents: fields.tipCents ?? null,
+    tipRateMpct: fields.tipRateMpct ?? null,
+    percentageOffRateMpct: fields.percentageOffRateMpct ?? null,
+    surchargeRateMpct: fields.surchargeRateMpct ?? null,
+    useCardPrice: fields.useCardPrice ?? null,
+    currencyId: fields.currencyId ?? 1,
+    billingAddress: fields.billingAddress ?? null,
+    shippingAddress: fields.shippingAddress ?? null,
+    contactInfo: fields.contactInfo ?? null,
+    referenceId: fields.referenceId?.trim() || null,
+    customerInitiated: fields.customerInitiated ?? null,
+    createMethodId: fields.createMethodId ?? CreateMethod.ApiToken,
+    sourceId: fields.sourceId ?? null,
+    skipAddressVerification: fields.skipAddressVerification ?? false,
+    tax: fields.tax ?? null,
+    enhancedData: fields.enhancedData ?? null,
+  };
 }
 
 /** The request's `contactInfo` as stored (either phone spelling accepted; a bad one is a 400 naming the field). */

@@ -2,7 +2,7 @@ import type { CardOutcome } from '../../connectors/card/card-connector.js';
 import type { Address } from '../reference/address.js';
 import type { AchPaymentsService } from './ach/ach.service.js';
 import type { CardPaymentsService, OperationResult } from './card-payments.service.js';
-import type { RequestClaim } from './payment-request.js';
+import { paymentCommand, type RequestClaim } from './payment-request.js';
 import type { AmountParts } from './pricing.js';
 import type { PaymentSourceListener, PaymentSourceListeners } from './source-listeners.js';
 import {
@@ -128,35 +128,37 @@ export class PaymentsService {
   /** A card payment: sale, authorization or verification. */
   async charge(request: ChargeRequest): Promise<PaymentResult> {
     const instrument = request.instrument;
-    const result = await this.cards.pay({
-      kind: request.operation === 'authorize' ? 'authorize' : request.operation === 'verify' ? 'verify' : 'sale',
-      merchantId: request.merchantId,
-      idempotency: request.idempotency,
-      processorId: request.processorId ?? null,
-      customerId: instrument.kind === 'vaulted' ? instrument.customerId : null,
-      paymentMethodId: instrument.kind === 'card' ? null : (instrument.paymentMethodId ?? null),
-      accountNumber: instrument.kind === 'card' ? instrument.accountNumber : null,
-      expirationMonth: instrument.kind === 'card' ? instrument.expirationMonth : null,
-      expirationYear: instrument.kind === 'card' ? instrument.expirationYear : null,
-      securityCode: instrument.kind === 'card' ? (instrument.securityCode ?? null) : null,
-      amountCents: request.operation === 'verify' ? 0 : request.amount.baseCents,
-      tipCents: request.amount.tipCents ?? null,
-      tipRateMpct: request.amount.tipRateMpct ?? null,
-      percentageOffRateMpct: request.amount.percentageOffRateMpct ?? null,
-      surchargeRateMpct: request.amount.surchargeRateMpct ?? null,
-      useCardPrice: request.amount.useCardPrice ?? null,
-      tax: request.amount.tax ?? null,
-      currencyId: 1,
-      billingAddress: request.billingAddress ?? null,
-      shippingAddress: request.shippingAddress ?? null,
-      contactInfo: request.contactInfo ?? null,
-      cardDataSourceId: request.cardDataSource,
-      referenceId: request.referenceId ?? null,
-      customerInitiated: request.initiator === 'customer',
-      createMethodId: request.source.typeId,
-      sourceId: request.source.id ?? null,
-      skipAddressVerification: request.skipAddressVerification ?? false,
-    });
+    const card = instrument.kind === 'card' ? instrument : undefined;
+    const result = await this.cards.pay(
+      paymentCommand({
+        kind: request.operation ?? 'sale',
+        merchantId: request.merchantId,
+        idempotency: request.idempotency,
+        processorId: request.processorId,
+        customerId: instrument.kind === 'vaulted' ? instrument.customerId : null,
+        paymentMethodId: instrument.kind === 'card' ? null : instrument.paymentMethodId,
+        accountNumber: card?.accountNumber,
+        expirationMonth: card?.expirationMonth,
+        expirationYear: card?.expirationYear,
+        securityCode: card?.securityCode,
+        amountCents: request.amount.baseCents,
+        tipCents: request.amount.tipCents,
+        tipRateMpct: request.amount.tipRateMpct,
+        percentageOffRateMpct: request.amount.percentageOffRateMpct,
+        surchargeRateMpct: request.amount.surchargeRateMpct,
+        useCardPrice: request.amount.useCardPrice,
+        tax: request.amount.tax,
+        billingAddress: request.billingAddress,
+        shippingAddress: request.shippingAddress,
+        contactInfo: request.contactInfo,
+        cardDataSourceId: request.cardDataSource,
+        referenceId: request.referenceId,
+        customerInitiated: request.initiator === 'customer',
+        createMethodId: request.source.typeId,
+        sourceId: request.source.id,
+        skipAddressVerification: request.skipAddressVerification,
+      }),
+    );
     return cardResult(result);
   }
 

@@ -11,7 +11,7 @@ import { normalizeAddress } from '../reference/address.js';
 import type { AchPaymentsService } from './ach/ach.service.js';
 import type { CardPaymentsService } from './card-payments.service.js';
 import { enhancedDataOf } from './enhanced-data.js';
-import { contactInfoOf, type PaymentCommand } from './payment-request.js';
+import { contactInfoOf, type PaymentCommand, paymentCommand } from './payment-request.js';
 import { amountsPerTender } from './pricing.js';
 import { cardProcessor } from './processors.js';
 import {
@@ -48,7 +48,7 @@ import type { TransactionsService } from './transactions.service.js';
 type PaymentBody = Static<typeof SaleBody>;
 
 function command(kind: PaymentCommand['kind'], merchantId: string, body: Partial<PaymentBody>): PaymentCommand {
-  return {
+  return paymentCommand({
     kind,
     merchantId,
     processorId: body.paymentProcessorId,
@@ -58,22 +58,21 @@ function command(kind: PaymentCommand['kind'], merchantId: string, body: Partial
     expirationMonth: body.expirationMonth,
     expirationYear: body.expirationYear,
     securityCode: body.securityCode,
-    amountCents: kind === 'verify' ? 0 : toCents(body.amount ?? 0),
+    amountCents: toCents(body.amount ?? 0),
     tipCents: optionalCents(body.tipAmount),
     tipRateMpct: optionalMillipercent(body.tipRate),
     percentageOffRateMpct: optionalMillipercent(body.percentageOffRate),
     surchargeRateMpct: optionalMillipercent(body.surchargeRate),
     useCardPrice: body.useCardPrice,
-    currencyId: body.currencyId ?? 1,
+    currencyId: body.currencyId,
     billingAddress: body.billingAddress ? normalizeAddress(body.billingAddress, 'billingAddress') : null,
     shippingAddress: body.shippingAddress ? normalizeAddress(body.shippingAddress, 'shippingAddress') : null,
     contactInfo: contactInfoOf(body.contactInfo),
     cardDataSourceId: body.cardDataSource ?? 1,
-    referenceId: body.referenceId?.trim() || null,
+    referenceId: body.referenceId,
     customerInitiated: body.customerInitiatedTransaction,
-    createMethodId: CreateMethod.ApiToken,
     enhancedData: body.l2 || body.l3 ? enhancedDataOf({ ...body.l3, salesTaxRate: body.l2?.salesTaxRate }) : null,
-  };
+  });
 }
 
 /** What these routes use. */

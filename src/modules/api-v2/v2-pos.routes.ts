@@ -1,8 +1,8 @@
 import Type from 'typebox';
 import { AUTHENTICATED_ERRORS, errorResponses } from '../../platform/http/error-schemas.js';
 import { ValidationError } from '../../platform/http/errors.js';
+import { merchantOperation } from '../../platform/http/merchant-operation.js';
 import { pageRequest } from '../../platform/http/paging.js';
-import { merchantOf } from '../../platform/http/principal.js';
 import type { App } from '../../platform/http/server.js';
 import { fromCents, optionalCents, toCents } from '../../platform/money.js';
 import { POS_STATUS_NAMES, POS_TYPE_NAMES, type PosTransaction, PosType, ReadingMethod } from '../pos/pos.model.js';
@@ -76,114 +76,92 @@ export function v2PosRoutes(app: App, deps: { pos: PosService }): void {
   const base = '/v2/pos/transactions';
   const ERRORS = errorResponses(...AUTHENTICATED_ERRORS, 404);
 
-  app.post(
-    base,
-    {
-      config: { idempotent: true },
-      schema: {
-        tags,
-        summary: 'Create a POS transaction on a terminal',
-        description:
-          'As POST /pos-api/v1/pos-transactions: a SemiIntegrated, online terminal, one transaction at a time (a ' +
-          'second is a 400 "already in progress"). `shouldWaitForAcceptanceByTerminal` answers once the terminal ' +
-          'accepts or declines (at most 30 s). Honours `idempotency-key`.',
-        body: CreateSchema,
-        response: { 200: CreatedView, ...ERRORS },
-      },
+  merchantOperation(app, {
+    method: 'POST',
+    url: base,
+    config: { idempotent: true },
+    schema: {
+      tags,
+      summary: 'Create a POS transaction on a terminal',
+      description:
+        'As POST /pos-api/v1/pos-transactions: a SemiIntegrated, online terminal, one transaction at a time (a ' +
+        'second is a 400 "already in progress"). `shouldWaitForAcceptanceByTerminal` answers once the terminal ' +
+        'accepts or declines (at most 30 s). Honours `idempotency-key`.',
+      body: CreateSchema,
+      response: { 200: CreatedView, ...ERRORS },
     },
-    async (request) => {
-      const body = request.body;
-      const made = await pos.create(
-        draft(merchantOf(request).merchantId, body),
-        body.shouldWaitForAcceptanceByTerminal ?? false,
-        request.idempotency,
-      );
-      return created(made);
-    },
-  );
+    run: ({ merchantId, body, idempotency }) =>
+      pos.create(draft(merchantId, body), body.shouldWaitForAcceptanceByTerminal ?? false, idempotency),
+    view: created,
+  });
 
-  app.get(
-    base,
-    {
-      schema: {
-        tags,
-        summary: 'List POS transactions',
-        description: 'Newest first by default; `page` is zero-based.',
-        querystring: ListQuery,
-        response: { 200: ListResponse, ...errorResponses(...AUTHENTICATED_ERRORS) },
-      },
+  merchantOperation(app, {
+    method: 'GET',
+    url: base,
+    schema: {
+      tags,
+      summary: 'List POS transactions',
+      description: 'Newest first by default; `page` is zero-based.',
+      querystring: ListQuery,
+      response: { 200: ListResponse, ...errorResponses(...AUTHENTICATED_ERRORS) },
     },
-    async (request) => {
-      const q = request.query;
-      const result = await pos.list(
-        { merchantId: merchantOf(request).merchantId, terminalId: q.terminalId },
-        pageRequest(q, POS_LIST),
-      );
-      return { items: result.items.map(item), total: result.total };
-    },
-  );
+    run: ({ merchantId, query }) =>
+      pos.list({ merchantId, terminalId: query.terminalId }, pageRequest(query, POS_LIST)),
+    view: (result) => ({ items: result.items.map(item), total: result.total }),
+  });
 
-  app.get(
-    `${base}/:id`,
-    {
-      schema: {
-        tags,
-        summary: 'Get a POS transaction',
-        description:
-          'With `waitForTransactionProcessing=true` the request is held until the transaction is final or the ' +
-          'bound passes (POS_LONG_POLL_MS, default 30 s), then answered as it stands; a move on any node releases it.',
-        params: IdParams,
-        querystring: GetQuery,
-        response: { 200: View, ...ERRORS },
-      },
+  merchantOperation(app, {
+    method: 'GET',
+    url: `${base}/:id`,
+    schema: {
+      tags,
+      summary: 'Get a POS transaction',
+      description:
+        'With `waitForTransactionProcessing=true` the request is held until the transaction is final or the ' +
+        'bound passes (POS_LONG_POLL_MS, default 30 s), then answered as it stands; a move on any node releases it.',
+      params: IdParams,
+      querystring: GetQuery,
+      response: { 200: View, ...ERRORS },
     },
-    async (request) => {
-      const found = await pos.read(
-        merchantOf(request).merchantId,
-        request.params.id,
-        request.query.waitForTransactionProcessing ?? false,
-      );
-      return {
-        ...item(found),
-        merchantId: found.merchantId,
-        paymentProcessorId: found.processorId,
-        posDeviceId: found.posDeviceId,
-        referenceId: found.referenceId,
-      };
-    },
-  );
+    run: ({ merchantId, params, query }) =>
+      pos.read(merchantId, params.id, query.waitForTransactionProcessing ?? false),
+    view: (found) => ({
+      ...item(found),
+      merchantId: found.merchantId,
+      paymentProcessorId: found.processorId,
+      posDeviceId: found.posDeviceId,
+      referenceId: found.referenceId,
+    }),
+  });
 
-  app.post(
-    `${base}/:id/cancel`,
-    {
-      schema: {
-        tags,
-        summary: 'Cancel a POS transaction',
-        description: 'Only before the card is read: CancelByPos. Once the card is read, or when final: 400.',
-        params: IdParams,
-        response: { 200: CreatedView, ...ERRORS },
-      },
+  merchantOperation(app, {
+    method: 'POST',
+    url: `${base}/:id/cancel`,
+    schema: {
+      tags,
+      summary: 'Cancel a POS transaction',
+      description: 'Only before the card is read: CancelByPos. Once the card is read, or when final: 400.',
+      params: IdParams,
+      response: { 200: CreatedView, ...ERRORS },
     },
-    async (request) => created(await pos.cancel(merchantOf(request).merchantId, request.params.id)),
-  );
+    run: ({ merchantId, params }) => pos.cancel(merchantId, params.id),
+    view: created,
+  });
 
-  app.post(
-    `${base}/:posTransactionId/print-receipt`,
-    {
-      schema: {
-        tags,
-        summary: 'Print the receipt again',
-        description:
-          "A Completed transaction's receipt, printed again on its terminal (`terminalId`, when given, must be the " +
-          'one it was made on). Offline or out of paper: 400. Answers 200 with an empty body.',
-        params: Type.Object({ posTransactionId: Type.String({ format: 'uuid' }) }),
-        body: Type.Optional(PrintBody),
-        response: { 200: EMPTY_OK, ...ERRORS },
-      },
+  merchantOperation(app, {
+    method: 'POST',
+    url: `${base}/:posTransactionId/print-receipt`,
+    schema: {
+      tags,
+      summary: 'Print the receipt again',
+      description:
+        "A Completed transaction's receipt, printed again on its terminal (`terminalId`, when given, must be the " +
+        'one it was made on). Offline or out of paper: 400. Answers 200 with an empty body.',
+      params: Type.Object({ posTransactionId: Type.String({ format: 'uuid' }) }),
+      body: Type.Optional(PrintBody),
+      response: { 200: EMPTY_OK, ...ERRORS },
     },
-    async (request, reply) => {
-      await pos.print(merchantOf(request).merchantId, request.params.posTransactionId, request.body?.terminalId);
-      return reply.send();
-    },
-  );
+    run: ({ merchantId, params, body }) => pos.print(merchantId, params.posTransactionId, body?.terminalId),
+    view: () => undefined,
+  });
 }

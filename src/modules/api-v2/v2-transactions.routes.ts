@@ -1,10 +1,11 @@
 import Type from 'typebox';
 import { AUTHENTICATED_ERRORS, errorResponses } from '../../platform/http/error-schemas.js';
 import { NotFoundError, ValidationError } from '../../platform/http/errors.js';
+import { merchantOperation } from '../../platform/http/merchant-operation.js';
 import { pageRequest } from '../../platform/http/paging.js';
 import { merchantOf } from '../../platform/http/principal.js';
 import type { App } from '../../platform/http/server.js';
-import { toCents } from '../../platform/money.js';
+import { optionalCents, toCents } from '../../platform/money.js';
 import type { MerchantsService } from '../merchants/merchants.service.js';
 import type { AchEntry } from '../payments/ach/ach.model.js';
 import type { AchPaymentsService } from '../payments/ach/ach.service.js';
@@ -66,26 +67,23 @@ export function v2TransactionsRoutes(app: App, deps: V2TransactionsRouteDeps): v
     );
   }
 
-  app.post(
-    '/v2/transactions',
-    {
-      config: { idempotent: true },
-      schema: {
-        tags,
-        summary: 'Create a transaction',
-        description:
-          'A card sale (`captureMethod` Auto, the default) or authorization (Manual), with raw card data ' +
-          '(`paymentMethodDetails`) or a vaulted or orphan card (`paymentMethodId`). A decline is HTTP 200 with ' +
-          '`transactionStatus` Declined. Or an ACH debit (`achData`): a new account, or a vaulted or orphan one ' +
-          '(`paymentMethodId`); it is Pending until the bank clears it. `pricingType` Cash and currencies other ' +
-          'than USD are a 400. Honours `idempotency-key`.',
-        body: CreateTransactionBody,
-        response: { 200: TransactionResult, ...ERRORS },
-      },
+  merchantOperation(app, {
+    method: 'POST',
+    url: '/v2/transactions',
+    config: { idempotent: true },
+    schema: {
+      tags,
+      summary: 'Create a transaction',
+      description:
+        'A card sale (`captureMethod` Auto, the default) or authorization (Manual), with raw card data ' +
+        '(`paymentMethodDetails`) or a vaulted or orphan card (`paymentMethodId`). A decline is HTTP 200 with ' +
+        '`transactionStatus` Declined. Or an ACH debit (`achData`): a new account, or a vaulted or orphan one ' +
+        '(`paymentMethodId`); it is Pending until the bank clears it. `pricingType` Cash and currencies other ' +
+        'than USD are a 400. Honours `idempotency-key`.',
+      body: CreateTransactionBody,
+      response: { 200: TransactionResult, ...ERRORS },
     },
-    async (request) => {
-      const merchantId = merchantOf(request).merchantId;
-      const body = request.body;
+    run: async ({ merchantId, body, idempotency }) => {
       checkCurrency('currencyCode', body.currencyCode);
       if (body.pricingType === 'Cash') {
         throw ValidationError.field(
@@ -101,20 +99,25 @@ export function v2TransactionsRoutes(app: App, deps: V2TransactionsRouteDeps): v
         const debit = await deps.ach.create({
           ...achCommand(merchantId, 'debit', body, achData, 'transactionDetails.achData'),
           customerId: await customerOfMethod(deps.vault, merchantId, achData.paymentMethodId),
-          idempotency: request.idempotency,
+          idempotency,
         });
-        const t = await transactions.get(merchantId, debit.transactionId);
-        return achResult(debit, t!, await configurationOf(merchantId));
+        return { kind: 'ach' as const, debit, transaction: (await transactions.get(merchantId, debit.transactionId))! };
       }
       if (!cardData) throw ValidationError.field('transactionDetails.cardData', 'cardData or achData is required.');
-      const result = await cardPayments.pay({
+      const card = await cardPayments.pay({
         ...cardCommand(merchantId, body),
         customerId: await customerOfMethod(deps.vault, merchantId, cardData.paymentMethodId),
-        idempotency: request.idempotency,
+        idempotency,
       });
-      return transactionResult(result, await configurationOf(merchantId));
+      return { kind: 'card' as const, card };
     },
-  );
+    view: async (made, { merchantId }) => {
+      const configuration = await configurationOf(merchantId);
+      return made.kind === 'ach'
+        ? achResult(made.debit, made.transaction, configuration)
+        : transactionResult(made.card, configuration);
+    },
+  });
 
   app.get(
     '/v2/transactions',
@@ -151,53 +154,36 @@ export function v2TransactionsRoutes(app: App, deps: V2TransactionsRouteDeps): v
     },
   );
 
-  app.post(
-    '/v2/transactions/:transactionId/capture',
-    {
-      config: { idempotent: true },
-      schema: {
-        tags,
-        summary: 'Capture an authorization',
-        description:
-          'The whole authorized amount without `amount`; a partial capture with it. Concurrent captures capture once.',
-        params: TransactionIdParams,
-        body: Type.Optional(CaptureBody),
-        response: { 200: TransactionResult, ...ERRORS },
-      },
+  merchantOperation(app, {
+    method: 'POST',
+    url: '/v2/transactions/:transactionId/capture',
+    config: { idempotent: true },
+    schema: {
+      tags,
+      summary: 'Capture an authorization',
+      description:
+        'The whole authorized amount without `amount`; a partial capture with it. Concurrent captures capture once.',
+      params: TransactionIdParams,
+      body: Type.Optional(CaptureBody),
+      response: { 200: TransactionResult, ...ERRORS },
     },
-    async (request) => {
-      const merchantId = merchantOf(request).merchantId;
-      const amount = request.body?.amount;
-      const result = await cardPayments.capture(
-        merchantId,
-        request.params.transactionId,
-        amount == null ? undefined : toCents(amount),
-        request.idempotency,
-      );
-      return transactionResult(result, await configurationOf(merchantId));
-    },
-  );
+    run: ({ merchantId, params, body, idempotency }) =>
+      cardPayments.capture(merchantId, params.transactionId, optionalCents(body?.amount) ?? undefined, idempotency),
+    view: async (result, { merchantId }) => transactionResult(result, await configurationOf(merchantId)),
+  });
 
-  app.post(
-    '/v2/transactions/tip-adjustment',
-    {
-      config: { idempotent: true },
-      schema: {
-        tags,
-        summary: 'Change the tip of an authorized or unsettled captured card transaction',
-        body: TipAdjustmentBody,
-        response: { 200: TransactionResult, ...ERRORS },
-      },
+  merchantOperation(app, {
+    method: 'POST',
+    url: '/v2/transactions/tip-adjustment',
+    config: { idempotent: true },
+    schema: {
+      tags,
+      summary: 'Change the tip of an authorized or unsettled captured card transaction',
+      body: TipAdjustmentBody,
+      response: { 200: TransactionResult, ...ERRORS },
     },
-    async (request) => {
-      const merchantId = merchantOf(request).merchantId;
-      const result = await cardPayments.tipAdjust(
-        merchantId,
-        request.body.transactionId,
-        toCents(request.body.tipAmount),
-        request.idempotency,
-      );
-      return transactionResult(result, await configurationOf(merchantId));
-    },
-  );
+    run: ({ merchantId, body, idempotency }) =>
+      cardPayments.tipAdjust(merchantId, body.transactionId, toCents(body.tipAmount), idempotency),
+    view: async (result, { merchantId }) => transactionResult(result, await configurationOf(merchantId)),
+  });
 }

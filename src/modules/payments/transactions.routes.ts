@@ -1,6 +1,7 @@
 import Type, { type Static } from 'typebox';
 import { AUTHENTICATED_ERRORS, errorResponses } from '../../platform/http/error-schemas.js';
 import { NotFoundError } from '../../platform/http/errors.js';
+import { merchantOperation } from '../../platform/http/merchant-operation.js';
 import { dateRange, pageRequest } from '../../platform/http/paging.js';
 import { merchantOf } from '../../platform/http/principal.js';
 import type { App } from '../../platform/http/server.js';
@@ -107,28 +108,26 @@ export function transactionsRoutes(app: App, deps: TransactionsRouteDeps): void 
   const OP_ERRORS = errorResponses(...AUTHENTICATED_ERRORS, 404, 409);
 
   const payment = (
-    path: string,
+    url: string,
     kind: PaymentCommand['kind'],
     body: typeof SaleBody | typeof AuthBody | typeof VerifyBody | typeof RefundWithoutReferenceBody,
     summary: string,
     description: string,
   ) =>
-    app.post(
-      path,
-      {
-        config: { idempotent: true },
-        schema: {
-          tags,
-          summary,
-          description,
-          body,
-          ...(kind === 'sale' || kind === 'authorize' ? { headers: DeviceTokenHeaders } : {}),
-          response: { 200: AuthorizationResponse, ...AUTH_ERRORS },
-        },
+    merchantOperation(app, {
+      method: 'POST',
+      url,
+      config: { idempotent: true },
+      schema: {
+        tags,
+        summary,
+        description,
+        body,
+        ...(kind === 'sale' || kind === 'authorize' ? { headers: DeviceTokenHeaders } : {}),
+        response: { 200: AuthorizationResponse, ...AUTH_ERRORS },
       },
-      async (request) => {
-        const merchantId = merchantOf(request).merchantId;
-        const cmd = command(kind, merchantId, request.body as Partial<PaymentBody>);
+      run: async ({ merchantId, body: sent, request, idempotency }) => {
+        const cmd = command(kind, merchantId, sent as Partial<PaymentBody>);
         if (cmd.cardDataSourceId === CardDataSource.NFC && (kind === 'sale' || kind === 'authorize')) {
           // Tap to Pay: the card was read by an enabled device of this merchant, which vouches with its token.
           const device = await deps.devices.tapToPaySource(merchantId, headerValue(request.headers['x-device-token']));
@@ -136,10 +135,10 @@ export function transactionsRoutes(app: App, deps: TransactionsRouteDeps): void 
           // The payment names the device that read the card (its source), as a terminal's names its POS transaction.
           cmd.sourceId = device;
         }
-        const result = await cardPayments.pay({ ...cmd, idempotency: request.idempotency });
-        return authorizationResponse(result, await nameOf(merchantId));
+        return cardPayments.pay({ ...cmd, idempotency });
       },
-    );
+      view: async (result, { merchantId }) => authorizationResponse(result, await nameOf(merchantId)),
+    });
 
   const WAYS =
     "Pay with a vaulted card (`customerId` plus `paymentMethodId`, or the customer's default card), an orphan " +
@@ -176,100 +175,75 @@ export function transactionsRoutes(app: App, deps: TransactionsRouteDeps): void 
     `Credits an amount to a card (type 7) with no original transaction; it nets in the open batch. ${WAYS}`,
   );
 
-  app.post(
-    '/pay-api/v1/transactions/capture',
-    {
-      config: { idempotent: true },
-      schema: {
-        tags,
-        summary: 'Capture an authorization',
-        description: 'Partial capture allowed, never above the authorized amount. Concurrent captures capture once.',
-        body: CaptureBody,
-        response: { 200: TransactionResponse, ...OP_ERRORS },
-      },
+  merchantOperation(app, {
+    method: 'POST',
+    url: '/pay-api/v1/transactions/capture',
+    config: { idempotent: true },
+    schema: {
+      tags,
+      summary: 'Capture an authorization',
+      description: 'Partial capture allowed, never above the authorized amount. Concurrent captures capture once.',
+      body: CaptureBody,
+      response: { 200: TransactionResponse, ...OP_ERRORS },
     },
-    async (request) => {
-      const merchantId = merchantOf(request).merchantId;
-      const { transactionId, amount } = request.body;
-      const result = await cardPayments.capture(
-        merchantId,
-        transactionId,
-        amount === undefined ? undefined : toCents(amount),
-        request.idempotency,
-      );
-      return transactionResponse(result, await nameOf(merchantId));
-    },
-  );
+    run: ({ merchantId, body, idempotency }) =>
+      cardPayments.capture(merchantId, body.transactionId, optionalCents(body.amount) ?? undefined, idempotency),
+    view: async (result, { merchantId }) => transactionResponse(result, await nameOf(merchantId)),
+  });
 
-  app.post(
-    '/pay-api/v1/transactions/void',
-    {
-      config: { idempotent: true },
-      schema: {
-        tags,
-        summary: 'Void an authorization or an unsettled sale',
-        description: 'Updates the same transaction (status Voided). After settlement, refund instead.',
-        body: VoidBody,
-        response: { 200: TransactionResponse, ...OP_ERRORS },
-      },
+  merchantOperation(app, {
+    method: 'POST',
+    url: '/pay-api/v1/transactions/void',
+    config: { idempotent: true },
+    schema: {
+      tags,
+      summary: 'Void an authorization or an unsettled sale',
+      description: 'Updates the same transaction (status Voided). After settlement, refund instead.',
+      body: VoidBody,
+      response: { 200: TransactionResponse, ...OP_ERRORS },
     },
-    async (request) => {
-      const merchantId = merchantOf(request).merchantId;
-      const result = await cardPayments.void(merchantId, request.body.transactionId, request.idempotency);
-      return transactionResponse(result, await nameOf(merchantId));
-    },
-  );
+    run: ({ merchantId, body, idempotency }) => cardPayments.void(merchantId, body.transactionId, idempotency),
+    view: async (result, { merchantId }) => transactionResponse(result, await nameOf(merchantId)),
+  });
 
-  app.post(
-    '/pay-api/v1/transactions/return',
-    {
-      config: { idempotent: true },
-      schema: {
-        tags,
-        summary: 'Refund a captured transaction',
-        description:
-          'Partial refunds allowed; their sum never exceeds what was captured. The refund is a transaction of its ' +
-          'own (type Refund); the original becomes Refunded once fully refunded.',
-        body: ReturnBody,
-        response: { 200: TransactionResponse, ...OP_ERRORS },
-      },
+  merchantOperation(app, {
+    method: 'POST',
+    url: '/pay-api/v1/transactions/return',
+    config: { idempotent: true },
+    schema: {
+      tags,
+      summary: 'Refund a captured transaction',
+      description:
+        'Partial refunds allowed; their sum never exceeds what was captured. The refund is a transaction of its ' +
+        'own (type Refund); the original becomes Refunded once fully refunded.',
+      body: ReturnBody,
+      response: { 200: TransactionResponse, ...OP_ERRORS },
     },
-    async (request) => {
-      const merchantId = merchantOf(request).merchantId;
-      const { transactionId, amount, cardDataSource } = request.body;
-      const result = await cardPayments.refund(
+    run: ({ merchantId, body, idempotency }) =>
+      cardPayments.refund(
         merchantId,
-        transactionId,
-        amount === undefined ? undefined : toCents(amount),
-        cardDataSource ?? 1,
-        request.idempotency,
-      );
-      return transactionResponse(result, await nameOf(merchantId));
-    },
-  );
+        body.transactionId,
+        optionalCents(body.amount) ?? undefined,
+        body.cardDataSource ?? CardDataSource.Internet,
+        idempotency,
+      ),
+    view: async (result, { merchantId }) => transactionResponse(result, await nameOf(merchantId)),
+  });
 
-  app.post(
-    '/pay-api/v1/transactions/tip-adjustment',
-    {
-      config: { idempotent: true },
-      schema: {
-        tags,
-        summary: 'Change the tip of an authorized or unsettled captured transaction',
-        body: TipAdjustmentBody,
-        response: { 200: TransactionResponse, ...OP_ERRORS },
-      },
+  merchantOperation(app, {
+    method: 'POST',
+    url: '/pay-api/v1/transactions/tip-adjustment',
+    config: { idempotent: true },
+    schema: {
+      tags,
+      summary: 'Change the tip of an authorized or unsettled captured transaction',
+      body: TipAdjustmentBody,
+      response: { 200: TransactionResponse, ...OP_ERRORS },
     },
-    async (request) => {
-      const merchantId = merchantOf(request).merchantId;
-      const result = await cardPayments.tipAdjust(
-        merchantId,
-        request.body.transactionId,
-        toCents(request.body.tipAmount),
-        request.idempotency,
-      );
-      return transactionResponse(result, await nameOf(merchantId));
-    },
-  );
+    run: ({ merchantId, body, idempotency }) =>
+      cardPayments.tipAdjust(merchantId, body.transactionId, toCents(body.tipAmount), idempotency),
+    view: async (result, { merchantId }) => transactionResponse(result, await nameOf(merchantId)),
+  });
 
   app.post(
     '/pay-api/v1/transactions/settle',

@@ -142,7 +142,12 @@ function defineAdminCommand(group: Command, operation: OperatorOperation) {
   for (const name of pathParams) command.argument(`<${name}>`);
   if (operation.group === 'clock' && operation.verb === 'advance') command.argument('<seconds>', 'seconds to advance');
   if (operation.body)
-    command.addOption(new Option('--json <body>', 'request body as JSON (same shape as the HTTP API)'));
+    command.addOption(
+      new Option(
+        '--json <body>',
+        'request body as JSON (same shape as the HTTP API); `-` reads it from standard input (keeps credentials out of the shell history)',
+      ),
+    );
   const queryNames = Object.keys((operation.querystring as { properties?: object } | undefined)?.properties ?? {});
   for (const name of queryNames) command.option(`--${kebab(name)} <value>`, `the ${name} filter`);
   if (operation.group === 'partners' && operation.verb === 'create') command.option('--name <name>', 'partner name');
@@ -164,7 +169,8 @@ function defineAdminCommand(group: Command, operation: OperatorOperation) {
     const params = Object.fromEntries(pathParams.map((name, i) => [name, positional[i]]));
     let body: Record<string, unknown> | undefined;
     if (operation.body) {
-      body = options.json ? (JSON.parse(options.json) as Record<string, unknown>) : {};
+      const json = options.json === '-' ? await readStandardInput() : options.json;
+      body = json ? (JSON.parse(json) as Record<string, unknown>) : {};
       if (options.name) body.name = options.name;
       if (options.companyName) body.companyName = options.companyName;
       if (options.partnerId) body.partnerId = options.partnerId;
@@ -181,6 +187,12 @@ function defineAdminCommand(group: Command, operation: OperatorOperation) {
     );
     await runAdmin(operation, params, body, query);
   });
+}
+
+async function readStandardInput(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
 }
 
 function kebab(name: string): string {

@@ -20,10 +20,15 @@ export const connectorsModule = defineModule({
   needs: [],
   provides: ['connectors', 'sandboxNetwork'],
   build({ pool, clock, config, sandbox }) {
+    // Production never uses a simulator: there, a processor naming one finds no connector (and none can be made).
     const sandboxNetwork = sandbox ? new SandboxNetworkConditions(pool) : undefined;
     const connectors = new Connectors(
-      new Map([['sandbox-card', new SandboxCardNetwork(pool, clock, config.sandboxCardLatencyMs, sandboxNetwork)]]),
-      new Map([['sandbox-ach', new SandboxAchBank(pool, clock)]]),
+      new Map(
+        sandbox
+          ? [['sandbox-card', new SandboxCardNetwork(pool, clock, config.sandboxCardLatencyMs, sandboxNetwork)]]
+          : [],
+      ),
+      new Map(sandbox ? [['sandbox-ach', new SandboxAchBank(pool, clock)]] : []),
     );
     return { connectors, sandboxNetwork };
   },

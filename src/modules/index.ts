@@ -19,6 +19,7 @@ import { partnerApiModule } from './partner-api/module.js';
 import { partnersModule } from './partners/module.js';
 import { paymentsModule } from './payments/module.js';
 import { posModule } from './pos/module.js';
+import { processorsModule } from './processors/module.js';
 import { referenceModule } from './reference/module.js';
 import { requestLogsModule } from './request-logs/module.js';
 import { sandboxModule } from './sandbox/module.js';
@@ -43,6 +44,7 @@ export const MODULES: readonly AnyModule[] = [
   apiKeysModule,
   oauthModule,
   vaultModule,
+  processorsModule,
   eventsModule,
   requestLogsModule,
   customersModule,

@@ -197,6 +197,40 @@ describe('the embedded default', () => {
     });
     assert.equal(await bad.exited, 1);
     assert.match(JSON.parse(bad.stdout.join('')).errors.mccCode[0], /format/);
+
+    // A processor's credentials go in on standard input (`--json -`): never on the command line, never shown.
+    const merchant = tessera(['admin', 'merchants', 'create', '--company-name', 'CLI Merchant'], {
+      DATA_DIR: dataDir,
+      ADMIN_TOKEN: '',
+      ENCRYPTION_KEY: '',
+    });
+    assert.equal(await merchant.exited, 0, merchant.output.join(''));
+    const merchantId = JSON.parse(merchant.stdout.join('')).id as string;
+    const secret = 'cli-api-key-never-shown-0042';
+    const processor = tessera(
+      ['admin', 'processors', 'create', merchantId, '--json', '-'],
+      { DATA_DIR: dataDir, ADMIN_TOKEN: '', ENCRYPTION_KEY: '' },
+      'source',
+      JSON.stringify({
+        name: 'Adyen',
+        typeId: 1,
+        connector: 'adyen',
+        settings: { merchantAccount: 'CliShop', baseUrl: 'https://checkout-test.adyen.com' },
+        credentials: {
+          apiKey: secret,
+          hmacKey: 'C'.repeat(64),
+          notificationUsername: 'cli',
+          notificationPassword: 'cli-notification-password',
+        },
+      }),
+    );
+    assert.equal(await processor.exited, 0, processor.output.join(''));
+    assert.ok(!processor.output.join('').includes(secret));
+    assert.deepEqual(JSON.parse(processor.stdout.join('')).credentials.apiKey, {
+      isSet: true,
+      version: 1,
+      lastFour: '0042',
+    });
   });
 
   it('reaches the partner API with a principal and an identity token made by the admin CLI', async () => {

@@ -17,12 +17,19 @@ export interface Proc {
   exited: Promise<number | null>;
 }
 
-export function tessera(args: string[], env: Record<string, string>, from: 'source' | 'bundle' = 'source'): Proc {
+/** `input`: what the process reads on standard input (none: stdin is closed). */
+export function tessera(
+  args: string[],
+  env: Record<string, string>,
+  from: 'source' | 'bundle' = 'source',
+  input?: string,
+): Proc {
   const entry = from === 'bundle' ? [BIN] : ['--import', 'tsx', MAIN];
   const child = spawn(process.execPath, [...entry, ...args], {
     env: { ...process.env, ADMIN_TOKEN, ENCRYPTION_KEY, LOG_LEVEL: 'info', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
   });
+  if (input !== undefined) child.stdin!.end(input);
   const output: string[] = [];
   const stdout: string[] = [];
   child.stdout!.on('data', (d) => {

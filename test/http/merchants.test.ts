@@ -206,9 +206,28 @@ describe('merchant configuration', () => {
         'isDefault',
         'name',
         'settlementBatchTimeSlots',
+        'supports',
         'type',
         'typeId',
       ]);
+      // What each processor can do (docs/connectors.md): the simulated card network everything, ACH nothing of cards.
+      if (p.typeId === 1) {
+        assert.deepEqual(p.supports, {
+          transactionTypes: [
+            'Sale',
+            'Authorization',
+            'CardAuthentication',
+            'Capture',
+            'Void',
+            'Refund',
+            'RefundWORef',
+            'TipAdjustment',
+          ],
+          cardPresent: true,
+          tipAdjustment: 'until-settled',
+          asynchronousModifications: false,
+        });
+      } else assert.equal(p.supports, null);
       for (const slot of p.settlementBatchTimeSlots) {
         assert.deepEqual(Object.keys(slot).sort(), ['hours', 'minutes', 'timezoneName']);
       }

@@ -38,6 +38,7 @@ const TENANT = [
   'payment_processors',
   'payment_sessions',
   'pos_transactions',
+  'processor_credentials',
   'request_logs',
   'settlement_batches',
   'subscription_attempts',

@@ -1,3 +1,4 @@
+import { supportOf } from '../../connectors/catalog.js';
 import { ValidationError } from '../../platform/http/errors.js';
 import { fromCents, fromMillipercent, optionalMillipercent, toCents, toMillipercent } from '../../platform/money.js';
 import { addressView, normalizeAddress } from '../reference/address.js';
@@ -32,6 +33,7 @@ export function processorView(p: PaymentProcessor) {
     typeId: p.typeId,
     type: p.typeName,
     settlementBatchTimeSlots: p.settlementTimeSlots,
+    supports: supportOf(p.connector),
   };
 }
 

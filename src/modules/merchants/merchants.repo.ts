@@ -326,11 +326,16 @@ function toProcessor(row: ProcessorRow): PaymentProcessor {
   };
 }
 
-export async function insertProcessor(sql: Sql, processor: PaymentProcessor, now: Date): Promise<void> {
+export async function insertProcessor(
+  sql: Sql,
+  processor: PaymentProcessor,
+  now: Date,
+  settings: Record<string, unknown> = {},
+): Promise<void> {
   await sql.query(
     `INSERT INTO payment_processors (id, merchant_id, method, name, type_id, type_name, connector, is_default, status_id,
-       settlement_time_slots, created_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+       settlement_time_slots, settings, created_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
     [
       processor.id,
       processor.merchantId,
@@ -342,9 +347,68 @@ export async function insertProcessor(sql: Sql, processor: PaymentProcessor, now
       processor.isDefault,
       processor.statusId,
       JSON.stringify(processor.settlementTimeSlots),
+      JSON.stringify(settings),
       now,
     ],
   );
+}
+
+/** One processor of the merchant with its settings, locked for a change; undefined when the merchant has no such one. */
+export async function lockProcessor(
+  sql: Sql,
+  merchantId: string,
+  processorId: string,
+): Promise<(PaymentProcessor & { settings: Record<string, unknown> }) | undefined> {
+  const { rows } = await sql.query<ProcessorRow & { settings: Record<string, unknown> }>(
+    'SELECT * FROM payment_processors WHERE id = $1 AND merchant_id = $2 FOR UPDATE',
+    [processorId, merchantId],
+  );
+  return rows[0] ? { ...toProcessor(rows[0]), settings: rows[0].settings ?? {} } : undefined;
+}
+
+/** Saves what the operator may change of a processor: name, default, status, time slots, settings. */
+export async function saveProcessor(
+  sql: Sql,
+  processor: PaymentProcessor,
+  settings: Record<string, unknown>,
+): Promise<void> {
+  await sql.query(
+    `UPDATE payment_processors SET name = $3, is_default = $4, status_id = $5, settlement_time_slots = $6, settings = $7
+     WHERE id = $1 AND merchant_id = $2`,
+    [
+      processor.id,
+      processor.merchantId,
+      processor.name,
+      processor.isDefault,
+      processor.statusId,
+      JSON.stringify(processor.settlementTimeSlots),
+      JSON.stringify(settings),
+    ],
+  );
+}
+
+/** Makes none of the merchant's processors of `method` the default (before another one becomes it). */
+export async function clearDefaultProcessor(
+  sql: Sql,
+  merchantId: string,
+  method: PaymentProcessor['method'],
+): Promise<void> {
+  await sql.query(
+    'UPDATE payment_processors SET is_default = false WHERE merchant_id = $1 AND method = $2 AND is_default',
+    [merchantId, method],
+  );
+}
+
+/** The merchant's processors with their settings, in display order. */
+export async function listProcessorsWithSettings(
+  sql: Sql,
+  merchantId: string,
+): Promise<Array<PaymentProcessor & { settings: Record<string, unknown> }>> {
+  const { rows } = await sql.query<ProcessorRow & { settings: Record<string, unknown> }>(
+    'SELECT * FROM payment_processors WHERE merchant_id = $1',
+    [merchantId],
+  );
+  return rows.sort(byDisplayOrder).map((row) => ({ ...toProcessor(row), settings: row.settings ?? {} }));
 }
 
 /** One processor with its method-specific settings (an ACH processor's cutoff windows and bank details). */

@@ -14,13 +14,28 @@ export const SettlementTimeSlotSchema = Type.Object({
   timezoneName: Type.String({ description: 'IANA time zone, e.g. America/New_York.' }),
 });
 
+/** What a card processor can do (docs/connectors.md). */
+export const ProcessorSupports = Type.Object({
+  transactionTypes: Type.Array(Type.String(), {
+    description: 'Authorization, Sale, CardAuthentication, Capture, Void, Refund, RefundWORef, TipAdjustment.',
+  }),
+  cardPresent: Type.Boolean(),
+  tipAdjustment: Type.String({ description: 'until-settled, before-capture or none.' }),
+  asynchronousModifications: Type.Boolean({
+    description: 'Capture, void, refund and tip changes are pending until the processor notifies their outcome.',
+  }),
+});
+
 export const PaymentProcessorView = Type.Object({
   id: Uuid(),
   name: Type.String(),
   isDefault: Type.Boolean(),
   typeId: Type.Integer({ description: 'PaymentProcessorType: 1 card (TSYS-compatible), 2 ACH (EFT).' }),
-  type: Type.String({ description: 'SandboxCard or SandboxAch for the sandbox connectors.' }),
+  type: Type.String({ description: 'SandboxCard or SandboxAch for the sandbox connectors, Adyen.' }),
   settlementBatchTimeSlots: Type.Array(SettlementTimeSlotSchema),
+  supports: Type.Union([ProcessorSupports, Type.Null()], {
+    description: 'What a card processor can do; null for ACH.',
+  }),
 });
 
 const IdName = Type.Object({ id: Type.Integer(), name: Type.String() });
@@ -39,6 +54,21 @@ const EXAMPLE_PROCESSORS = [
     typeId: 1,
     type: 'SandboxCard',
     settlementBatchTimeSlots: [{ hours: 22, minutes: 0, timezoneName: 'America/New_York' }],
+    supports: {
+      transactionTypes: [
+        'Sale',
+        'Authorization',
+        'CardAuthentication',
+        'Capture',
+        'Void',
+        'Refund',
+        'RefundWORef',
+        'TipAdjustment',
+      ],
+      cardPresent: true,
+      tipAdjustment: 'until-settled',
+      asynchronousModifications: false,
+    },
   },
   {
     id: '01936f6e-3f5b-7a21-9c3e-6f1d2a4b5c61',
@@ -51,6 +81,7 @@ const EXAMPLE_PROCESSORS = [
       { hours: 14, minutes: 45, timezoneName: 'America/New_York' },
       { hours: 17, minutes: 0, timezoneName: 'America/New_York' },
     ],
+    supports: null,
   },
 ];
 

@@ -8,6 +8,7 @@ import type { MerchantPrincipal, PartnerPrincipal } from '../../platform/http/pr
 import { recordEvent } from '../events/outbox.js';
 import type { PartnersService } from '../partners/partners.service.js';
 import { type ConfigurationCache, MERCHANT_CHANNEL } from './configuration-cache.js';
+import { MerchantProcessors } from './merchant-processors.js';
 import {
   type Merchant,
   type MerchantChanges,
@@ -86,6 +87,8 @@ function defaultProcessors(merchantId: string): PaymentProcessor[] {
 
 export class MerchantsService {
   private readonly lastTouched = new Map<string, number>();
+  /** The merchant's processors as records (the operator's processor API). */
+  readonly processors: MerchantProcessors;
 
   constructor(
     private readonly pool: Pool,
@@ -93,7 +96,14 @@ export class MerchantsService {
     private readonly partners: PartnersService,
     private readonly configurations: ConfigurationCache,
     readonly portfolios: MerchantPortfolios,
-  ) {}
+    /**
+     * New merchants start with the sandbox's simulated card and ACH processors; production never uses a simulator,
+     * so a production merchant starts with none and gets real ones from the operator (docs/connectors.md).
+     */
+    private readonly sandboxProcessors: boolean,
+  ) {
+    this.processors = new MerchantProcessors(pool, configurations);
+  }
 
   async createMerchant(draft: MerchantDraft, sql?: Sql): Promise<MerchantDetails> {
     const run = async (tx: Sql) => {
@@ -124,7 +134,9 @@ export class MerchantsService {
         phone: draft.phone,
         now,
       });
-      for (const processor of defaultProcessors(merchant.id)) await insertProcessor(tx, processor, now);
+      if (this.sandboxProcessors) {
+        for (const processor of defaultProcessors(merchant.id)) await insertProcessor(tx, processor, now);
+      }
       await recordEvent(tx, this.clock, {
         type: 'merchant.created',
         merchantId: merchant.id,

@@ -25,12 +25,11 @@ export const merchantsModule = defineModule({
   publishes: ['merchant_accounts', 'merchant_processors'],
   needs: ['partners'],
   provides: ['merchants'],
-  build({ pool, clock, config, listener }, { partners }) {
+  build({ pool, clock, config, listener, sandbox }, { partners }) {
     const configurations = new ConfigurationCache(config.configCacheTtlMs);
     configurations.listen(listener);
-    return {
-      merchants: new MerchantsService(pool, clock, partners, configurations, new MerchantPortfolios(pool, clock)),
-    };
+    const portfolios = new MerchantPortfolios(pool, clock);
+    return { merchants: new MerchantsService(pool, clock, partners, configurations, portfolios, sandbox) };
   },
   routes: (app, { merchants }) => merchantsRoutes(app, { merchants }),
   operations: PORTFOLIO_OPERATIONS,

@@ -55,7 +55,8 @@ export const OPERATOR_OPERATIONS: OperatorOperation[] = [
     verb: 'create',
     method: 'POST',
     path: '/admin/v1/merchants',
-    summary: 'Create a merchant (with a default sandbox card and ACH processor)',
+    summary:
+      'Create a merchant (in the sandbox with a default sandbox card and ACH processor; in production with none: add its processors)',
     body: CreateMerchantBody,
     response: AdminMerchantView,
     idempotent: true,

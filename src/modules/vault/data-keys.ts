@@ -107,22 +107,38 @@ export class DataKeys {
   }
 }
 
-/** AES-256-GCM under a data key; the record id and key version are authenticated with the ciphertext. */
-export function encryptWith(dataKey: DataKey, plaintext: string, recordId: string): Buffer {
+/** What a data key seals: a vaulted payment method, or a processor's credentials. */
+export type SealedRecordKind = 'payment-method' | 'processor-credentials';
+
+/**
+ * AES-256-GCM under a data key; the kind of record, its id and the key version are authenticated with the
+ * ciphertext (a blob moved to another record, or another kind of record, does not open).
+ */
+export function encryptWith(
+  dataKey: DataKey,
+  plaintext: string,
+  recordId: string,
+  kind: SealedRecordKind = 'payment-method',
+): Buffer {
   const iv = randomBytes(IV_BYTES);
   const cipher = createCipheriv('aes-256-gcm', dataKey.key, iv);
-  cipher.setAAD(Buffer.from(recordAad(dataKey, recordId)));
+  cipher.setAAD(Buffer.from(recordAad(dataKey, recordId, kind)));
   const ciphertext = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
   return Buffer.concat([iv, cipher.getAuthTag(), ciphertext]);
 }
 
-export function decryptWith(dataKey: DataKey, sealed: Buffer, recordId: string): string {
+export function decryptWith(
+  dataKey: DataKey,
+  sealed: Buffer,
+  recordId: string,
+  kind: SealedRecordKind = 'payment-method',
+): string {
   const decipher = createDecipheriv('aes-256-gcm', dataKey.key, sealed.subarray(0, IV_BYTES));
-  decipher.setAAD(Buffer.from(recordAad(dataKey, recordId)));
+  decipher.setAAD(Buffer.from(recordAad(dataKey, recordId, kind)));
   decipher.setAuthTag(sealed.subarray(IV_BYTES, IV_BYTES + TAG_BYTES));
   return Buffer.concat([decipher.update(sealed.subarray(IV_BYTES + TAG_BYTES)), decipher.final()]).toString('utf8');
 }
 
-function recordAad(dataKey: DataKey, recordId: string): string {
-  return `payment-method:${recordId}|merchant:${dataKey.merchantId}|data-key:${dataKey.version}`;
+function recordAad(dataKey: DataKey, recordId: string, kind: SealedRecordKind): string {
+  return `${kind}:${recordId}|merchant:${dataKey.merchantId}|data-key:${dataKey.version}`;
 }

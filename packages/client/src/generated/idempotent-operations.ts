@@ -4,6 +4,7 @@
 export const IDEMPOTENT_OPERATIONS: ReadonlyArray<readonly [string, string]> = [
   ["POST", "/admin/v1/merchants"],
   ["POST", "/admin/v1/merchants/{id}/compliance"],
+  ["POST", "/admin/v1/merchants/{merchantId}/processors"],
   ["POST", "/admin/v1/partners"],
   ["POST", "/pay-api/v1/transactions/ach/{transactionId}/hold"],
   ["POST", "/pay-api/v1/transactions/ach/{transactionId}/refund"],

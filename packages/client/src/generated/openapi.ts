@@ -1773,7 +1773,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Create a merchant (with a default sandbox card and ACH processor)
+         * Create a merchant (in the sandbox with a default sandbox card and ACH processor; in production with none: add its processors)
          * @description Operator API: `Authorization: Bearer <ADMIN_TOKEN>`. Mirrored by `tessera admin` on the command line.
          */
         post: {
@@ -1900,7 +1900,17 @@ export interface paths {
                                     /** @description IANA time zone, e.g. America/New_York. */
                                     timezoneName: string;
                                 }[];
-                                /** @description SandboxCard or SandboxAch for the sandbox connectors. */
+                                /** @description What a card processor can do; null for ACH. */
+                                supports: {
+                                    /** @description Capture, void, refund and tip changes are pending until the processor notifies their outcome. */
+                                    asynchronousModifications: boolean;
+                                    cardPresent: boolean;
+                                    /** @description until-settled, before-capture or none. */
+                                    tipAdjustment: string;
+                                    /** @description Authorization, Sale, CardAuthentication, Capture, Void, Refund, RefundWORef, TipAdjustment. */
+                                    transactionTypes: string[];
+                                } | null;
+                                /** @description SandboxCard or SandboxAch for the sandbox connectors, Adyen. */
                                 type: string;
                                 /** @description PaymentProcessorType: 1 card (TSYS-compatible), 2 ACH (EFT). */
                                 typeId: number;
@@ -2130,7 +2140,17 @@ export interface paths {
                                     /** @description IANA time zone, e.g. America/New_York. */
                                     timezoneName: string;
                                 }[];
-                                /** @description SandboxCard or SandboxAch for the sandbox connectors. */
+                                /** @description What a card processor can do; null for ACH. */
+                                supports: {
+                                    /** @description Capture, void, refund and tip changes are pending until the processor notifies their outcome. */
+                                    asynchronousModifications: boolean;
+                                    cardPresent: boolean;
+                                    /** @description until-settled, before-capture or none. */
+                                    tipAdjustment: string;
+                                    /** @description Authorization, Sale, CardAuthentication, Capture, Void, Refund, RefundWORef, TipAdjustment. */
+                                    transactionTypes: string[];
+                                } | null;
+                                /** @description SandboxCard or SandboxAch for the sandbox connectors, Adyen. */
                                 type: string;
                                 /** @description PaymentProcessorType: 1 card (TSYS-compatible), 2 ACH (EFT). */
                                 typeId: number;
@@ -2423,7 +2443,17 @@ export interface paths {
                                     /** @description IANA time zone, e.g. America/New_York. */
                                     timezoneName: string;
                                 }[];
-                                /** @description SandboxCard or SandboxAch for the sandbox connectors. */
+                                /** @description What a card processor can do; null for ACH. */
+                                supports: {
+                                    /** @description Capture, void, refund and tip changes are pending until the processor notifies their outcome. */
+                                    asynchronousModifications: boolean;
+                                    cardPresent: boolean;
+                                    /** @description until-settled, before-capture or none. */
+                                    tipAdjustment: string;
+                                    /** @description Authorization, Sale, CardAuthentication, Capture, Void, Refund, RefundWORef, TipAdjustment. */
+                                    transactionTypes: string[];
+                                } | null;
+                                /** @description SandboxCard or SandboxAch for the sandbox connectors, Adyen. */
                                 type: string;
                                 /** @description PaymentProcessorType: 1 card (TSYS-compatible), 2 ACH (EFT). */
                                 typeId: number;
@@ -3116,6 +3146,794 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/merchants/{merchantId}/processors": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a merchant's payment processors (credentials only as set or unset)
+         * @description Operator API: `Authorization: Bearer <ADMIN_TOKEN>`. Mirrored by `tessera admin` on the command line.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    merchantId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            items: {
+                                connector: string;
+                                /** @description Each credential as set or unset, never its value; null when the connector takes none. */
+                                credentials: {
+                                    [key: string]: {
+                                        isSet: boolean;
+                                        /** @description Its last four characters. */
+                                        lastFour: string | null;
+                                        /** @description The credentials version that set it. */
+                                        version: number | null;
+                                    };
+                                } | null;
+                                /** Format: uuid */
+                                id: string;
+                                isDefault: boolean;
+                                /** Format: uuid */
+                                merchantId: string;
+                                name: string;
+                                /** @description Where the processor sends its notifications (on PUBLIC_BASE_URL); null when it sends none. */
+                                notificationUrlPath: string | null;
+                                settings: {
+                                    [key: string]: unknown;
+                                };
+                                settlementBatchTimeSlots: {
+                                    hours: number;
+                                    minutes: number;
+                                    /** @description IANA time zone, e.g. America/New_York. */
+                                    timezoneName: string;
+                                }[];
+                                status: string;
+                                /** @description 1 Active, 2 Inactive. */
+                                statusId: number;
+                                /** @description What a card processor can do; null for ACH. */
+                                supports: {
+                                    /** @description Capture, void, refund and tip changes are pending until the processor notifies their outcome. */
+                                    asynchronousModifications: boolean;
+                                    cardPresent: boolean;
+                                    /** @description until-settled, before-capture or none. */
+                                    tipAdjustment: string;
+                                    /** @description Authorization, Sale, CardAuthentication, Capture, Void, Refund, RefundWORef, TipAdjustment. */
+                                    transactionTypes: string[];
+                                } | null;
+                                type: string;
+                                typeId: number;
+                            }[];
+                            total: number;
+                        };
+                    };
+                };
+                /** @description Validation failed */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            cause: string;
+                            correlationId: string;
+                            details: string;
+                            documentationUrl: string;
+                            entityId: string | null;
+                            /** @description V0000 validation, N0000 not found, F0000 forbidden, C0000 conflict, R0000 rate limited, I0000 internal. */
+                            errorCode: string;
+                            /** @description Field name → messages. */
+                            errors: {
+                                [key: string]: string[];
+                            };
+                            exceptionType: string;
+                            resolution: string;
+                            source: string;
+                            statusCode: number;
+                            title: string;
+                        };
+                    };
+                };
+                /** @description Unauthorized */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            cause: string;
+                            correlationId: string;
+                            details: string;
+                            documentationUrl: string;
+                            entityId: string | null;
+                            /** @description V0000 validation, N0000 not found, F0000 forbidden, C0000 conflict, R0000 rate limited, I0000 internal. */
+                            errorCode: string;
+                            /** @description Field name → messages. */
+                            errors: {
+                                [key: string]: string[];
+                            };
+                            exceptionType: string;
+                            resolution: string;
+                            source: string;
+                            statusCode: number;
+                            title: string;
+                        };
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            cause: string;
+                            correlationId: string;
+                            details: string;
+                            documentationUrl: string;
+                            entityId: string | null;
+                            /** @description V0000 validation, N0000 not found, F0000 forbidden, C0000 conflict, R0000 rate limited, I0000 internal. */
+                            errorCode: string;
+                            /** @description Field name → messages. */
+                            errors: {
+                                [key: string]: string[];
+                            };
+                            exceptionType: string;
+                            resolution: string;
+                            source: string;
+                            statusCode: number;
+                            title: string;
+                        };
+                    };
+                };
+                /** @description Internal server error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            cause: string;
+                            correlationId: string;
+                            details: string;
+                            documentationUrl: string;
+                            entityId: string | null;
+                            /** @description V0000 validation, N0000 not found, F0000 forbidden, C0000 conflict, R0000 rate limited, I0000 internal. */
+                            errorCode: string;
+                            /** @description Field name → messages. */
+                            errors: {
+                                [key: string]: string[];
+                            };
+                            exceptionType: string;
+                            resolution: string;
+                            source: string;
+                            statusCode: number;
+                            title: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Add a payment processor to a merchant (its credentials are sealed and never shown again)
+         * @description Operator API: `Authorization: Bearer <ADMIN_TOKEN>`. Mirrored by `tessera admin` on the command line.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Makes a retry safe: the same key with the same request answers the first response again (a key is kept 24 hours; another request with the key is a 422). docs/api-conventions.md. */
+                    "idempotency-key"?: string;
+                };
+                path: {
+                    merchantId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description adyen (card). In the sandbox also sandbox-card and sandbox-ach. */
+                        connector: string;
+                        /** @description The connector's credentials, sealed at once and never shown again. Adyen: `apiKey`, `hmacKey`, `notificationUsername`, `notificationPassword`. */
+                        credentials?: {
+                            [key: string]: string;
+                        };
+                        /** @description Becomes the default of its method (default false). */
+                        isDefault?: boolean;
+                        name: string;
+                        /** @description The connector's settings (docs/connectors.md). Adyen: `merchantAccount`, `baseUrl`, `apiVersion` (71), `captureMode` (immediate | delayed) and `captureDelayHours`. */
+                        settings?: {
+                            [key: string]: unknown;
+                        };
+                        /** @description When the open batch closes each day (default 22:00 America/New_York). */
+                        settlementBatchTimeSlots?: {
+                            hours: number;
+                            minutes: number;
+                            /** @description IANA time zone, e.g. America/New_York. */
+                            timezoneName: string;
+                        }[];
+                        /** @description PaymentProcessorType: 1 card, 2 ACH; must be the connector’s. */
+                        typeId: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            connector: string;
+                            /** @description Each credential as set or unset, never its value; null when the connector takes none. */
+                            credentials: {
+                                [key: string]: {
+                                    isSet: boolean;
+                                    /** @description Its last four characters. */
+                                    lastFour: string | null;
+                                    /** @description The credentials version that set it. */
+                                    version: number | null;
+                                };
+                            } | null;
+                            /** Format: uuid */
+                            id: string;
+                            isDefault: boolean;
+                            /** Format: uuid */
+                            merchantId: string;
+                            name: string;
+                            /** @description Where the processor sends its notifications (on PUBLIC_BASE_URL); null when it sends none. */
+                            notificationUrlPath: string | null;
+                            settings: {
+                                [key: string]: unknown;
+                            };
+                            settlementBatchTimeSlots: {
+                                hours: number;
+                                minutes: number;
+                                /** @description IANA time zone, e.g. America/New_York. */
+                                timezoneName: string;
+                            }[];
+                            status: string;
+                            /** @description 1 Active, 2 Inactive. */
+                            statusId: number;
+                            /** @description What a card processor can do; null for ACH. */
+                            supports: {
+                                /** @description Capture, void, refund and tip changes are pending until the processor notifies their outcome. */
+                                asynchronousModifications: boolean;
+                                cardPresent: boolean;
+                                /** @description until-settled, before-capture or none. */
+                                tipAdjustment: string;
+                                /** @description Authorization, Sale, CardAuthentication, Capture, Void, Refund, RefundWORef, TipAdjustment. */
+                                transactionTypes: string[];
+                            } | null;
+                            type: string;
+                            typeId: number;
+                        };
+                    };
+                };
+                /** @description Validation failed */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            cause: string;
+                            correlationId: string;
+                            details: string;
+                            documentationUrl: string;
+                            entityId: string | null;
+                            /** @description V0000 validation, N0000 not found, F0000 forbidden, C0000 conflict, R0000 rate limited, I0000 internal. */
+                            errorCode: string;
+                            /** @description Field name → messages. */
+                            errors: {
+                                [key: string]: string[];
+                            };
+                            exceptionType: string;
+                            resolution: string;
+                            source: string;
+                            statusCode: number;
+                            title: string;
+                        };
+                    };
+                };
+                /** @description Unauthorized */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            cause: string;
+                            correlationId: string;
+                            details: string;
+                            documentationUrl: string;
+                            entityId: string | null;
+                            /** @description V0000 validation, N0000 not found, F0000 forbidden, C0000 conflict, R0000 rate limited, I0000 internal. */
+                            errorCode: string;
+                            /** @description Field name → messages. */
+                            errors: {
+                                [key: string]: string[];
+                            };
+                            exceptionType: string;
+                            resolution: string;
+                            source: string;
+                            statusCode: number;
+                            title: string;
+                        };
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            cause: string;
+                            correlationId: string;
+                            details: string;
+                            documentationUrl: string;
+                            entityId: string | null;
+                            /** @description V0000 validation, N0000 not found, F0000 forbidden, C0000 conflict, R0000 rate limited, I0000 internal. */
+                            errorCode: string;
+                            /** @description Field name → messages. */
+                            errors: {
+                                [key: string]: string[];
+                            };
+                            exceptionType: string;
+                            resolution: string;
+                            source: string;
+                            statusCode: number;
+                            title: string;
+                        };
+                    };
+                };
+                /** @description Internal server error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            cause: string;
+                            correlationId: string;
+                            details: string;
+                            documentationUrl: string;
+                            entityId: string | null;
+                            /** @description V0000 validation, N0000 not found, F0000 forbidden, C0000 conflict, R0000 rate limited, I0000 internal. */
+                            errorCode: string;
+                            /** @description Field name → messages. */
+                            errors: {
+                                [key: string]: string[];
+                            };
+                            exceptionType: string;
+                            resolution: string;
+                            source: string;
+                            statusCode: number;
+                            title: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/merchants/{merchantId}/processors/{processorId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a payment processor (credentials only as set or unset)
+         * @description Operator API: `Authorization: Bearer <ADMIN_TOKEN>`. Mirrored by `tessera admin` on the command line.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    merchantId: string;
+                    processorId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            connector: string;
+                            /** @description Each credential as set or unset, never its value; null when the connector takes none. */
+                            credentials: {
+                                [key: string]: {
+                                    isSet: boolean;
+                                    /** @description Its last four characters. */
+                                    lastFour: string | null;
+                                    /** @description The credentials version that set it. */
+                                    version: number | null;
+                                };
+                            } | null;
+                            /** Format: uuid */
+                            id: string;
+                            isDefault: boolean;
+                            /** Format: uuid */
+                            merchantId: string;
+                            name: string;
+                            /** @description Where the processor sends its notifications (on PUBLIC_BASE_URL); null when it sends none. */
+                            notificationUrlPath: string | null;
+                            settings: {
+                                [key: string]: unknown;
+                            };
+                            settlementBatchTimeSlots: {
+                                hours: number;
+                                minutes: number;
+                                /** @description IANA time zone, e.g. America/New_York. */
+                                timezoneName: string;
+                            }[];
+                            status: string;
+                            /** @description 1 Active, 2 Inactive. */
+                            statusId: number;
+                            /** @description What a card processor can do; null for ACH. */
+                            supports: {
+                                /** @description Capture, void, refund and tip changes are pending until the processor notifies their outcome. */
+                                asynchronousModifications: boolean;
+                                cardPresent: boolean;
+                                /** @description until-settled, before-capture or none. */
+                                tipAdjustment: string;
+                                /** @description Authorization, Sale, CardAuthentication, Capture, Void, Refund, RefundWORef, TipAdjustment. */
+                                transactionTypes: string[];
+                            } | null;
+                            type: string;
+                            typeId: number;
+                        };
+                    };
+                };
+                /** @description Validation failed */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            cause: string;
+                            correlationId: string;
+                            details: string;
+                            documentationUrl: string;
+                            entityId: string | null;
+                            /** @description V0000 validation, N0000 not found, F0000 forbidden, C0000 conflict, R0000 rate limited, I0000 internal. */
+                            errorCode: string;
+                            /** @description Field name → messages. */
+                            errors: {
+                                [key: string]: string[];
+                            };
+                            exceptionType: string;
+                            resolution: string;
+                            source: string;
+                            statusCode: number;
+                            title: string;
+                        };
+                    };
+                };
+                /** @description Unauthorized */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            cause: string;
+                            correlationId: string;
+                            details: string;
+                            documentationUrl: string;
+                            entityId: string | null;
+                            /** @description V0000 validation, N0000 not found, F0000 forbidden, C0000 conflict, R0000 rate limited, I0000 internal. */
+                            errorCode: string;
+                            /** @description Field name → messages. */
+                            errors: {
+                                [key: string]: string[];
+                            };
+                            exceptionType: string;
+                            resolution: string;
+                            source: string;
+                            statusCode: number;
+                            title: string;
+                        };
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            cause: string;
+                            correlationId: string;
+                            details: string;
+                            documentationUrl: string;
+                            entityId: string | null;
+                            /** @description V0000 validation, N0000 not found, F0000 forbidden, C0000 conflict, R0000 rate limited, I0000 internal. */
+                            errorCode: string;
+                            /** @description Field name → messages. */
+                            errors: {
+                                [key: string]: string[];
+                            };
+                            exceptionType: string;
+                            resolution: string;
+                            source: string;
+                            statusCode: number;
+                            title: string;
+                        };
+                    };
+                };
+                /** @description Internal server error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            cause: string;
+                            correlationId: string;
+                            details: string;
+                            documentationUrl: string;
+                            entityId: string | null;
+                            /** @description V0000 validation, N0000 not found, F0000 forbidden, C0000 conflict, R0000 rate limited, I0000 internal. */
+                            errorCode: string;
+                            /** @description Field name → messages. */
+                            errors: {
+                                [key: string]: string[];
+                            };
+                            exceptionType: string;
+                            resolution: string;
+                            source: string;
+                            statusCode: number;
+                            title: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change a payment processor: name, default, status (2 disables it), time slots, settings (merged), credentials (a new version; the replaced notification credentials keep working for credentialOverlapHours)
+         * @description Operator API: `Authorization: Bearer <ADMIN_TOKEN>`. Mirrored by `tessera admin` on the command line.
+         */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    merchantId: string;
+                    processorId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description How long the replaced HMAC key and notification credentials still verify notifications (default 24). */
+                        credentialOverlapHours?: number;
+                        /** @description The credentials that change (a new version; the others carry over). */
+                        credentials?: {
+                            [key: string]: string;
+                        };
+                        /**
+                         * @description Makes it the default of its method.
+                         * @enum {boolean}
+                         */
+                        isDefault?: true;
+                        name?: string;
+                        /** @description Merged field by field. */
+                        settings?: {
+                            [key: string]: unknown;
+                        };
+                        settlementBatchTimeSlots?: {
+                            hours: number;
+                            minutes: number;
+                            /** @description IANA time zone, e.g. America/New_York. */
+                            timezoneName: string;
+                        }[];
+                        /** @description PaymentProcessorStatus: 1 Active, 2 Inactive. */
+                        statusId?: 1 | 2;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            connector: string;
+                            /** @description Each credential as set or unset, never its value; null when the connector takes none. */
+                            credentials: {
+                                [key: string]: {
+                                    isSet: boolean;
+                                    /** @description Its last four characters. */
+                                    lastFour: string | null;
+                                    /** @description The credentials version that set it. */
+                                    version: number | null;
+                                };
+                            } | null;
+                            /** Format: uuid */
+                            id: string;
+                            isDefault: boolean;
+                            /** Format: uuid */
+                            merchantId: string;
+                            name: string;
+                            /** @description Where the processor sends its notifications (on PUBLIC_BASE_URL); null when it sends none. */
+                            notificationUrlPath: string | null;
+                            settings: {
+                                [key: string]: unknown;
+                            };
+                            settlementBatchTimeSlots: {
+                                hours: number;
+                                minutes: number;
+                                /** @description IANA time zone, e.g. America/New_York. */
+                                timezoneName: string;
+                            }[];
+                            status: string;
+                            /** @description 1 Active, 2 Inactive. */
+                            statusId: number;
+                            /** @description What a card processor can do; null for ACH. */
+                            supports: {
+                                /** @description Capture, void, refund and tip changes are pending until the processor notifies their outcome. */
+                                asynchronousModifications: boolean;
+                                cardPresent: boolean;
+                                /** @description until-settled, before-capture or none. */
+                                tipAdjustment: string;
+                                /** @description Authorization, Sale, CardAuthentication, Capture, Void, Refund, RefundWORef, TipAdjustment. */
+                                transactionTypes: string[];
+                            } | null;
+                            type: string;
+                            typeId: number;
+                        };
+                    };
+                };
+                /** @description Validation failed */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            cause: string;
+                            correlationId: string;
+                            details: string;
+                            documentationUrl: string;
+                            entityId: string | null;
+                            /** @description V0000 validation, N0000 not found, F0000 forbidden, C0000 conflict, R0000 rate limited, I0000 internal. */
+                            errorCode: string;
+                            /** @description Field name → messages. */
+                            errors: {
+                                [key: string]: string[];
+                            };
+                            exceptionType: string;
+                            resolution: string;
+                            source: string;
+                            statusCode: number;
+                            title: string;
+                        };
+                    };
+                };
+                /** @description Unauthorized */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            cause: string;
+                            correlationId: string;
+                            details: string;
+                            documentationUrl: string;
+                            entityId: string | null;
+                            /** @description V0000 validation, N0000 not found, F0000 forbidden, C0000 conflict, R0000 rate limited, I0000 internal. */
+                            errorCode: string;
+                            /** @description Field name → messages. */
+                            errors: {
+                                [key: string]: string[];
+                            };
+                            exceptionType: string;
+                            resolution: string;
+                            source: string;
+                            statusCode: number;
+                            title: string;
+                        };
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            cause: string;
+                            correlationId: string;
+                            details: string;
+                            documentationUrl: string;
+                            entityId: string | null;
+                            /** @description V0000 validation, N0000 not found, F0000 forbidden, C0000 conflict, R0000 rate limited, I0000 internal. */
+                            errorCode: string;
+                            /** @description Field name → messages. */
+                            errors: {
+                                [key: string]: string[];
+                            };
+                            exceptionType: string;
+                            resolution: string;
+                            source: string;
+                            statusCode: number;
+                            title: string;
+                        };
+                    };
+                };
+                /** @description Internal server error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            cause: string;
+                            correlationId: string;
+                            details: string;
+                            documentationUrl: string;
+                            entityId: string | null;
+                            /** @description V0000 validation, N0000 not found, F0000 forbidden, C0000 conflict, R0000 rate limited, I0000 internal. */
+                            errorCode: string;
+                            /** @description Field name → messages. */
+                            errors: {
+                                [key: string]: string[];
+                            };
+                            exceptionType: string;
+                            resolution: string;
+                            source: string;
+                            statusCode: number;
+                            title: string;
+                        };
+                    };
+                };
+            };
+        };
         trace?: never;
     };
     "/admin/v1/merchants/{merchantId}/terminals": {
@@ -8010,7 +8828,17 @@ export interface paths {
                                     /** @description IANA time zone, e.g. America/New_York. */
                                     timezoneName: string;
                                 }[];
-                                /** @description SandboxCard or SandboxAch for the sandbox connectors. */
+                                /** @description What a card processor can do; null for ACH. */
+                                supports: {
+                                    /** @description Capture, void, refund and tip changes are pending until the processor notifies their outcome. */
+                                    asynchronousModifications: boolean;
+                                    cardPresent: boolean;
+                                    /** @description until-settled, before-capture or none. */
+                                    tipAdjustment: string;
+                                    /** @description Authorization, Sale, CardAuthentication, Capture, Void, Refund, RefundWORef, TipAdjustment. */
+                                    transactionTypes: string[];
+                                } | null;
+                                /** @description SandboxCard or SandboxAch for the sandbox connectors, Adyen. */
                                 type: string;
                                 /** @description PaymentProcessorType: 1 card (TSYS-compatible), 2 ACH (EFT). */
                                 typeId: number;

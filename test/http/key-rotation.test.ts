@@ -7,6 +7,12 @@ import { createTestDatabase, ENCRYPTION_KEY, startNode, type TestDatabase } from
 
 const NEW_KEY = randomBytes(32).toString('base64');
 const CARD = { pan: '4111111111111111', expirationMonth: 12, expirationYear: 2031 };
+const PROCESSOR_CREDENTIALS = {
+  apiKey: 'rotation-api-key-0001',
+  hmacKey: 'D'.repeat(64),
+  notificationUsername: 'rot',
+  notificationPassword: 'rotation-password',
+};
 
 describe('key-encryption key rotation', () => {
   let database: TestDatabase;
@@ -33,6 +39,16 @@ describe('key-encryption key rotation', () => {
       before.request('POST', `/pay-api/v1/customers/${customer.id}/payment-methods/cards`, {
         token: merchant.token,
         body: CARD,
+      }),
+    );
+    // A processor's credentials, sealed under the merchant's data key (which the rotation re-wraps).
+    const processor = await before.expectOk(
+      before.admin('POST', `/admin/v1/merchants/${merchant.id}/processors`, {
+        name: 'Adyen',
+        typeId: 1,
+        connector: 'adyen',
+        settings: { merchantAccount: 'RotShop', baseUrl: 'https://checkout-test.adyen.com' },
+        credentials: PROCESSOR_CREDENTIALS,
       }),
     );
     await before.stop();
@@ -92,6 +108,7 @@ describe('key-encryption key rotation', () => {
         }),
       );
       assert.equal(sale.status, 'Captured');
+      assert.deepEqual((await after.ctx.services.processors.access(processor.id)).credentials, PROCESSOR_CREDENTIALS);
     } finally {
       await after.stop();
     }

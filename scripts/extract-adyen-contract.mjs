@@ -36,6 +36,7 @@ const OPERATIONS = [
 /** The notifications the connector handles (the event codes of docs/connectors.md). */
 const WEBHOOKS = [
   'AUTHORISATION',
+  'AUTHORISATION_ADJUSTMENT',
   'CAPTURE',
   'CAPTURE_FAILED',
   'CANCELLATION',

@@ -64,8 +64,8 @@ function cardWithDeadlines(card: CardConnector, ms: number): CardConnector {
     closeBatch: (request, options) => card.closeBatch(request, options),
     query: (reference, options) =>
       withDeadline((signal) => card.query(reference, { signal: both(signal, options?.signal) }), ms),
-    resolve: (reference, options) =>
-      withDeadline((signal) => card.resolve(reference, { signal: both(signal, options?.signal) }), ms),
+    resolve: (reference, options, context) =>
+      withDeadline((signal) => card.resolve(reference, { signal: both(signal, options?.signal) }, context), ms),
   };
 }
 

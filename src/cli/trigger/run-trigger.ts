@@ -14,6 +14,8 @@ export const RECIPES: Readonly<Record<string, Recipe>> = { ...paymentRecipes, ..
 /** Catalog events no merchant action causes, and why. */
 export const NOT_TRIGGERABLE: Readonly<Record<string, string>> = {
   'merchant.created': "a partner's event: merchants are created by the operator or a partner, not by a merchant",
+  'transaction.card.charged_back':
+    "a card processor's dispute (Adyen's CHARGEBACK notification): the sandbox's simulated card network has none",
 };
 
 /** Recipes that move the sandbox clock or use the operator's controls (they need --admin-token). */

@@ -30,7 +30,7 @@ export type EventGroup =
 type Row = [id: number, setA: string | null, setB: string | null, group: EventGroup, description: string];
 
 // The event catalog with its numeric ids (the `payment.*` names' ids), including terminal.deactivated (34), the payment
-// session events (36, 37) and the payment link events (38, 39).
+// session events (36, 37), the payment link events (38, 39) and a processor's card chargeback (40).
 const ROWS = [
   [2, 'settlement.batch.completed', 'settlement.batch.completed', 'Settlement', 'Batch settled'],
   [3, 'transaction.card.authorized', 'payment.card.authorized', 'Card Transactions', 'Card authorization approved'],
@@ -78,6 +78,7 @@ const ROWS = [
   [37, 'payment_session.completed', 'payment_session.completed', 'Payment Sessions', 'Payment session completed'],
   [38, 'payment_link.created', null, 'Payment Links', 'Payment link created'],
   [39, 'payment_link.updated', null, 'Payment Links', 'Payment link updated'],
+  [40, 'transaction.card.charged_back', 'payment.card.charged_back', 'Card Transactions', 'Card payment charged back'],
 ] as const satisfies readonly Row[];
 
 /** Every event name of the catalog, in either set: code that records an event names one of these (compile-time). */

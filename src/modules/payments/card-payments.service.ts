@@ -1,3 +1,5 @@
+import type { ProcessorNotification } from '../../connectors/card/card-connector.js';
+import type { PaymentProcessor } from '../merchants/merchants.model.js';
 import { avsReversalQueue, enqueueReversal, openReversals, reverseAvsHold } from './card/avs-reversal.js';
 import { capture } from './card/capture.js';
 import { CardContext, type CardPaymentsDeps, type OperationResult } from './card/card-context.js';
@@ -5,6 +7,7 @@ import { type ClaimToClose, closeClaim } from './card/close-claim.js';
 import { expireAuthorization } from './card/expire-authorization.js';
 import { OUTCOME_WRITERS } from './card/outcome-writers.js';
 import { pay } from './card/pay.js';
+import { applyProcessorNotification } from './card/processor-notification.js';
 import { reconcile } from './card/reconcile.js';
 import { refund } from './card/refund.js';
 import { tipAdjust } from './card/tip-adjust.js';
@@ -64,6 +67,14 @@ export class CardPaymentsService {
   /** Resolves an unknown outcome by asking the processor; false while it is still unknown. */
   reconcile(id: string): Promise<boolean> {
     return reconcile(this.ctx, id);
+  }
+
+  /**
+   * A processor's notification (already verified and recorded by its connector's endpoint), applied to the
+   * transaction it is about; what it did, for the record. Applying it again changes nothing.
+   */
+  applyNotification(processor: PaymentProcessor, notification: ProcessorNotification): Promise<string> {
+    return applyProcessorNotification(this.ctx, processor, notification);
   }
 
   expireAuthorization(id: string): Promise<void> {

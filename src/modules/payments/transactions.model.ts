@@ -120,6 +120,19 @@ export interface PendingOperation {
   node?: number;
   /** The call answered without an outcome (timeout, system error): the reconciler may query at once. */
   unknown?: boolean;
+  /**
+   * The processor took the request and its notification decides (Adyen's "received"): nobody reconciles it, the
+   * notification settles it (docs/connectors.md).
+   */
+  awaiting?: 'notification';
+  /** A new payment whose outcome was unknown, being settled by a technical cancel: its notification decides. */
+  resolving?: 'technical-cancel';
+  /** The technical cancel was refused (the payment exists): its authorisation's notification decides. */
+  cancelRefused?: true;
+  /** The processor's notification of the payment's authorisation, kept until the operation is settled. */
+  authorisation?: { success: boolean; processorReference: string; authCode: string | null; reason: string | null };
+  /** The processor's reference of the request it took (a modification's own reference). */
+  processorReference?: string;
 }
 
 export interface StoredAvs extends AvsResult {

@@ -61,8 +61,8 @@ export async function reverseAvsHold(ctx: CardContext, merchantId: string, trans
   const connector = ctx.deps.connectors.card(processor.connector);
   if (row.last_outcome === 'unknown' && row.last_reference) {
     const earlier = await connector.resolve(row.last_reference);
-    if (earlier.found && earlier.outcome.kind === 'approved') {
-      await settle(ctx, row, row.last_reference, 'approved', null);
+    if (earlier.found && (earlier.outcome.kind === 'approved' || earlier.outcome.kind === 'received')) {
+      await settle(ctx, row, row.last_reference, earlier.outcome.kind, null);
       return;
     }
   }
@@ -86,8 +86,10 @@ export async function reverseAvsHold(ctx: CardContext, merchantId: string, trans
       { signal },
     ),
   );
-  await settle(ctx, row, reference, outcome.kind, outcome.kind === 'approved' ? null : outcome.message);
-  if (outcome.kind !== 'approved') {
+  // A processor that decides by notification (Adyen) took the cancel: the hold is released on its side.
+  const done = outcome.kind === 'approved' || outcome.kind === 'received';
+  await settle(ctx, row, reference, outcome.kind, done ? null : outcome.message);
+  if (!done) {
     throw new Error(`AVS reversal of ${transactionId} not done (${outcome.kind}: ${outcome.message}); trying again`);
   }
 }
@@ -101,11 +103,11 @@ async function settle(
 ): Promise<void> {
   await ctx.deps.pool.query(
     `UPDATE card_avs_reversals SET last_outcome = $4, last_error = $5,
-       reversed_at = CASE WHEN $4 = 'approved' THEN $6::timestamptz END
+       reversed_at = CASE WHEN $4 IN ('approved', 'received') THEN $6::timestamptz END
      WHERE merchant_id = $1 AND transaction_id = $2 AND last_reference = $3 AND reversed_at IS NULL`,
     [row.merchant_id, row.transaction_id, reference, outcome, error, ctx.clock.now()],
   );
-  if (outcome !== 'approved') {
+  if (outcome !== 'approved' && outcome !== 'received') {
     ctx.deps.logger.warn({ transactionId: row.transaction_id, reference, outcome, error }, 'AVS reversal not done yet');
   }
 }

@@ -159,6 +159,7 @@ export function followUp(t: Transaction, pending: PendingOperation) {
   return {
     reference: pending.reference,
     originalReference: t.id,
+    originalNetworkReference: t.networkReference,
     merchantId: t.merchantId,
     processorId: t.processorId,
     amountCents: pending.amountCents,

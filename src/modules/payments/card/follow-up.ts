@@ -8,10 +8,12 @@ import { lines } from '../../ledger/ledger.js';
 import type { PaymentProcessor } from '../../merchants/merchants.model.js';
 import { runOperation } from '../driver.js';
 import type { RequestClaim } from '../payment-request.js';
+import { unsupported } from '../processors.js';
 import { type PendingOperation, type Transaction, TransactionStatus } from '../transactions.model.js';
 import { findTransaction, findTransactionById, lockTransactionById, saveTransaction } from '../transactions.repo.js';
 import { type CardContext, illegal, inProgress, type OperationResult } from './card-context.js';
 import type { OutcomeWriter } from './outcome-writers.js';
+import { awaitingNotification } from './payment-outcome.js';
 import { reconcile, resolveIfUnknown } from './reconcile.js';
 
 /** What a capture, void or tip adjustment adds to the shared steps: its guard and its processor call. */
@@ -54,11 +56,17 @@ export function operate(
         if (recovered) return { answer: recovered };
       }
       await resolveIfUnknown(ctx, merchantId, id);
+      // Read before the transaction takes its connection: nothing inside it waits for another one.
+      const configuration = await ctx.deps.merchants.getConfiguration(merchantId);
       const { t, pending } = await withTransaction(ctx.deps.pool, async (tx) => {
         const t = await findTransaction(tx, merchantId, id, { forUpdate: true });
         if (!t) throw new NotFoundError('Transaction', id);
         if (t.method !== 'card') throw illegal('This operation applies to card transactions only.');
         if (t.pendingOperation) throw inProgress(t.id);
+        const processor = configuration.processors.find((p) => p.id === t.processorId);
+        const refused =
+          processor && unsupported(processor, op.operation, { captured: t.statusId === TransactionStatus.Captured });
+        if (refused) throw illegal(refused);
         const guarded = await op.guard(t, tx);
         const pending: PendingOperation = {
           operation: op.operation,
@@ -144,6 +152,12 @@ export async function recordFollowUpOutcome(
     if (outcome.kind === 'unknown') {
       t.pendingOperation = { ...pending, unknown: true };
       await ctx.scheduleReconcile(tx, t.id, 1);
+      await saveTransaction(tx, t);
+      return t;
+    }
+    if (outcome.kind === 'received') {
+      // Nothing is shown as done until the processor's notification says so (processor-notification.ts).
+      t.pendingOperation = awaitingNotification(pending, outcome.processorReference);
       await saveTransaction(tx, t);
       return t;
     }

@@ -1,11 +1,12 @@
 import type { CardOutcome, PaymentRequest } from '../../../connectors/card/card-connector.js';
 import { newId } from '../../../platform/crypto/ids.js';
+import { ValidationError } from '../../../platform/http/errors.js';
 import type { PaymentProcessor } from '../../merchants/merchants.model.js';
 import { runOperation } from '../driver.js';
 import { withAutofill } from '../enhanced-data.js';
 import { newTransaction } from '../new-transaction.js';
 import type { PaymentCommand } from '../payment-request.js';
-import { cardProcessor } from '../processors.js';
+import { cardProcessor, unsupported } from '../processors.js';
 import {
   CARD_NOT_PRESENT_SOURCES,
   type PendingOperation,
@@ -93,10 +94,12 @@ export function pay(ctx: CardContext, cmd: PaymentCommand): Promise<OperationRes
 async function start(ctx: CardContext, cmd: PaymentCommand): Promise<Started | { earlier: Transaction }> {
   const configuration = await ctx.deps.merchants.getConfiguration(cmd.merchantId);
   const processor = cardProcessor(configuration, cmd.processorId);
+  const cardNotPresent = CARD_NOT_PRESENT_SOURCES.has(cmd.cardDataSourceId);
+  const refused = unsupported(processor, OPERATION_OF[cmd.kind], { cardPresent: !cardNotPresent });
+  if (refused) throw ValidationError.field('paymentProcessorId', refused);
   const { card, customer } = await resolveCard(ctx, cmd);
   const settings = configuration.settings;
   const amounts = amountsFor(ctx, cmd, settings, card);
-  const cardNotPresent = CARD_NOT_PRESENT_SOURCES.has(cmd.cardDataSourceId);
   const runAvs =
     cardNotPresent && settings.avs.isEnabled && cmd.kind !== 'refund-without-reference' && !cmd.skipAddressVerification;
   let billing = cmd.billingAddress ?? null;

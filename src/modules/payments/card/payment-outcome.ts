@@ -4,7 +4,7 @@ import { isExpectationFailure, type Tx, withTransaction } from '../../../platfor
 import { lines } from '../../ledger/ledger.js';
 import type { PaymentProcessor } from '../../merchants/merchants.model.js';
 import { avsAction } from '../avs.js';
-import { type Transaction, TransactionStatus } from '../transactions.model.js';
+import { type PendingOperation, type Transaction, TransactionStatus } from '../transactions.model.js';
 import { toTransaction, transactionQueries } from '../transactions.repo.js';
 import { recordAvsReversal } from './avs-reversal.js';
 import type { CardContext, OpenBatch, OutcomeToApply } from './card-context.js';
@@ -169,11 +169,22 @@ export async function applyPaymentOutcome(ctx: CardContext, tx: Tx, item: Outcom
       t.pendingOperation = { ...pendingOperation, unknown: true };
       await ctx.scheduleReconcile(tx, t.id, 1);
       break;
+    case 'received':
+      // The processor decides in a notification (processor-notification.ts); nobody reconciles it meanwhile.
+      t.resultCode = 'Pending';
+      t.pendingOperation = awaitingNotification(pendingOperation, outcome.processorReference);
+      break;
   }
   // A row applied from `written` is saved by the caller, as a compare-and-set (see `outcomes`).
   if (!written) tx.defer(transactionQueries.save(t));
   if (outcome.kind === 'approved') ctx.deps.merchants.touchLastTransaction(tx, t.merchantId, now);
   return t;
+}
+
+/** An operation in flight whose processor took it: its notification settles it, not the reconciler. */
+export function awaitingNotification(pending: PendingOperation, processorReference: string | null): PendingOperation {
+  const { unknown: _, ...rest } = pending;
+  return { ...rest, awaiting: 'notification', ...(processorReference ? { processorReference } : {}) };
 }
 
 /** The reconciler's writer for a new payment (sale, authorization, verification, refund without reference). */

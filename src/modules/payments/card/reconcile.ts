@@ -1,10 +1,12 @@
-import type { CardOutcome } from '../../../connectors/card/card-connector.js';
+import type { CardOutcome, ResolveContext } from '../../../connectors/card/card-connector.js';
 import { CONNECTOR_TIMEOUT_MS } from '../../../connectors/registry.js';
 import { isNodeAlive } from '../../../platform/cluster/node-liveness.js';
+import { withTransaction } from '../../../platform/db/tx.js';
 import { NotFoundError } from '../../../platform/http/errors.js';
 import type { PendingOperation, Transaction } from '../transactions.model.js';
-import { findTransaction, findTransactionById } from '../transactions.repo.js';
-import type { CardContext, OperationResult } from './card-context.js';
+import { findTransaction, findTransactionById, lockTransactionById, saveTransaction } from '../transactions.repo.js';
+import { type CardContext, followUp, type OperationResult } from './card-context.js';
+import { awaitingNotification } from './payment-outcome.js';
 
 /** Before acting on a transaction whose last outcome is unknown, ask the processor what happened. */
 export async function resolveIfUnknown(ctx: CardContext, merchantId: string, id: string): Promise<void> {
@@ -19,6 +21,8 @@ export async function resolveIfUnknown(ctx: CardContext, merchantId: string, id:
  * its way, so even a node that was only stopped cannot have it succeed afterwards.)
  */
 export async function mayReconcile(ctx: CardContext, pending: PendingOperation): Promise<boolean> {
+  // The processor took it: its notification settles it (processor-notification.ts), nobody asks again.
+  if (pending.awaiting === 'notification') return false;
   if (pending.unknown) return true;
   if (Date.parse(pending.startedAt) < ctx.clock.now().getTime() - 2 * CONNECTOR_TIMEOUT_MS) return true;
   if (pending.node === undefined || pending.node === ctx.deps.nodeId()) return false;
@@ -32,11 +36,26 @@ export async function reconcile(ctx: CardContext, id: string): Promise<boolean> 
   const pending = t.pendingOperation;
   if (!pending || !(await mayReconcile(ctx, pending))) return true;
   const processor = await ctx.processorOf(t);
+  // A payment whose authorisation the processor already notified needs no question: that answer settles it.
+  if (pending.authorisation && !pending.resolving && isNewPayment(pending)) {
+    await ctx.writers[pending.operation](
+      ctx,
+      t,
+      pending,
+      authorisationOutcome(pending.authorisation, pending.amountCents),
+      processor,
+    );
+    return true;
+  }
   const connector = ctx.deps.connectors.card(processor.connector);
-  const answer = await connector.resolve(pending.reference);
+  const answer = await connector.resolve(pending.reference, undefined, await resolveContext(ctx, t, pending));
   let outcome: CardOutcome;
   if (answer.found) {
     if (answer.outcome.kind === 'unknown') return false;
+    if (answer.outcome.kind === 'received') {
+      await awaitNotification(ctx, t.id, pending.reference, isNewPayment(pending), answer.outcome.processorReference);
+      return true;
+    }
     outcome = answer.outcome;
   } else {
     outcome = {
@@ -47,6 +66,84 @@ export async function reconcile(ctx: CardContext, id: string): Promise<boolean> 
   }
   await ctx.writers[pending.operation](ctx, t, pending, outcome, processor);
   return true;
+}
+
+const NEW_PAYMENTS: ReadonlySet<PendingOperation['operation']> = new Set([
+  'sale',
+  'authorize',
+  'verify',
+  'refund-without-reference',
+]);
+
+function isNewPayment(pending: PendingOperation): boolean {
+  return NEW_PAYMENTS.has(pending.operation);
+}
+
+/** A processor's notified authorisation as the outcome of the payment it authorised (or refused). */
+export function authorisationOutcome(
+  a: NonNullable<PendingOperation['authorisation']>,
+  amountCents: number,
+): CardOutcome {
+  return a.success
+    ? {
+        kind: 'approved',
+        responseCode: '00',
+        message: 'Authorised',
+        authCode: a.authCode ?? '',
+        networkReference: a.processorReference,
+        approvedCents: amountCents,
+        avs: null,
+      }
+    : { kind: 'declined', responseCode: '05', message: a.reason ?? 'Refused', avs: null };
+}
+
+/** What a processor that settles by notification needs to resolve the operation (connector `resolve`). */
+async function resolveContext(ctx: CardContext, t: Transaction, pending: PendingOperation): Promise<ResolveContext> {
+  const base = {
+    operation: pending.operation,
+    processorId: t.processorId,
+    merchantId: t.merchantId,
+    startedAt: pending.startedAt,
+  };
+  if (isNewPayment(pending)) return base;
+  if (pending.operation === 'refund') {
+    const original = await findTransactionById(ctx.deps.pool, t.originalTransactionId!);
+    return {
+      ...base,
+      followUp: {
+        reference: pending.reference,
+        originalReference: original!.id,
+        originalNetworkReference: original!.networkReference,
+        merchantId: t.merchantId,
+        processorId: t.processorId,
+        amountCents: pending.amountCents,
+      },
+    };
+  }
+  return { ...base, followUp: followUp(t, pending) };
+}
+
+/**
+ * The processor took the question (a technical cancel, or the modification sent again): the operation waits for
+ * its notification. A payment being cancelled is marked so, for the notification to know what it decides.
+ */
+async function awaitNotification(
+  ctx: CardContext,
+  id: string,
+  reference: string,
+  cancelling: boolean,
+  processorReference: string | null,
+): Promise<void> {
+  await withTransaction(ctx.deps.pool, async (tx) => {
+    const t = await lockTransactionById(tx, id);
+    if (!t?.pendingOperation || t.pendingOperation.reference !== reference) return;
+    t.pendingOperation = {
+      ...awaitingNotification(t.pendingOperation, processorReference),
+      ...(cancelling ? { resolving: 'technical-cancel' as const } : {}),
+    };
+    t.modifiedAt = ctx.clock.now();
+    await saveTransaction(tx, t);
+  });
 }
 
 /**

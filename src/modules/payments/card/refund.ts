@@ -9,6 +9,7 @@ import { amountColumns, calculateAmount } from '../amounts.js';
 import { runOperation } from '../driver.js';
 import { newTransaction } from '../new-transaction.js';
 import type { RequestClaim } from '../payment-request.js';
+import { unsupported } from '../processors.js';
 import { type Transaction, TransactionStatus, TransactionType } from '../transactions.model.js';
 import {
   findByIdempotencyId,
@@ -20,6 +21,7 @@ import {
 } from '../transactions.repo.js';
 import { type CardContext, illegal, inProgress, type OperationResult, statusName } from './card-context.js';
 import type { OutcomeWriter } from './outcome-writers.js';
+import { awaitingNotification } from './payment-outcome.js';
 import { resolveIfUnknown, resume } from './reconcile.js';
 
 interface Started {
@@ -58,6 +60,7 @@ export function refund(
         {
           reference: refund.id,
           originalReference: original.id,
+          originalNetworkReference: original.networkReference,
           merchantId,
           processorId: processor.id,
           amountCents: refund.totalCents,
@@ -77,7 +80,7 @@ export function refund(
 }
 
 /** tx1 of a refund: the refund's own transaction, in flight, its amount reserved on the original. */
-export function prepareRefund(
+export async function prepareRefund(
   ctx: CardContext,
   merchantId: string,
   id: string,
@@ -85,6 +88,8 @@ export function prepareRefund(
   cardDataSourceId: number,
   claim: RequestClaim | undefined,
 ): Promise<{ original: Transaction; refund: Transaction }> {
+  // Read before the transaction takes its connection: nothing inside it waits for another one.
+  const configuration = await ctx.deps.merchants.getConfiguration(merchantId);
   return withTransaction(ctx.deps.pool, async (tx) => {
     const original = await findTransaction(tx, merchantId, id, { forUpdate: true });
     if (!original) throw new NotFoundError('Transaction', id);
@@ -96,6 +101,9 @@ export function prepareRefund(
       throw illegal(`A ${statusName(original.statusId)} transaction cannot be refunded.`);
     }
     if (original.pendingOperation) throw inProgress(original.id);
+    const processor = configuration.processors.find((p) => p.id === original.processorId);
+    const refused = processor && unsupported(processor, 'refund');
+    if (refused) throw illegal(refused);
     const available = original.capturedCents - original.refundedCents;
     const amount = amountCents ?? available;
     if (amount <= 0 || available <= 0) {
@@ -183,6 +191,13 @@ export async function recordRefundOutcome(
       refund.resultCode = 'Pending';
       refund.pendingOperation = { ...refund.pendingOperation, unknown: true };
       await ctx.scheduleReconcile(tx, refund.id, 1);
+      await saveTransaction(tx, refund);
+      return refund;
+    }
+    if (outcome.kind === 'received') {
+      // Refunded only once the processor's notification says so (processor-notification.ts).
+      refund.resultCode = 'Pending';
+      refund.pendingOperation = awaitingNotification(refund.pendingOperation, outcome.processorReference);
       await saveTransaction(tx, refund);
       return refund;
     }

@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
+import { CONNECTOR_TIMEOUT_MS } from './connectors/registry.js';
 
 export type Environment = 'sandbox' | 'production';
 
@@ -45,6 +46,8 @@ export interface Config {
   readonly configCacheTtlMs: number;
   /** Simulated card-network latency (benchmarks, timeouts in development). */
   readonly sandboxCardLatencyMs: number;
+  /** How long a card processor may take to answer before the outcome is unknown (and reconciled later). */
+  readonly connectorTimeoutMs: number;
   /** How long a POS transaction read with waitForTransactionProcessing holds the request at most. */
   readonly posLongPollMs: number;
   /** Days after its due date a Published, unpaid invoice expires. */
@@ -176,6 +179,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     trustProxy: read.boolean('TRUST_PROXY', false),
     configCacheTtlMs: read.integer('CONFIG_CACHE_TTL_MS', 1000, { min: 0, max: 60_000 }),
     sandboxCardLatencyMs: read.integer('SANDBOX_CARD_LATENCY_MS', 0, { min: 0, max: 60_000 }),
+    connectorTimeoutMs: read.integer('CONNECTOR_TIMEOUT_MS', CONNECTOR_TIMEOUT_MS, { min: 500, max: 120_000 }),
     posLongPollMs: read.integer('POS_LONG_POLL_MS', 30_000, { min: 100, max: 300_000 }),
     invoiceExpiryDays: read.integer('INVOICE_EXPIRY_DAYS', 30, { min: 0, max: 3650 }),
     achFilePartRecords: read.integer('ACH_FILE_PART_RECORDS', 5000, { min: 1, max: 100_000 }),

@@ -1,8 +1,10 @@
 import { defineModule } from '../modules/manifest.js';
 import { SandboxAchBank } from './ach/sandbox-bank.js';
+import { AdyenConnector } from './card/adyen/adyen-connector.js';
+import type { CardConnector } from './card/card-connector.js';
 import { SandboxCardNetwork } from './card/sandbox-card-network.js';
 import { SandboxNetworkConditions } from './card/sandbox-conditions.js';
-import { Connectors } from './registry.js';
+import { BANK_TIMEOUT_MS, Connectors } from './registry.js';
 
 declare module '../modules/services.js' {
   interface Services {
@@ -15,20 +17,30 @@ declare module '../modules/services.js' {
 
 export const connectorsModule = defineModule({
   folder: 'connectors',
-  summary: "Connectors to the outside world: card processors and banks (today the sandbox's simulated ones).",
+  summary:
+    "Connectors to the outside world: card processors (Adyen; the sandbox's simulated network) and banks (the sandbox's).",
   tables: ['sandbox_card_network', 'sandbox_card_network_conditions', 'sandbox_ach_bank_files'],
-  needs: [],
+  needs: ['processors'],
   provides: ['connectors', 'sandboxNetwork'],
-  build({ pool, clock, config, sandbox }) {
+  build({ pool, clock, config, sandbox, onStop }, { processors }) {
+    const adyen = new AdyenConnector(processors, `${config.publicBaseUrl}/connectors/adyen/return`, () => clock.now());
+    onStop(() => adyen.close());
     // Production never uses a simulator: there, a processor naming one finds no connector (and none can be made).
     const sandboxNetwork = sandbox ? new SandboxNetworkConditions(pool) : undefined;
     const connectors = new Connectors(
-      new Map(
-        sandbox
-          ? [['sandbox-card', new SandboxCardNetwork(pool, clock, config.sandboxCardLatencyMs, sandboxNetwork)]]
-          : [],
-      ),
+      new Map<string, CardConnector>([
+        ['adyen', adyen],
+        ...(sandbox
+          ? [
+              [
+                'sandbox-card',
+                new SandboxCardNetwork(pool, clock, config.sandboxCardLatencyMs, sandboxNetwork),
+              ] as const,
+            ]
+          : []),
+      ]),
       new Map(sandbox ? [['sandbox-ach', new SandboxAchBank(pool, clock)]] : []),
+      { cardMs: config.connectorTimeoutMs, bankMs: BANK_TIMEOUT_MS },
     );
     return { connectors, sandboxNetwork };
   },

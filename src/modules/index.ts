@@ -19,6 +19,7 @@ import { partnerApiModule } from './partner-api/module.js';
 import { partnersModule } from './partners/module.js';
 import { paymentsModule } from './payments/module.js';
 import { posModule } from './pos/module.js';
+import { processorNotificationsModule } from './processor-notifications/module.js';
 import { processorsModule } from './processors/module.js';
 import { referenceModule } from './reference/module.js';
 import { requestLogsModule } from './request-logs/module.js';
@@ -54,6 +55,7 @@ export const MODULES: readonly AnyModule[] = [
   terminalsModule,
   devicesModule,
   paymentsModule,
+  processorNotificationsModule,
   webhooksModule,
   sessionsModule,
   subscriptionsModule,

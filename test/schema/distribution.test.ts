@@ -39,6 +39,7 @@ const TENANT = [
   'payment_sessions',
   'pos_transactions',
   'processor_credentials',
+  'processor_notifications',
   'request_logs',
   'settlement_batches',
   'subscription_attempts',

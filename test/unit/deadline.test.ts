@@ -51,7 +51,10 @@ describe('connector deadlines', () => {
     const hang =
       (name: string) =>
       (..._args: unknown[]) => {
-        const options = _args.at(-1) as { signal?: AbortSignal } | undefined;
+        // The call options are the argument with the signal (resolve also takes the operation's context after them).
+        const options = _args.find((a) => typeof a === 'object' && a !== null && 'signal' in a) as
+          | { signal?: AbortSignal }
+          | undefined;
         return new Promise<never>((_, reject) => {
           options?.signal?.addEventListener('abort', () => {
             aborted.push(name);

@@ -15,9 +15,12 @@ export interface OperationSteps<Started, Result> {
   finish(started: Started, outcome: CardOutcome): Promise<Result>;
 }
 
-export async function runOperation<Started, Result>(steps: OperationSteps<Started, Result>): Promise<Result> {
+export async function runOperation<Started, Result>(
+  steps: OperationSteps<Started, Result>,
+  timeoutMs?: number,
+): Promise<Result> {
   const begun = await steps.start();
   if ('answer' in begun) return begun.answer;
-  const outcome = await callWithDeadline((signal) => steps.call(begun.call, signal));
+  const outcome = await callWithDeadline((signal) => steps.call(begun.call, signal), timeoutMs);
   return steps.finish(begun.call, outcome);
 }

@@ -68,9 +68,9 @@ export const paymentsModule = defineModule({
     transactionsRoutes(app, { cardPayments, merchants, transactions, ach, devices });
     achRoutes(app, { ach });
   },
-  queues: ({ cardPayments, ach, connectors, ledger, settlements, merchants }, { pool, clock }) => [
+  queues: ({ cardPayments, ach, connectors, ledger, settlements, merchants }, { pool, clock, config }) => [
     closeBatchHandler({ pool, clock, connectors, ledger, settlements, merchants }),
-    ...cardQueues(pool, clock, cardPayments),
+    ...cardQueues(pool, clock, cardPayments, config.connectorTimeoutMs),
     ...achQueues(ach),
   ],
   schedules: cardSchedules,

@@ -1,4 +1,3 @@
-import { CONNECTOR_TIMEOUT_MS } from '../../connectors/registry.js';
 import type { Clock } from '../../platform/clock/clock.js';
 import type { Pool } from '../../platform/db/pool.js';
 import { defineQueue } from '../../platform/jobs/define.js';
@@ -15,7 +14,12 @@ import { findUnresolved } from './transactions-list.repo.js';
 /** Every minute: operations abandoned mid-flight (a node died between its two transactions) go to the reconciler. */
 const sweepQueue = defineQueue<{ slot: string }>('cards.reconcile-sweep');
 
-export function cardQueues(pool: Pool, clock: Clock, cards: CardPaymentsService): QueueDefinition[] {
+export function cardQueues(
+  pool: Pool,
+  clock: Clock,
+  cards: CardPaymentsService,
+  connectorTimeoutMs: number,
+): QueueDefinition[] {
   return [
     reconcileQueue.handler(
       async ({ transactionId }) => {
@@ -31,7 +35,7 @@ export function cardQueues(pool: Pool, clock: Clock, cards: CardPaymentsService)
       retryDelaySeconds: (attempt) => Math.min(10 * 2 ** (attempt - 1), 3600),
     }),
     sweepQueue.handler(async () => {
-      const olderThan = new Date(clock.now().getTime() - 2 * CONNECTOR_TIMEOUT_MS);
+      const olderThan = new Date(clock.now().getTime() - 2 * connectorTimeoutMs);
       for (const id of await findUnresolved(pool, olderThan, 500)) {
         await reconcileQueue.enqueue(pool, clock, { transactionId: id }, { singletonKey: id });
       }

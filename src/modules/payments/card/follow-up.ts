@@ -49,57 +49,60 @@ export function operate(
 ): Promise<OperationResult> {
   // With an idempotency key the operation's reference is derived from the claim, so a retry can find it again.
   const reference = claim ? `${id}:${op.operation}:${claim.id}` : undefined;
-  return runOperation<Started, OperationResult>({
-    start: async () => {
-      if (claim?.recovering) {
-        const recovered = await recoverFollowUp(ctx, merchantId, id, typeId, op.operation, reference!);
-        if (recovered) return { answer: recovered };
-      }
-      await resolveIfUnknown(ctx, merchantId, id);
-      // Read before the transaction takes its connection: nothing inside it waits for another one.
-      const configuration = await ctx.deps.merchants.getConfiguration(merchantId);
-      const { t, pending } = await withTransaction(ctx.deps.pool, async (tx) => {
-        const t = await findTransaction(tx, merchantId, id, { forUpdate: true });
-        if (!t) throw new NotFoundError('Transaction', id);
-        if (t.method !== 'card') throw illegal('This operation applies to card transactions only.');
-        if (t.pendingOperation) throw inProgress(t.id);
-        const processor = configuration.processors.find((p) => p.id === t.processorId);
-        const refused =
-          processor && unsupported(processor, op.operation, { captured: t.statusId === TransactionStatus.Captured });
-        if (refused) throw illegal(refused);
-        const guarded = await op.guard(t, tx);
-        const pending: PendingOperation = {
-          operation: op.operation,
-          reference: reference ?? `${t.id}:${op.operation}:${newId()}`,
-          amountCents: guarded.amountCents,
-          ...(guarded.tipCents !== undefined ? { tipCents: guarded.tipCents } : {}),
-          startedAt: ctx.clock.now().toISOString(),
-          node: ctx.deps.nodeId(),
+  return runOperation<Started, OperationResult>(
+    {
+      start: async () => {
+        if (claim?.recovering) {
+          const recovered = await recoverFollowUp(ctx, merchantId, id, typeId, op.operation, reference!);
+          if (recovered) return { answer: recovered };
+        }
+        await resolveIfUnknown(ctx, merchantId, id);
+        // Read before the transaction takes its connection: nothing inside it waits for another one.
+        const configuration = await ctx.deps.merchants.getConfiguration(merchantId);
+        const { t, pending } = await withTransaction(ctx.deps.pool, async (tx) => {
+          const t = await findTransaction(tx, merchantId, id, { forUpdate: true });
+          if (!t) throw new NotFoundError('Transaction', id);
+          if (t.method !== 'card') throw illegal('This operation applies to card transactions only.');
+          if (t.pendingOperation) throw inProgress(t.id);
+          const processor = configuration.processors.find((p) => p.id === t.processorId);
+          const refused =
+            processor && unsupported(processor, op.operation, { captured: t.statusId === TransactionStatus.Captured });
+          if (refused) throw illegal(refused);
+          const guarded = await op.guard(t, tx);
+          const pending: PendingOperation = {
+            operation: op.operation,
+            reference: reference ?? `${t.id}:${op.operation}:${newId()}`,
+            amountCents: guarded.amountCents,
+            ...(guarded.tipCents !== undefined ? { tipCents: guarded.tipCents } : {}),
+            startedAt: ctx.clock.now().toISOString(),
+            node: ctx.deps.nodeId(),
+          };
+          t.pendingOperation = pending;
+          t.modifiedAt = ctx.clock.now();
+          await saveTransaction(tx, t);
+          return { t, pending };
+        });
+        return { call: { t, pending, processor: await ctx.processorOf(t) } };
+      },
+      call: ({ t, pending, processor }, signal) =>
+        op.call(ctx.deps.connectors.card(processor.connector), t, pending, signal),
+      finish: async ({ t, pending, processor }, outcome) => {
+        const transaction = await recordFollowUpOutcome(ctx, t.id, pending.reference, outcome, processor);
+        return {
+          transaction,
+          typeId,
+          outcome,
+          processedCents:
+            outcome.kind === 'approved'
+              ? op.operation === 'tip-adjust'
+                ? transaction.totalCents
+                : pending.amountCents
+              : 0,
         };
-        t.pendingOperation = pending;
-        t.modifiedAt = ctx.clock.now();
-        await saveTransaction(tx, t);
-        return { t, pending };
-      });
-      return { call: { t, pending, processor: await ctx.processorOf(t) } };
+      },
     },
-    call: ({ t, pending, processor }, signal) =>
-      op.call(ctx.deps.connectors.card(processor.connector), t, pending, signal),
-    finish: async ({ t, pending, processor }, outcome) => {
-      const transaction = await recordFollowUpOutcome(ctx, t.id, pending.reference, outcome, processor);
-      return {
-        transaction,
-        typeId,
-        outcome,
-        processedCents:
-          outcome.kind === 'approved'
-            ? op.operation === 'tip-adjust'
-              ? transaction.totalCents
-              : pending.amountCents
-            : 0,
-      };
-    },
-  });
+    ctx.deps.config.connectorTimeoutMs,
+  );
 }
 
 /**

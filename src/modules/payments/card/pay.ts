@@ -2,6 +2,7 @@ import type { CardOutcome, PaymentRequest } from '../../../connectors/card/card-
 import { newId } from '../../../platform/crypto/ids.js';
 import { ValidationError } from '../../../platform/http/errors.js';
 import type { PaymentProcessor } from '../../merchants/merchants.model.js';
+import { countryById, stateById } from '../../reference/states.js';
 import { runOperation } from '../driver.js';
 import { withAutofill } from '../enhanced-data.js';
 import { newTransaction } from '../new-transaction.js';
@@ -46,48 +47,51 @@ interface Started {
  * amounts, duplicate), the payment recorded as in flight, the processor asked, and its answer recorded.
  */
 export function pay(ctx: CardContext, cmd: PaymentCommand): Promise<OperationResult> {
-  return runOperation<Started, OperationResult>({
-    start: async () => {
-      const claim = cmd.idempotency;
-      if (claim?.recovering) {
-        const earlier = await findByIdempotencyId(ctx.deps.pool, cmd.merchantId, claim.id);
-        if (earlier) return { answer: await resume(ctx, earlier) };
-      }
-      const started = await start(ctx, cmd);
-      return 'earlier' in started ? { answer: await resume(ctx, started.earlier) } : { call: started };
+  return runOperation<Started, OperationResult>(
+    {
+      start: async () => {
+        const claim = cmd.idempotency;
+        if (claim?.recovering) {
+          const earlier = await findByIdempotencyId(ctx.deps.pool, cmd.merchantId, claim.id);
+          if (earlier) return { answer: await resume(ctx, earlier) };
+        }
+        const started = await start(ctx, cmd);
+        return 'earlier' in started ? { answer: await resume(ctx, started.earlier) } : { call: started };
+      },
+      call: ({ request, processor }, signal) => {
+        const connector = ctx.deps.connectors.card(processor.connector);
+        switch (cmd.kind) {
+          case 'sale':
+            return connector.sale(request, { signal });
+          case 'authorize':
+            return connector.authorize(request, { signal });
+          case 'verify':
+            return connector.verify(request, { signal });
+          case 'refund-without-reference':
+            return connector.refundWithoutReference(request, { signal });
+        }
+      },
+      finish: async ({ txn, processor, avsProfileId }, answer: CardOutcome) => {
+        const outcome = await screenAvs(ctx, txn, answer, avsProfileId, processor);
+        const transaction = await recordPaymentOutcome(
+          ctx,
+          txn.id,
+          txn.pendingOperation!.reference,
+          outcome,
+          avsProfileId,
+          processor,
+          txn,
+        );
+        return {
+          transaction,
+          typeId: txn.typeId,
+          outcome,
+          processedCents: outcome.kind === 'approved' ? txn.totalCents : 0,
+        };
+      },
     },
-    call: ({ request, processor }, signal) => {
-      const connector = ctx.deps.connectors.card(processor.connector);
-      switch (cmd.kind) {
-        case 'sale':
-          return connector.sale(request, { signal });
-        case 'authorize':
-          return connector.authorize(request, { signal });
-        case 'verify':
-          return connector.verify(request, { signal });
-        case 'refund-without-reference':
-          return connector.refundWithoutReference(request, { signal });
-      }
-    },
-    finish: async ({ txn, processor, avsProfileId }, answer: CardOutcome) => {
-      const outcome = await screenAvs(ctx, txn, answer, avsProfileId, processor);
-      const transaction = await recordPaymentOutcome(
-        ctx,
-        txn.id,
-        txn.pendingOperation!.reference,
-        outcome,
-        avsProfileId,
-        processor,
-        txn,
-      );
-      return {
-        transaction,
-        typeId: txn.typeId,
-        outcome,
-        processedCents: outcome.kind === 'approved' ? txn.totalCents : 0,
-      };
-    },
-  });
+    ctx.deps.config.connectorTimeoutMs,
+  );
 }
 
 /** Validation and tx1: the payment as in flight, or the payment this very request created before (a retry). */
@@ -164,7 +168,15 @@ async function start(ctx: CardContext, cmd: PaymentCommand): Promise<Started | {
       expirationYear: card.expirationYear,
       securityCode: cmd.securityCode ?? null,
     },
-    avs: runAvs ? { line1: billing?.line1 ?? null, postalCode: billing?.postalCode ?? null } : null,
+    avs: runAvs
+      ? {
+          line1: billing?.line1 ?? null,
+          postalCode: billing?.postalCode ?? null,
+          city: billing?.city ?? null,
+          state: billing?.stateId ? (stateById(billing.stateId)?.code ?? null) : null,
+          country: billing ? (countryById(billing.countryId)?.isoCode ?? null) : null,
+        }
+      : null,
     cardPresent: !cardNotPresent,
     enhancedData: txn.enhancedData,
   };

@@ -1,5 +1,4 @@
 import type { CardOutcome, ResolveContext } from '../../../connectors/card/card-connector.js';
-import { CONNECTOR_TIMEOUT_MS } from '../../../connectors/registry.js';
 import { isNodeAlive } from '../../../platform/cluster/node-liveness.js';
 import { withTransaction } from '../../../platform/db/tx.js';
 import { NotFoundError } from '../../../platform/http/errors.js';
@@ -24,7 +23,7 @@ export async function mayReconcile(ctx: CardContext, pending: PendingOperation):
   // The processor took it: its notification settles it (processor-notification.ts), nobody asks again.
   if (pending.awaiting === 'notification') return false;
   if (pending.unknown) return true;
-  if (Date.parse(pending.startedAt) < ctx.clock.now().getTime() - 2 * CONNECTOR_TIMEOUT_MS) return true;
+  if (Date.parse(pending.startedAt) < ctx.clock.now().getTime() - 2 * ctx.deps.config.connectorTimeoutMs) return true;
   if (pending.node === undefined || pending.node === ctx.deps.nodeId()) return false;
   return !(await isNodeAlive(ctx.deps.pool, pending.node));
 }

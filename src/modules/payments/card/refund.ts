@@ -39,44 +39,47 @@ export function refund(
   cardDataSourceId: number,
   claim?: RequestClaim,
 ): Promise<OperationResult> {
-  return runOperation<Started, OperationResult>({
-    start: async () => {
-      if (claim?.recovering) {
-        const earlier = await findByIdempotencyId(ctx.deps.pool, merchantId, claim.id);
-        if (earlier) return { answer: await resume(ctx, earlier) };
-      }
-      await resolveIfUnknown(ctx, merchantId, id);
-      const prepared = await prepareRefund(ctx, merchantId, id, amountCents, cardDataSourceId, claim).catch(
-        async (error: unknown) => {
-          if (!isIdempotencyIdTaken(error)) throw error;
-          return (await findByIdempotencyId(ctx.deps.pool, merchantId, claim!.id))!;
-        },
-      );
-      if (!('refund' in prepared)) return { answer: await resume(ctx, prepared) };
-      return { call: { ...prepared, processor: await ctx.processorOf(prepared.original) } };
+  return runOperation<Started, OperationResult>(
+    {
+      start: async () => {
+        if (claim?.recovering) {
+          const earlier = await findByIdempotencyId(ctx.deps.pool, merchantId, claim.id);
+          if (earlier) return { answer: await resume(ctx, earlier) };
+        }
+        await resolveIfUnknown(ctx, merchantId, id);
+        const prepared = await prepareRefund(ctx, merchantId, id, amountCents, cardDataSourceId, claim).catch(
+          async (error: unknown) => {
+            if (!isIdempotencyIdTaken(error)) throw error;
+            return (await findByIdempotencyId(ctx.deps.pool, merchantId, claim!.id))!;
+          },
+        );
+        if (!('refund' in prepared)) return { answer: await resume(ctx, prepared) };
+        return { call: { ...prepared, processor: await ctx.processorOf(prepared.original) } };
+      },
+      call: ({ original, refund, processor }, signal) =>
+        ctx.deps.connectors.card(processor.connector).refund(
+          {
+            reference: refund.id,
+            originalReference: original.id,
+            originalNetworkReference: original.networkReference,
+            merchantId,
+            processorId: processor.id,
+            amountCents: refund.totalCents,
+          },
+          { signal },
+        ),
+      finish: async ({ refund, processor }, outcome) => {
+        const recorded = await recordRefundOutcome(ctx, refund.id, outcome, processor);
+        return {
+          transaction: recorded,
+          typeId: TransactionType.Refund,
+          outcome,
+          processedCents: outcome.kind === 'approved' ? recorded.totalCents : 0,
+        };
+      },
     },
-    call: ({ original, refund, processor }, signal) =>
-      ctx.deps.connectors.card(processor.connector).refund(
-        {
-          reference: refund.id,
-          originalReference: original.id,
-          originalNetworkReference: original.networkReference,
-          merchantId,
-          processorId: processor.id,
-          amountCents: refund.totalCents,
-        },
-        { signal },
-      ),
-    finish: async ({ refund, processor }, outcome) => {
-      const recorded = await recordRefundOutcome(ctx, refund.id, outcome, processor);
-      return {
-        transaction: recorded,
-        typeId: TransactionType.Refund,
-        outcome,
-        processedCents: outcome.kind === 'approved' ? recorded.totalCents : 0,
-      };
-    },
-  });
+    ctx.deps.config.connectorTimeoutMs,
+  );
 }
 
 /** tx1 of a refund: the refund's own transaction, in flight, its amount reserved on the original. */

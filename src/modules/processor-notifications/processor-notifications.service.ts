@@ -1,0 +1,104 @@
+import {
+  basicAuthMatches,
+  itemsAreSigned,
+  notificationItems,
+  processorNotification,
+} from '../../connectors/card/adyen/adyen-notifications.js';
+import type { Clock } from '../../platform/clock/clock.js';
+import { newId } from '../../platform/crypto/ids.js';
+import type { Pool } from '../../platform/db/pool.js';
+import { withTransaction } from '../../platform/db/tx.js';
+import type { Logger } from '../../platform/observability/logger.js';
+import type { MerchantsService } from '../merchants/merchants.service.js';
+import type { CardPaymentsService } from '../payments/card-payments.service.js';
+import type { ProcessorsService } from '../processors/processors.service.js';
+import { applyNotificationQueue } from './processor-notifications.queues.js';
+import {
+  findUnapplied,
+  findUnappliedNotification,
+  insertNotification,
+  markApplied,
+} from './processor-notifications.repo.js';
+
+export type Receipt = { accepted: true; recorded: number } | { accepted: false; status: 400 | 401; message: string };
+
+/**
+ * Notifications from card processors: checked (the message's Basic credentials and each item's HMAC signature,
+ * against the processor's current or overlapping credentials), recorded once each, accepted only once recorded, and
+ * applied by a job through the payments core (docs/connectors.md, "Notifications").
+ */
+export class ProcessorNotificationsService {
+  constructor(
+    private readonly pool: Pool,
+    private readonly clock: Clock,
+    private readonly logger: Logger,
+    private readonly processors: ProcessorsService,
+    private readonly merchants: MerchantsService,
+    private readonly cards: CardPaymentsService,
+  ) {}
+
+  /** An Adyen notification message for `processorId`: recorded whole, or refused whole. */
+  async receiveAdyen(processorId: string, authorization: string | undefined, body: unknown): Promise<Receipt> {
+    const refused = {
+      accepted: false as const,
+      status: 401 as const,
+      message: 'Not a notification of this processor.',
+    };
+    const usable = await this.processors.usableCredentials(processorId);
+    if (!usable || usable.processor.connector !== 'adyen') return refused;
+    if (!basicAuthMatches(authorization, usable.versions)) return refused;
+    const items = notificationItems(body);
+    if (typeof items === 'string') return { accepted: false, status: 400, message: items };
+    const merchantAccount = String(
+      (usable.processor.settings.connector as { merchantAccount?: string })?.merchantAccount,
+    );
+    if (!itemsAreSigned(items, usable.versions, merchantAccount)) return refused;
+    const processor = usable.processor;
+    const recorded = await withTransaction(this.pool, async (tx) => {
+      let count = 0;
+      for (const item of items) {
+        const id = await insertNotification(tx, {
+          id: newId(),
+          merchantId: processor.merchantId,
+          processorId: processor.id,
+          notification: processorNotification(item),
+          receivedAt: this.clock.now(),
+        });
+        if (!id) continue;
+        count++;
+        await applyNotificationQueue.enqueue(
+          tx,
+          this.clock,
+          { id, merchantId: processor.merchantId },
+          { singletonKey: id },
+        );
+      }
+      return count;
+    });
+    return { accepted: true, recorded };
+  }
+
+  /** Applies a recorded notification (a job): through the payments core, then marked applied with what it did. */
+  async apply(merchantId: string, id: string): Promise<void> {
+    const row = await findUnappliedNotification(this.pool, merchantId, id);
+    if (!row) return;
+    const processor = await this.merchants.processorWithSettings(row.processorId);
+    const outcome = processor
+      ? await this.cards.applyNotification(processor, row.notification)
+      : 'the processor is gone';
+    await markApplied(this.pool, merchantId, id, outcome, this.clock.now());
+    this.logger.info(
+      { notificationId: id, eventCode: row.notification.eventCode, success: row.notification.success, outcome },
+      'processor notification applied',
+    );
+  }
+
+  /** Recorded notifications whose job was lost go to a job again (the sweep). */
+  async requeueLost(before: Date): Promise<number> {
+    const lost = await findUnapplied(this.pool, before, 500);
+    for (const { id, merchantId } of lost) {
+      await applyNotificationQueue.enqueue(this.pool, this.clock, { id, merchantId }, { singletonKey: id });
+    }
+    return lost.length;
+  }
+}

@@ -1,0 +1,125 @@
+// The fake's notifications: made as Adyen makes them (an item per message, signed with HMAC-SHA256 under the
+// merchant account's hex key over the documented fields, HTTP Basic on the message), checked against Adyen's
+// published schema before they are sent, and delivered to Tessera until it answers `[accepted]`. Faults on demand:
+// each message twice, held back and released in reverse order.
+import { createHmac } from 'node:crypto';
+import { notificationErrors } from './adyen-contract.js';
+
+export interface NotificationItem {
+  additionalData: Record<string, string>;
+  amount: { currency: string; value: number };
+  eventCode: string;
+  eventDate: string;
+  merchantAccountCode: string;
+  merchantReference: string;
+  originalReference?: string;
+  paymentMethod?: string;
+  pspReference: string;
+  reason: string;
+  success: 'true' | 'false';
+}
+
+export interface NotifierCredentials {
+  hmacKey: string;
+  username: string;
+  password: string;
+}
+
+/** The fake's own signing (written from Adyen's documentation, not from Tessera's code; a test checks both agree). */
+export function signItem(item: Omit<NotificationItem, 'additionalData'>, hexKey: string): string {
+  const fields = [
+    item.pspReference,
+    item.originalReference ?? '',
+    item.merchantAccountCode,
+    item.merchantReference,
+    item.amount.value,
+    item.amount.currency,
+    item.eventCode,
+    item.success,
+  ];
+  return createHmac('sha256', Buffer.from(hexKey, 'hex')).update(fields.join(':')).digest('base64');
+}
+
+export class FakeNotifier {
+  url: string | undefined;
+  /** Deliver every message twice. */
+  duplicate = false;
+  /** Keep messages until `release()`, which sends them newest first. */
+  hold = false;
+  readonly held: NotificationItem[] = [];
+  readonly sent: NotificationItem[] = [];
+  readonly violations: string[] = [];
+  private inFlight = new Set<Promise<void>>();
+
+  constructor(private credentials: NotifierCredentials) {}
+
+  /** The credentials change (Tessera's operator rotated them; Adyen's side follows). */
+  use(credentials: NotifierCredentials): void {
+    this.credentials = credentials;
+  }
+
+  /** Signs and sends `item` (or holds it); resolves once Tessera accepted it. */
+  notify(
+    unsigned: Omit<NotificationItem, 'additionalData'> & { additionalData?: Record<string, string> },
+  ): Promise<void> {
+    const item: NotificationItem = {
+      ...unsigned,
+      additionalData: {
+        ...(unsigned.additionalData ?? {}),
+        hmacSignature: signItem(unsigned, this.credentials.hmacKey),
+      },
+    };
+    if (this.hold) {
+      this.held.push(item);
+      return Promise.resolve();
+    }
+    const times = this.duplicate ? 2 : 1;
+    const deliveries = Array.from({ length: times }, () => this.deliver(item));
+    return Promise.all(deliveries).then(() => undefined);
+  }
+
+  /** Sends what was held, in reverse order (Adyen does not keep order). */
+  async release(): Promise<void> {
+    this.hold = false;
+    const items = this.held.splice(0).reverse();
+    for (const item of items) await this.deliver(item);
+  }
+
+  /** Every delivery under way has been accepted. */
+  async settled(): Promise<void> {
+    while (this.inFlight.size > 0) await Promise.all([...this.inFlight]);
+  }
+
+  private deliver(item: NotificationItem): Promise<void> {
+    const message = { live: 'false', notificationItems: [{ NotificationRequestItem: item }] };
+    for (const problem of notificationErrors(item.eventCode, message)) {
+      this.violations.push(`notification ${item.eventCode}: ${problem}`);
+    }
+    const delivery = this.post(message).finally(() => this.inFlight.delete(delivery));
+    this.inFlight.add(delivery);
+    this.sent.push(item);
+    return delivery;
+  }
+
+  private async post(message: unknown): Promise<void> {
+    if (!this.url) throw new Error('The fake has no notification URL');
+    const auth = Buffer.from(`${this.credentials.username}:${this.credentials.password}`).toString('base64');
+    // Adyen retries until accepted; a bounded number of attempts keeps a broken test from hanging.
+    for (let attempt = 1; attempt <= 40; attempt++) {
+      try {
+        const res = await fetch(this.url, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: `Basic ${auth}` },
+          body: JSON.stringify(message),
+          signal: AbortSignal.timeout(5000),
+        });
+        const text = await res.text();
+        if (res.status === 200 && text === '[accepted]') return;
+      } catch {
+        // not up, or busy: try again
+      }
+      await new Promise((resolve) => setTimeout(resolve, Math.min(25 * attempt, 250)));
+    }
+    throw new Error('Tessera never accepted the notification');
+  }
+}

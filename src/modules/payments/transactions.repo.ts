@@ -99,6 +99,8 @@ const SAVE_IF_PENDING_SQL = `WITH input AS (
     UPDATE transactions t SET (${MUTABLE.map(([, c]) => c).join(', ')}) = (${MUTABLE.map(([, c]) => `i.${c}`).join(', ')})
       FROM input i
      WHERE t.id = i.id AND t.status_id = ${TransactionStatus.Pending} AND t.pending_operation->>'reference' = i.reference
+       -- A processor's notification noted on the row meanwhile: applied the slow way, under the lock, keeping it.
+       AND NOT (t.pending_operation ?| array['authorisation', 'resolving'])
        AND (i.batch_id IS NULL OR EXISTS (
          SELECT 1 FROM batch_states b WHERE b.id = i.batch_id AND b.status_id = ${BatchStatus.Open}
            FOR KEY SHARE))

@@ -78,11 +78,13 @@ export class FakeNotifier {
     return Promise.all(deliveries).then(() => undefined);
   }
 
-  /** Sends what was held, in reverse order (Adyen does not keep order). */
+  /** Sends what was held, in reverse order (Adyen does not keep order), each twice when `duplicate`. */
   async release(): Promise<void> {
     this.hold = false;
     const items = this.held.splice(0).reverse();
-    for (const item of items) await this.deliver(item);
+    for (const item of items) {
+      for (let i = 0; i < (this.duplicate ? 2 : 1); i++) await this.deliver(item);
+    }
   }
 
   /** Every delivery under way has been accepted. */

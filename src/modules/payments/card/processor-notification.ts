@@ -115,7 +115,9 @@ async function onAuthorisation(
     authCode: n.authCode ?? null,
     reason: n.reason,
   };
-  const pending = await withTransaction(ctx.deps.pool, async (tx) => {
+  // Kept and weighed under the row lock, so that whichever of this and a technical cancel's answer comes second
+  // sees the other (processor-notification and reconcile.ts both decide under it).
+  const decided = await withTransaction(ctx.deps.pool, async (tx) => {
     const locked = await lockTransactionById(tx, t.id);
     const p = locked?.pendingOperation;
     if (!locked || !p || !NEW_PAYMENTS.has(p.operation) || p.reference !== n.reference) return undefined;
@@ -123,9 +125,11 @@ async function onAuthorisation(
       locked.pendingOperation = { ...p, authorisation };
       await saveTransaction(tx, locked);
     }
-    return locked.pendingOperation!;
+    const pending = locked.pendingOperation!;
+    const decide = pending.resolving ? pending.cancelRefused === true : pending.unknown || pending.awaiting;
+    return { pending, decide };
   });
-  if (!pending) {
+  if (!decided) {
     const charged = t.statusId !== TransactionStatus.Failed && t.statusId !== TransactionStatus.Declined;
     if (n.success && !charged && !t.detailsMessage?.startsWith('Cancelled')) {
       ctx.deps.logger.error(
@@ -135,18 +139,11 @@ async function onAuthorisation(
     }
     return 'the payment is settled already';
   }
-  if (pending.resolving && !pending.cancelRefused) return 'kept for the technical cancel';
-  if (pending.resolving || pending.unknown || pending.awaiting) {
-    await ctx.writers[pending.operation](
-      ctx,
-      t,
-      pending,
-      authorisationOutcome(authorisation, pending.amountCents),
-      processor,
-    );
-    return n.success ? 'payment authorised' : 'payment refused';
-  }
-  return 'kept: the call in flight decides';
+  const { pending, decide } = decided;
+  if (!decide) return pending.resolving ? 'kept for the technical cancel' : 'kept: the call in flight decides';
+  const outcome = authorisationOutcome(pending.authorisation!, pending.amountCents);
+  await ctx.writers[pending.operation](ctx, t, pending, outcome, processor);
+  return pending.authorisation!.success ? 'payment authorised' : 'payment refused';
 }
 
 /**
@@ -159,39 +156,35 @@ async function onTechnicalCancel(
   processor: PaymentProcessor,
   n: ProcessorNotification,
 ): Promise<string> {
-  const pending = t.pendingOperation;
-  if (!pending || !NEW_PAYMENTS.has(pending.operation) || !pending.resolving) return 'no technical cancel in flight';
+  const decided = await withTransaction(ctx.deps.pool, async (tx) => {
+    const locked = await lockTransactionById(tx, t.id);
+    const p = locked?.pendingOperation;
+    if (!locked || !p || !NEW_PAYMENTS.has(p.operation) || !p.resolving) return undefined;
+    if (!n.success && !p.authorisation) {
+      locked.pendingOperation = { ...p, cancelRefused: true };
+      await saveTransaction(tx, locked);
+    }
+    return p;
+  });
+  if (!decided) return 'no technical cancel in flight';
   if (n.success) {
-    await ctx.writers[pending.operation](
-      ctx,
-      t,
-      pending,
-      {
-        kind: 'failed',
-        responseCode: '96',
-        message: 'Cancelled after its outcome was unknown; nothing was charged.',
-      },
-      processor,
-    );
+    const cancelled: CardOutcome = {
+      kind: 'failed',
+      responseCode: '96',
+      message: 'Cancelled after its outcome was unknown; nothing was charged.',
+    };
+    await ctx.writers[decided.operation](ctx, t, decided, cancelled, processor);
     return 'payment cancelled';
   }
-  if (pending.authorisation) {
-    await ctx.writers[pending.operation](
-      ctx,
-      t,
-      pending,
-      authorisationOutcome(pending.authorisation, pending.amountCents),
-      processor,
-    );
-    return 'cancel refused: the authorisation stands';
-  }
-  await withTransaction(ctx.deps.pool, async (tx) => {
-    const locked = await lockTransactionById(tx, t.id);
-    if (locked?.pendingOperation?.reference !== pending.reference) return;
-    locked.pendingOperation = { ...locked.pendingOperation, cancelRefused: true };
-    await saveTransaction(tx, locked);
-  });
-  return 'cancel refused: waiting for the authorisation';
+  if (!decided.authorisation) return 'cancel refused: waiting for the authorisation';
+  await ctx.writers[decided.operation](
+    ctx,
+    t,
+    decided,
+    authorisationOutcome(decided.authorisation, decided.amountCents),
+    processor,
+  );
+  return 'cancel refused: the authorisation stands';
 }
 
 /** A chargeback: recorded on the payment, with an event (the merchant's webhook). */

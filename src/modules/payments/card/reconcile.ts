@@ -1,4 +1,5 @@
 import type { CardOutcome, ResolveContext } from '../../../connectors/card/card-connector.js';
+import { cardCapabilities } from '../../../connectors/catalog.js';
 import { isNodeAlive } from '../../../platform/cluster/node-liveness.js';
 import { withTransaction } from '../../../platform/db/tx.js';
 import { NotFoundError } from '../../../platform/http/errors.js';
@@ -35,16 +36,16 @@ export async function reconcile(ctx: CardContext, id: string): Promise<boolean> 
   const pending = t.pendingOperation;
   if (!pending || !(await mayReconcile(ctx, pending))) return true;
   const processor = await ctx.processorOf(t);
-  // A payment whose authorisation the processor already notified needs no question: that answer settles it.
-  if (pending.authorisation && !pending.resolving && isNewPayment(pending)) {
-    await ctx.writers[pending.operation](
-      ctx,
-      t,
-      pending,
-      authorisationOutcome(pending.authorisation, pending.amountCents),
-      processor,
-    );
-    return true;
+  if (isNewPayment(pending) && !pending.resolving && cardCapabilities(processor.connector).asynchronousModifications) {
+    // A processor that notifies the authorisation: settled by it if it came, else marked as being cancelled before
+    // the cancel is sent, so an authorisation arriving meanwhile waits for the cancel's answer (under the row lock).
+    const marked = await markResolving(ctx, t.id, pending.reference);
+    if (!marked) return true;
+    if (marked.authorisation) {
+      const outcome = authorisationOutcome(marked.authorisation, marked.amountCents);
+      await ctx.writers[marked.operation](ctx, t, marked, outcome, processor);
+      return true;
+    }
   }
   const connector = ctx.deps.connectors.card(processor.connector);
   const answer = await connector.resolve(pending.reference, undefined, await resolveContext(ctx, t, pending));
@@ -120,6 +121,20 @@ async function resolveContext(ctx: CardContext, t: Transaction, pending: Pending
     };
   }
   return { ...base, followUp: followUp(t, pending) };
+}
+
+/** The payment as being cancelled, or its notified authorisation (undefined: settled meanwhile). */
+async function markResolving(ctx: CardContext, id: string, reference: string): Promise<PendingOperation | undefined> {
+  return withTransaction(ctx.deps.pool, async (tx) => {
+    const t = await lockTransactionById(tx, id);
+    const pending = t?.pendingOperation;
+    if (!t || !pending || pending.reference !== reference) return undefined;
+    if (pending.authorisation) return pending;
+    t.pendingOperation = { ...pending, resolving: 'technical-cancel' };
+    t.modifiedAt = ctx.clock.now();
+    await saveTransaction(tx, t);
+    return t.pendingOperation;
+  });
 }
 
 /**

@@ -3,6 +3,7 @@
 // that was due has happened, and the checker over the history and the database (docs/reliability.md).
 import type pg from 'pg';
 import { createPool } from '../../src/platform/db/pool.js';
+import { FakeAdyen } from '../fakes/adyen/fake-adyen.js';
 import { seeded } from '../random.js';
 import { startReceiver } from '../webhook-receiver.js';
 import { check, type Snapshot, takeSnapshot, type Violation } from './checker.js';
@@ -35,6 +36,8 @@ export interface RunReport {
   exited: number;
   nodeLogs: string;
   webhookRequests: number;
+  /** Requests the fake of Adyen took, and what it found against Adyen's contract (each fails the run). */
+  adyen: { requests: number; notifications: number; faults: Record<string, number>; violations: string[] };
   transactions: number;
   events: number;
   violations: Violation[];
@@ -79,6 +82,15 @@ const EVENT_TYPES = [
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** The third merchant's Adyen account, at the fake of Adyen (test/fakes/adyen) the run starts on loopback. */
+const ADYEN_ACCOUNT = {
+  apiKey: 'AQE-cluster-key-0001',
+  merchantAccount: 'ClusterAdyen',
+  hmacKey: '5A'.repeat(32),
+  notificationUsername: 'adyen-cluster',
+  notificationPassword: 'cluster-notification-password',
+};
+
 export async function runCluster(options: RunOptions): Promise<RunReport> {
   const log = options.log ?? (() => {});
   const history = new HistoryWriter(options.historyFile);
@@ -119,6 +131,19 @@ export async function runCluster(options: RunOptions): Promise<RunReport> {
     },
   });
   let pool: pg.Pool | undefined;
+  // Adyen beside the sandbox card network: one request in ten meets a fault (an answer dropped after Adyen recorded
+  // the request, a 500, a notification delivered before the answer), one notification in five comes twice, and each
+  // is delivered to whichever serve node is up (Adyen keeps trying while none is).
+  const adyen = await new FakeAdyen(ADYEN_ACCOUNT).start();
+  const adyenRandom = seeded(options.seed + 3);
+  adyen.randomFaults = {
+    rate: 0.1,
+    random: adyenRandom,
+    kinds: [{ kind: 'drop-after-record' }, { kind: 'status-500' }, { kind: 'notify-before-answer' }],
+  };
+  adyen.notifier.duplicateRate = 0.2;
+  adyen.notifier.random = adyenRandom;
+  adyen.notifier.maxAttempts = 2000;
   try {
     const load = new LoadDriver(cluster, history, seeded(options.seed));
     const advance = async (seconds: number) => {
@@ -126,9 +151,30 @@ export async function runCluster(options: RunOptions): Promise<RunReport> {
     };
     const merchants: MerchantLoad[] = [];
     const endpoints: Array<{ merchantId: string; endpointId: string }> = [];
-    for (const name of ['Cluster A', 'Cluster B']) {
+    for (const name of ['Cluster A', 'Cluster B', 'Cluster Adyen']) {
       const m = await load.merchant(name);
       merchants.push(m);
+      const onAdyen = name === 'Cluster Adyen';
+      if (onAdyen) {
+        const processor = await load.admin('POST', `/admin/v1/merchants/${m.id}/processors`, {
+          name: 'Adyen (fake)',
+          typeId: 1,
+          connector: 'adyen',
+          isDefault: true,
+          settings: { merchantAccount: ADYEN_ACCOUNT.merchantAccount, baseUrl: adyen.url },
+          credentials: {
+            apiKey: ADYEN_ACCOUNT.apiKey,
+            hmacKey: ADYEN_ACCOUNT.hmacKey,
+            notificationUsername: ADYEN_ACCOUNT.notificationUsername,
+            notificationPassword: ADYEN_ACCOUNT.notificationPassword,
+          },
+        });
+        adyen.notifier.url = () => {
+          const nodes = cluster.liveServeUrls();
+          const node = nodes[Math.floor(adyenRandom() * nodes.length)];
+          return node ? `${node.url}${processor.notificationUrlPath}` : undefined;
+        };
+      }
       const endpoint = await load.admin(
         'POST',
         '/v2/webhooks/endpoints',
@@ -136,7 +182,8 @@ export async function runCluster(options: RunOptions): Promise<RunReport> {
         m.token,
       );
       endpoints.push({ merchantId: m.id, endpointId: endpoint.endpointId });
-      for (let i = 0; i < 2; i++) {
+      // Adyen takes no card-present payments here (docs/connectors.md): its merchant has no terminals.
+      for (let i = 0; i < (onAdyen ? 0 : 2); i++) {
         const terminal = await load.admin('POST', `/admin/v1/merchants/${m.id}/terminals`, {
           serialNumber: `CL-${m.id.slice(-6)}-${i}`,
           terminalManufacturer: 'Sunmi',
@@ -145,7 +192,7 @@ export async function runCluster(options: RunOptions): Promise<RunReport> {
         });
         m.terminals.push(terminal.id);
       }
-      await subscriptions(load, m, 3);
+      await subscriptions(load, m, 3, onAdyen ? 'Adyen' : 'SandboxCard');
     }
 
     const durationMs = options.seconds * 1000;
@@ -190,6 +237,9 @@ export async function runCluster(options: RunOptions): Promise<RunReport> {
       await quiet(pool, 120_000);
       if (day >= 7 && (await waitingDeliveries(pool)) === 0) break;
     }
+    // Whatever Adyen still has to notify arrives, and what it settles runs, before the check.
+    await adyen.notifier.settled();
+    await quiet(pool, 120_000);
     log('quiet; checking');
     const snapshot = await takeSnapshot(pool, { endpoints, received: hits });
     const violations = check(readHistory(options.historyFile), snapshot);
@@ -203,6 +253,12 @@ export async function runCluster(options: RunOptions): Promise<RunReport> {
       exited,
       nodeLogs: logDir,
       webhookRequests: hits.length,
+      adyen: {
+        requests: adyen.requests.length,
+        notifications: adyen.notifier.sent.length,
+        faults: adyen.faultsMet,
+        violations: [...adyen.violations, ...adyen.notifier.violations],
+      },
       transactions: snapshot.transactions.length,
       events: snapshot.events.length,
       violations,
@@ -215,13 +271,14 @@ export async function runCluster(options: RunOptions): Promise<RunReport> {
     await pool?.end();
     await cluster.stop();
     await receiver.close();
+    await adyen.stop();
   }
 }
 
-/** Three subscriptions of the merchant, billed every 7 days from now, each on a customer's vaulted card. */
-async function subscriptions(load: LoadDriver, m: MerchantLoad, count: number): Promise<void> {
+/** Subscriptions of the merchant, billed every 7 days from now, each on a customer's vaulted card. */
+async function subscriptions(load: LoadDriver, m: MerchantLoad, count: number, processorType: string): Promise<void> {
   const config = await load.admin('GET', '/v2/settings/payment-config', undefined, m.token);
-  const processor = config.availablePaymentProcessors.find((p: { type: string }) => p.type === 'SandboxCard').id;
+  const processor = config.availablePaymentProcessors.find((p: { type: string }) => p.type === processorType).id;
   for (let i = 0; i < count; i++) {
     const { customerId } = await load.admin(
       'POST',

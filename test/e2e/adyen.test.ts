@@ -5,6 +5,8 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
+import { cardFields, submitCheckout } from '../checkout-form.js';
+import { eventually } from '../harness.js';
 import {
   type AdyenWorld,
   assertClean,
@@ -171,6 +173,162 @@ describe('Adyen connector (against the fake of Adyen)', () => {
     const sent = w.fake.requests.find((r) => r.body.reference === s.body.transactionId.replaceAll('-', ''))!;
     assert.equal((sent.body.paymentMethod as { number: string }).number, CARD.accountNumber);
     assert.equal((sent.body.paymentMethod as { cvc?: string }).cvc, undefined, 'no CVV is stored, so none is sent');
+    await assertClean(w);
+  });
+
+  it('records a chargeback Adyen notifies: ChargedBack with its reason, an event and the merchant’s webhook', async () => {
+    const s = await sale({ amount: 44 });
+    const payment = w.fake.paymentByReference(s.transactionId.replaceAll('-', ''))!;
+    await w.fake.notifier.notify({
+      amount: { currency: 'USD', value: 4400 },
+      eventCode: 'CHARGEBACK',
+      eventDate: new Date().toISOString(),
+      merchantAccountCode: w.fake.account.merchantAccount,
+      merchantReference: payment.reference,
+      originalReference: payment.psp,
+      paymentMethod: 'visa',
+      pspReference: 'CB00000000000001',
+      reason: 'Fraudulent transaction',
+      success: 'true',
+      additionalData: { chargebackReasonCode: '10.4', chargebackSchemeCode: 'visa' },
+    });
+    const tx = await transactionWhen(w, s.transactionId, (x) => status(x) === 'ChargedBack');
+    assert.match(JSON.stringify(tx), /Fraudulent transaction/);
+    await webhooksFor(w, s.transactionId, ['transaction.card.charged_back']);
+    await assertClean(w);
+  });
+
+  it('closes an Adyen batch without calling Adyen: what was captured in it is recorded', async () => {
+    const s = await sale({ amount: 21 });
+    const calls = w.fake.requests.length;
+    const closed = await post('settle', { paymentProcessorId: w.processorId });
+    assert.equal(closed.status, 200, closed.text);
+    await transactionWhen(w, s.transactionId, (x) => status(x) === 'Settled');
+    assert.equal(w.fake.requests.length, calls, 'no call to Adyen');
+    await assertClean(w);
+  });
+
+  it('refuses a POS sale before asking for a card: Adyen takes no card-present payments here', async () => {
+    const terminal = await w.t.expectOk(
+      w.t.admin('POST', `/admin/v1/merchants/${w.m.id}/terminals`, {
+        serialNumber: `ADYEN-${Date.now()}`,
+        terminalManufacturer: 'Sunmi',
+        terminalModel: 'SunmiP2',
+        terminalModeId: 2,
+      }),
+    );
+    const pos = await w.t.request('POST', '/pos-api/v1/pos-transactions', {
+      token: w.m.token,
+      body: { terminalId: terminal.id, transactionTypeId: 2, amount: 4.25 },
+    });
+    assert.equal(pos.status, 400, pos.text);
+    assert.match(pos.body.errors.paymentProcessorId[0], /does not take card-present payments/);
+    assert.equal((await w.t.query('SELECT 1 FROM pos_transactions')).length, 0);
+  });
+
+  it('pays through every payment source: a subscription installment, a hosted checkout, an invoice', async () => {
+    const charged = (reference: string) =>
+      w.fake.requests.some((r) => r.path === '/v71/payments' && r.body.reference === reference.replaceAll('-', ''));
+
+    // A subscription bills its first installment through its processor.
+    const customer = await w.t.ok(w.m, 'POST', '/pay-api/v1/customers', { firstName: 'Subscriber' });
+    const method = await w.t.ok(w.m, 'POST', `/pay-api/v1/customers/${customer.id}/payment-methods/cards`, {
+      pan: CARD.accountNumber,
+      expirationMonth: 12,
+      expirationYear: 2031,
+    });
+    const subscription = await w.t.ok(w.m, 'POST', '/sub-api/v1/subscriptions', {
+      customerId: customer.id,
+      paymentMethodId: method.id,
+      amount: 15,
+      currencyId: 1,
+      paymentFrequencyUnit: 3,
+      paymentFrequency: 1,
+      numberOfPayments: 3,
+      transactionType: 2,
+      requesterIpAddress: '203.0.113.7',
+      paymentProcessorId: w.processorId,
+    });
+    const installment = await eventually(async () => {
+      await w.t.drain();
+      const [row] = await w.t.query<{ id: string }>(
+        `SELECT id FROM transactions WHERE source_id = $1 AND status_id = 2`,
+        [subscription.id],
+      );
+      return row;
+    }, 15_000);
+    assert.ok(charged(installment.id), 'the installment went to Adyen');
+
+    // A payment session paid on the hosted checkout.
+    const session = await w.t.ok(w.m, 'POST', '/v2/payment-sessions', {
+      amount: 12,
+      returnUrl: 'https://shop.example.com/done',
+    });
+    const paid = await submitCheckout(w.t, session.id, cardFields());
+    // Paid: the payer goes back to the merchant's page.
+    assert.equal(paid.status, 303, paid.text);
+    assert.match(String(paid.headers.location), /^https:\/\/shop\.example\.com\/done/);
+    const [fromCheckout] = await w.t.query<{ id: string }>('SELECT id FROM transactions WHERE source_id = $1', [
+      session.id,
+    ]);
+    assert.ok(fromCheckout && charged(fromCheckout.id), 'the checkout payment went to Adyen');
+
+    // An invoice paid by card through the API, on the merchant's default processor.
+    const invoice = await w.t.ok(w.m, 'POST', '/pay-int-api/invoices', {
+      customer: { firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.com' },
+      lineItems: [{ productName: 'Work', quantity: 1, unitPrice: 30 }],
+    });
+    await w.t.ok(w.m, 'POST', '/pay-int-api/invoices/publish', { invoiceId: invoice.id });
+    const settled = await w.t.ok(w.m, 'POST', `/pay-int-api/invoices/${invoice.id}/submit`, CARD);
+    assert.equal(settled.invoice.statusName, 'Paid');
+    assert.ok(charged(settled.transaction.transactionId), 'the invoice payment went to Adyen');
+    await assertClean(w);
+  });
+
+  it('reverses an approval the AVS profile refuses: Adyen gets a reversal of that payment, nothing stays charged', async () => {
+    const billingAddress = { line1: '9 Nowhere Rd', city: 'Austin', stateCode: 'TX', postalCode: '99999' };
+    const s = await sale({ amount: 19, billingAddress });
+    assert.equal(s.status, 'Declined', JSON.stringify(s));
+    assert.equal(s.avsResponse.responseCode, 'N');
+    const payment = w.fake.paymentByReference(s.transactionId.replaceAll('-', ''))!;
+    await eventually(async () => {
+      await w.t.drain();
+      const [row] = await w.t.query<{ reversed_at: Date | null }>(
+        'SELECT reversed_at FROM card_avs_reversals WHERE transaction_id = $1',
+        [s.transactionId],
+      );
+      return row?.reversed_at ? row : undefined;
+    }, 15_000);
+    assert.ok(w.fake.requests.some((r) => r.path === `/v71/payments/${payment.psp}/reversals`));
+    await eventually(async () => {
+      await w.fake.notifier.settled();
+      return payment.state === 'cancelled' && payment.refundedCents === payment.capturedCents;
+    }, 15_000);
+    await assertClean(w);
+  });
+
+  it('settles a capture and a refund Adyen reports failed: nothing captured or refunded, the operation ends', async () => {
+    const failedInstead = async (eventCode: 'CAPTURE_FAILED' | 'REFUND_FAILED') => {
+      const [held] = w.fake.notifier.held.splice(0);
+      assert.ok(held, 'the notification Adyen would have sent');
+      w.fake.notifier.hold = false;
+      const { additionalData: _, ...item } = held;
+      await w.fake.notifier.notify({ ...item, eventCode, success: 'true', reason: 'Declined by the issuer' });
+    };
+    const auth = await post('auth', { amount: 27, ...CARD, referenceId: randomUUID().slice(0, 20) });
+    w.fake.notifier.hold = true;
+    await post('capture', { transactionId: auth.body.transactionId, amount: 27 });
+    await failedInstead('CAPTURE_FAILED');
+    const still = await transactionWhen(w, auth.body.transactionId, (x) => x.availableOperations?.length > 0);
+    assert.equal(status(still), 'Authorized', 'the capture failed: still only authorized');
+
+    const s = await sale({ amount: 28 });
+    w.fake.notifier.hold = true;
+    const refund = await post('return', { transactionId: s.transactionId, amount: 8 });
+    await failedInstead('REFUND_FAILED');
+    await transactionWhen(w, refund.body.transactionId, (x) => status(x) === 'Failed');
+    const original = await transactionWhen(w, s.transactionId, (x) => status(x) === 'Captured');
+    assert.ok(JSON.stringify(original.availableOperations).includes('Refund'), 'its amount is refundable again');
     await assertClean(w);
   });
 });

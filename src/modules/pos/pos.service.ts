@@ -5,6 +5,7 @@ import type { PageRequest } from '../../platform/http/paging.js';
 import type { QueueDefinition } from '../../platform/jobs/runner.js';
 import { fromCents } from '../../platform/money.js';
 import type { RequestClaim } from '../payments/payment-request.js';
+import { cardProcessor, unsupported } from '../payments/processors.js';
 import {
   CARD_NOT_PRESENT_SOURCES,
   CreateMethod,
@@ -210,6 +211,14 @@ export class PosService {
       if (draft.typeId === PosType.Refund) refundableOrRefused(target, draft.amountCents);
     } else if (draft.amountCents === null || draft.amountCents <= 0) {
       throw ValidationError.field('amount', "'amount' is required and must be greater than 0.");
+    } else {
+      // Refused before the cardholder is asked for a card: a processor that cannot take card-present payments
+      // (Adyen until its Terminal API is driven; docs/connectors.md) or this kind of payment.
+      const configuration = await this.deps.merchants.getConfiguration(draft.merchantId);
+      const processor = cardProcessor(configuration, draft.processorId);
+      const operation = draft.typeId === PosType.Authorization ? 'authorize' : 'sale';
+      const refused = unsupported(processor, operation, { cardPresent: true });
+      if (refused) throw ValidationError.field('paymentProcessorId', refused);
     }
     if (draft.typeId === PosType.Void && draft.amountCents !== null) {
       throw ValidationError.field('amount', 'A void takes no amount: it voids the whole transaction.');

@@ -41,9 +41,15 @@ export function signItem(item: Omit<NotificationItem, 'additionalData'>, hexKey:
 }
 
 export class FakeNotifier {
-  url: string | undefined;
+  /** Where to deliver: a URL, or a choice made at each attempt (the cluster test picks a live node). */
+  url: string | (() => string | undefined) | undefined;
   /** Deliver every message twice. */
   duplicate = false;
+  /** Deliver a message twice with this probability (with `random`). */
+  duplicateRate = 0;
+  random: () => number = Math.random;
+  /** How many times a message is tried before the fake gives up (Adyen tries for days). */
+  maxAttempts = 40;
   /** Keep messages until `release()`, which sends them newest first. */
   hold = false;
   readonly held: NotificationItem[] = [];
@@ -73,7 +79,7 @@ export class FakeNotifier {
       this.held.push(item);
       return Promise.resolve();
     }
-    const times = this.duplicate ? 2 : 1;
+    const times = this.duplicate || (this.duplicateRate > 0 && this.random() < this.duplicateRate) ? 2 : 1;
     const deliveries = Array.from({ length: times }, () => this.deliver(item));
     return Promise.all(deliveries).then(() => undefined);
   }
@@ -107,9 +113,11 @@ export class FakeNotifier {
     if (!this.url) throw new Error('The fake has no notification URL');
     const auth = Buffer.from(`${this.credentials.username}:${this.credentials.password}`).toString('base64');
     // Adyen retries until accepted; a bounded number of attempts keeps a broken test from hanging.
-    for (let attempt = 1; attempt <= 40; attempt++) {
+    for (let attempt = 1; attempt <= this.maxAttempts; attempt++) {
+      const url = typeof this.url === 'function' ? this.url() : this.url;
       try {
-        const res = await fetch(this.url, {
+        if (!url) throw new Error('no node to deliver to');
+        const res = await fetch(url, {
           method: 'POST',
           headers: { 'content-type': 'application/json', authorization: `Basic ${auth}` },
           body: JSON.stringify(message),
@@ -120,7 +128,7 @@ export class FakeNotifier {
       } catch {
         // not up, or busy: try again
       }
-      await new Promise((resolve) => setTimeout(resolve, Math.min(25 * attempt, 250)));
+      await new Promise((resolve) => setTimeout(resolve, Math.min(25 * attempt, 500)));
     }
     throw new Error('Tessera never accepted the notification');
   }

@@ -61,6 +61,10 @@ export class FakeAdyen {
   private readonly faults: Array<{ path: RegExp; fault: Fault }> = [];
   private server: Server | undefined;
   url = '';
+  /** How many requests met a fault, by kind. */
+  readonly faultsMet: Record<string, number> = {};
+  /** Faults at random (the cluster test): with probability `rate`, a request meets one of `kinds`. */
+  randomFaults: { rate: number; random: () => number; kinds: Fault[] } | undefined;
 
   constructor(readonly account: FakeAdyenAccount) {
     this.notifier = new FakeNotifier({
@@ -127,7 +131,12 @@ export class FakeAdyen {
       return this.answer(res, operation, 403, error(403, '901', 'Invalid Merchant Account', 'security'));
     }
     const faultAt = this.faults.findIndex((f) => f.path.test(path));
-    const fault = faultAt >= 0 ? this.faults.splice(faultAt, 1)[0]!.fault : undefined;
+    let fault = faultAt >= 0 ? this.faults.splice(faultAt, 1)[0]!.fault : undefined;
+    const chance = this.randomFaults;
+    if (!fault && chance && chance.random() < chance.rate) {
+      fault = chance.kinds[Math.floor(chance.random() * chance.kinds.length)];
+    }
+    if (fault) this.faultsMet[fault.kind] = (this.faultsMet[fault.kind] ?? 0) + 1;
     if (fault?.kind === 'status-500') {
       return this.answer(res, operation, 500, error(500, '905', 'Payment details are not supported', 'internal'));
     }

@@ -118,7 +118,7 @@ export class AdyenConnector implements CardConnector {
       const outcome = await this.call(context.processorId, '/cancels', `${reference}:technical-cancel`, options, (s) =>
         technicalCancelRequest(reference, `${reference}:technical-cancel`, s),
       );
-      return this.settled(outcome);
+      return this.settled(outcome, true);
     }
     if (this.now().getTime() - Date.parse(context.startedAt) > IDEMPOTENCY_WINDOW_MS) {
       throw new Error(
@@ -142,9 +142,16 @@ export class AdyenConnector implements CardConnector {
     return this.http.close();
   }
 
-  /** An answer to a question the reconciler asked: unknown again throws, so the reconciler asks later. */
-  private settled(outcome: CardOutcome): QueryResult {
+  /**
+   * An answer to a question the reconciler asked: unknown again throws, so the reconciler asks later. A technical
+   * cancel Adyen refused to take (a 4xx) says nothing of the payment either: it throws too, and is tried again (a
+   * payment is never concluded uncharged without Adyen's word). A re-sent modification Adyen refuses was never taken
+   * (a repeated idempotency key gets the first answer), so that refusal is its outcome.
+   */
+  private settled(outcome: CardOutcome, cancel = false): QueryResult {
     if (outcome.kind === 'unknown') throw new AdyenUnavailable(outcome.message);
+    if (cancel && outcome.kind !== 'received')
+      throw new Error(`Adyen did not take the technical cancel: ${outcome.message}`);
     return { found: true, outcome };
   }
 

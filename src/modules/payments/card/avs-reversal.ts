@@ -18,6 +18,7 @@ interface ReversalRow {
   last_reference: string | null;
   last_outcome: string | null;
   reversed_at: Date | null;
+  network_reference: string | null;
 }
 
 /**
@@ -26,13 +27,28 @@ interface ReversalRow {
  */
 export async function recordAvsReversal(
   ctx: CardContext,
-  reversal: { transactionId: string; merchantId: string; processor: PaymentProcessor; amountCents: number },
+  reversal: {
+    transactionId: string;
+    merchantId: string;
+    processor: PaymentProcessor;
+    amountCents: number;
+    /** The processor's reference of the approval (Adyen reverses a payment by its pspReference). */
+    networkReference: string | null;
+  },
 ): Promise<void> {
   await withTransaction(ctx.deps.pool, async (tx) => {
     const { rowCount } = await tx.query(
-      `INSERT INTO card_avs_reversals (transaction_id, merchant_id, processor_id, amount_cents, created_at)
-       VALUES ($1, $2, $3, $4, $5) ON CONFLICT (transaction_id) DO NOTHING`,
-      [reversal.transactionId, reversal.merchantId, reversal.processor.id, reversal.amountCents, ctx.clock.now()],
+      `INSERT INTO card_avs_reversals (transaction_id, merchant_id, processor_id, amount_cents, network_reference,
+         created_at)
+       VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (transaction_id) DO NOTHING`,
+      [
+        reversal.transactionId,
+        reversal.merchantId,
+        reversal.processor.id,
+        reversal.amountCents,
+        reversal.networkReference || null,
+        ctx.clock.now(),
+      ],
     );
     if (rowCount) await enqueueReversal(tx, ctx, reversal.transactionId, reversal.merchantId);
   });
@@ -79,6 +95,7 @@ export async function reverseAvsHold(ctx: CardContext, merchantId: string, trans
       {
         reference,
         originalReference: transactionId,
+        originalNetworkReference: row.network_reference,
         merchantId,
         processorId: processor.id,
         amountCents: row.amount_cents,

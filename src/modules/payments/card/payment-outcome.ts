@@ -29,6 +29,7 @@ export async function screenAvs(
     merchantId: txn.merchantId,
     processor,
     amountCents: outcome.approvedCents,
+    networkReference: outcome.networkReference,
   });
   return { kind: 'declined', responseCode: 'AVS', message: 'Address verification failed', avs: outcome.avs };
 }

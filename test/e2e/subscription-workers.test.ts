@@ -147,7 +147,17 @@ describe('subscription billing across worker processes', () => {
         [ids],
       );
       const jobs = await pool!.query('SELECT queue, run_at, locked_node, attempts, last_error FROM jobs');
-      throw new Error(`${error.message}: ${JSON.stringify(state.rows)} ${JSON.stringify(jobs.rows)}`);
+      // Why the attempts of installments not paid failed, with their payments' state.
+      const attempts = await pool!.query(
+        `SELECT a.attempt_number, a.result, a.response_code, a.response_message, t.status_id, t.pending_operation
+         FROM subscription_installments i JOIN subscription_attempts a ON a.installment_id = i.id
+         LEFT JOIN transactions t ON t.id = a.transaction_id
+         WHERE i.subscription_id = ANY($1) AND i.status_id = 4 ORDER BY i.id, a.attempt_number LIMIT 20`,
+        [ids],
+      );
+      throw new Error(
+        `${error.message}: ${JSON.stringify(state.rows)} ${JSON.stringify(jobs.rows)} ${JSON.stringify(attempts.rows)}`,
+      );
     };
     await eventually(async () => (await open()) === 0, 90_000, 200).catch(dump);
     // A payment the dead worker had recorded as in flight but never got to the card network is settled by asking the

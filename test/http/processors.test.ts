@@ -6,8 +6,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { ENCRYPTION_KEY, type MerchantTenant, startNode, type TestNode } from '../harness.js';
 
-const HMAC_1 = 'A'.repeat(60) + '1111';
-const HMAC_2 = 'B'.repeat(60) + '2222';
+const HMAC_1 = `${'A'.repeat(60)}1111`;
+const HMAC_2 = `${'B'.repeat(60)}2222`;
 const CREDENTIALS = {
   apiKey: 'AQEtest-api-key-0001-wxyz',
   hmacKey: HMAC_1,

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { ADMIN_TOKEN, eventually, startNode, startOfFreshMinute, type TestNode } from '../harness.js';
+import { ADMIN_TOKEN, startNode, startOfFreshMinute, type TestNode } from '../harness.js';
 
 const CONFIG = '/pay-api/v1/configurations/payments';
 

@@ -1,7 +1,7 @@
 // Version 2 requests as the payments core's commands: the wire names stay here, the core speaks in cents.
 import ipaddr from 'ipaddr.js';
 import { ValidationError } from '../../platform/http/errors.js';
-import { optionalCents, optionalMillipercent, toCents, toMillipercent } from '../../platform/money.js';
+import { optionalCents, optionalMillipercent, toCents } from '../../platform/money.js';
 import type { AchCommand } from '../payments/ach/ach.model.js';
 import { SecCode } from '../payments/ach/ach.model.js';
 import { enhancedDataOf } from '../payments/enhanced-data.js';

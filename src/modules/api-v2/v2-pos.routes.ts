@@ -4,7 +4,7 @@ import { ValidationError } from '../../platform/http/errors.js';
 import { merchantOperation } from '../../platform/http/merchant-operation.js';
 import { pageRequest } from '../../platform/http/paging.js';
 import type { App } from '../../platform/http/server.js';
-import { fromCents, optionalCents, toCents } from '../../platform/money.js';
+import { fromCents, optionalCents } from '../../platform/money.js';
 import { POS_STATUS_NAMES, POS_TYPE_NAMES, type PosTransaction, PosType, ReadingMethod } from '../pos/pos.model.js';
 import { PrintBody } from '../pos/pos.schemas.js';
 import type { PosDraft, PosService } from '../pos/pos.service.js';

@@ -1,5 +1,5 @@
 import { ValidationError } from '../../platform/http/errors.js';
-import { fromCents, fromMillipercent, optionalMillipercent, toCents, toMillipercent } from '../../platform/money.js';
+import { fromCents, fromMillipercent, optionalMillipercent, toCents } from '../../platform/money.js';
 import type { Category, LineItem, LineItemInput } from './catalog.model.js';
 import { resolveUnitType, type UnitType, unitTypeById } from './unit-types.js';
 

@@ -1,7 +1,7 @@
 import type { Clock } from '../../platform/clock/clock.js';
 import { dictionary } from '../../platform/dictionary.js';
 import { ValidationError } from '../../platform/http/errors.js';
-import { optionalCents, optionalMillipercent, toCents, toMillipercent } from '../../platform/money.js';
+import { optionalCents, optionalMillipercent } from '../../platform/money.js';
 import type { CustomersService } from '../customers/customers.service.js';
 import { unitTypeIdOf } from './catalog.mapper.js';
 import type { CatalogService } from './catalog.service.js';

@@ -11,8 +11,6 @@ import {
   optionalCents,
   optionalMillipercent,
   RateSchema,
-  toCents,
-  toMillipercent,
 } from '../../platform/money.js';
 import type { MerchantsService } from '../merchants/merchants.service.js';
 import type { InvoiceSettings, InvoiceSettingsService } from './invoice-settings.js';

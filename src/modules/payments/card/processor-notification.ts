@@ -24,6 +24,7 @@ const NEW_PAYMENTS: ReadonlySet<PendingOperation['operation']> = new Set([
   'verify',
   'refund-without-reference',
 ]);
+const TECHNICAL_CANCEL_MESSAGE = 'Cancelled after its outcome was unknown; nothing was charged.';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
@@ -130,8 +131,10 @@ async function onAuthorisation(
     return { pending, decide };
   });
   if (!decided) {
+    // An authorisation a technical cancel then cancelled is expected; any other for a payment Tessera recorded as
+    // not charged means money moved that Tessera does not show.
     const charged = t.statusId !== TransactionStatus.Failed && t.statusId !== TransactionStatus.Declined;
-    if (n.success && !charged && !t.detailsMessage?.startsWith('Cancelled')) {
+    if (n.success && !charged && t.responseMessage !== TECHNICAL_CANCEL_MESSAGE) {
       ctx.deps.logger.error(
         { transactionId: t.id, processorReference: n.processorReference },
         'the processor authorised a payment recorded as not charged; the operator must reconcile it',
@@ -171,7 +174,7 @@ async function onTechnicalCancel(
     const cancelled: CardOutcome = {
       kind: 'failed',
       responseCode: '96',
-      message: 'Cancelled after its outcome was unknown; nothing was charged.',
+      message: TECHNICAL_CANCEL_MESSAGE,
     };
     await ctx.writers[decided.operation](ctx, t, decided, cancelled, processor);
     return 'payment cancelled';

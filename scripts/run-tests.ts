@@ -26,11 +26,17 @@ const files = findTests(path.join(root, 'test'))
   .filter((file) => filters.length === 0 || filters.some((f) => file.includes(f)))
   .sort();
 
-// The browser tests drive Debian's chromium and the invoice tests read PDFs with pdftotext: install what this machine
-// lacks first (apt, as root).
-if (files.some((file) => file.includes(`${path.sep}browser${path.sep}`) || file.includes('invoice'))) {
+// The browser tests drive Debian's chromium, the invoice tests read PDFs with pdftotext, the SFTP tests start
+// OpenSSH's sshd: install what this machine lacks first (apt, as root).
+if (
+  files.some(
+    (file) => file.includes(`${path.sep}browser${path.sep}`) || file.includes('invoice') || file.includes('sftp'),
+  )
+) {
   const ensured = spawnSync(path.join(root, 'scripts', 'ensure-test-tools.sh'), { stdio: 'inherit' });
-  if (ensured.status !== 0) console.error('tests: chromium or pdftotext is not available; tests that need them fail');
+  if (ensured.status !== 0) {
+    console.error('tests: chromium, pdftotext or sshd is not available; tests that need them fail');
+  }
 }
 
 let tempDir: string | undefined;

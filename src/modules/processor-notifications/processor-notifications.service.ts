@@ -11,7 +11,7 @@ import { withTransaction } from '../../platform/db/tx.js';
 import type { Logger } from '../../platform/observability/logger.js';
 import type { MerchantsService } from '../merchants/merchants.service.js';
 import type { CardPaymentsService } from '../payments/card-payments.service.js';
-import type { ProcessorsService } from '../processors/processors.service.js';
+import { connectorSettings, type ProcessorsService } from '../processors/processors.service.js';
 import { applyNotificationQueue } from './processor-notifications.queues.js';
 import {
   findUnapplied,
@@ -49,9 +49,7 @@ export class ProcessorNotificationsService {
     if (!basicAuthMatches(authorization, usable.versions)) return refused;
     const items = notificationItems(body);
     if (typeof items === 'string') return { accepted: false, status: 400, message: items };
-    const merchantAccount = String(
-      (usable.processor.settings.connector as { merchantAccount?: string })?.merchantAccount,
-    );
+    const merchantAccount = String(connectorSettings(usable.processor).merchantAccount);
     if (!itemsAreSigned(items, usable.versions, merchantAccount)) return refused;
     const processor = usable.processor;
     const recorded = await withTransaction(this.pool, async (tx) => {

@@ -5,7 +5,7 @@ import type { PaymentProcessor } from '../../merchants/merchants.model.js';
 import { type PendingOperation, type Transaction, TransactionStatus } from '../transactions.model.js';
 import { findTransaction, lockTransactionById, saveTransaction } from '../transactions.repo.js';
 import type { CardContext } from './card-context.js';
-import { authorisationOutcome } from './reconcile.js';
+import { authorisationOutcome, isNewPayment } from './reconcile.js';
 
 /** Which operation in flight each modification's notification settles. */
 const SETTLES: Partial<Record<ProcessorNotification['kind'], PendingOperation['operation']>> = {
@@ -18,12 +18,6 @@ const SETTLES: Partial<Record<ProcessorNotification['kind'], PendingOperation['o
   'refund-failed': 'refund',
 };
 const FAILURES: ReadonlySet<ProcessorNotification['kind']> = new Set(['capture-failed', 'refund-failed']);
-const NEW_PAYMENTS: ReadonlySet<PendingOperation['operation']> = new Set([
-  'sale',
-  'authorize',
-  'verify',
-  'refund-without-reference',
-]);
 const TECHNICAL_CANCEL_MESSAGE = 'Cancelled after its outcome was unknown; nothing was charged.';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -121,7 +115,7 @@ async function onAuthorisation(
   const decided = await withTransaction(ctx.deps.pool, async (tx) => {
     const locked = await lockTransactionById(tx, t.id);
     const p = locked?.pendingOperation;
-    if (!locked || !p || !NEW_PAYMENTS.has(p.operation) || p.reference !== n.reference) return undefined;
+    if (!locked || !p || !isNewPayment(p) || p.reference !== n.reference) return undefined;
     if (!p.authorisation) {
       locked.pendingOperation = { ...p, authorisation };
       await saveTransaction(tx, locked);
@@ -162,7 +156,7 @@ async function onTechnicalCancel(
   const decided = await withTransaction(ctx.deps.pool, async (tx) => {
     const locked = await lockTransactionById(tx, t.id);
     const p = locked?.pendingOperation;
-    if (!locked || !p || !NEW_PAYMENTS.has(p.operation) || !p.resolving) return undefined;
+    if (!locked || !p || !isNewPayment(p) || !p.resolving) return undefined;
     if (!n.success && !p.authorisation) {
       locked.pendingOperation = { ...p, cancelRefused: true };
       await saveTransaction(tx, locked);

@@ -75,7 +75,8 @@ const NEW_PAYMENTS: ReadonlySet<PendingOperation['operation']> = new Set([
   'refund-without-reference',
 ]);
 
-function isNewPayment(pending: PendingOperation): boolean {
+/** A new payment (not a follow-up on one): settled by its authorisation, or by a technical cancel. */
+export function isNewPayment(pending: PendingOperation): boolean {
   return NEW_PAYMENTS.has(pending.operation);
 }
 

@@ -17,6 +17,9 @@ export interface SftpServer {
   /** The chroot on disk: what the server's `/` is to the client. */
   root: string;
   stop(): Promise<void>;
+  /** Stops sshd (connections are refused) and starts it again on the same port with the same keys. */
+  pause(): Promise<void>;
+  resume(): Promise<void>;
 }
 
 /** Starts sshd serving SFTP only, from a chroot with the given directories (writable by the client). */
@@ -60,6 +63,31 @@ export async function startSftpServer(directories: readonly string[] = ['outboun
       '',
     ].join('\n'),
   );
+  let running: { stop(): Promise<void> } | undefined = await runSshd(config, port);
+  const hostPublic = readFileSync(path.join(dir, 'host.pub'), 'utf8').trim().split(' ').slice(0, 2).join(' ');
+  return {
+    host: '127.0.0.1',
+    port,
+    username: 'root',
+    privateKey: readFileSync(path.join(dir, 'client'), 'utf8'),
+    hostKeyLine: `[127.0.0.1]:${port} ${hostPublic}`,
+    root,
+    async stop() {
+      await running?.stop();
+      running = undefined;
+      rmSync(dir, { recursive: true, force: true });
+    },
+    async pause() {
+      await running?.stop();
+      running = undefined;
+    },
+    async resume() {
+      running ??= await runSshd(config, port);
+    },
+  };
+}
+
+async function runSshd(config: string, port: number): Promise<{ stop(): Promise<void> }> {
   const child: ChildProcess = spawn('/usr/sbin/sshd', ['-D', '-e', '-f', config], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -84,18 +112,10 @@ export async function startSftpServer(directories: readonly string[] = ['outboun
     10_000,
     50,
   );
-  const hostPublic = readFileSync(path.join(dir, 'host.pub'), 'utf8').trim().split(' ').slice(0, 2).join(' ');
   return {
-    host: '127.0.0.1',
-    port,
-    username: 'root',
-    privateKey: readFileSync(path.join(dir, 'client'), 'utf8'),
-    hostKeyLine: `[127.0.0.1]:${port} ${hostPublic}`,
-    root,
     async stop() {
       child.kill('SIGTERM');
       await exited;
-      rmSync(dir, { recursive: true, force: true });
     },
   };
 }

@@ -1,6 +1,12 @@
 import Type, { type Static, type TSchema } from 'typebox';
 import { Value } from 'typebox/value';
 import { dictionary } from '../platform/dictionary.js';
+import {
+  NACHA_SFTP_CREDENTIALS,
+  NACHA_SFTP_SETTINGS,
+  nachaSftpCredentialProblems,
+  nachaSftpSettingsProblems,
+} from './ach/sftp/nacha-sftp-settings.js';
 import { ADYEN_CREDENTIALS, ADYEN_SETTINGS, adyenSettingsProblems } from './card/adyen/adyen-settings.js';
 
 /** A card operation a processor may or may not do (the transaction types it takes). */
@@ -48,6 +54,14 @@ export interface ConnectorDescriptor {
   settingsProblems?: (settings: Record<string, unknown>, env: 'sandbox' | 'production') => Record<string, string>;
   /** The credentials it needs (sealed; never shown). Null: it takes none. */
   credentials: TSchema | null;
+  /** Checks of the credentials beyond the schema, as messages by field under `credentials`. */
+  credentialsProblems?: (credentials: Record<string, unknown>) => Record<string, string>;
+  /**
+   * An ACH connector that exchanges files with the bank through a drop box (SFTP): Tessera delivers and collects the
+   * files itself (payments/ach/exchange), one file per cutoff window and bank connection. Otherwise the connector is
+   * an AchConnector that takes each file as a call.
+   */
+  fileExchange?: boolean;
   /** Where a processor of it sends its notifications, on the deployment's public address (none: it sends none). */
   notificationPath?: (processorId: string) => string;
 }
@@ -100,10 +114,28 @@ const ADYEN: ConnectorDescriptor = {
   notificationPath: (processorId) => `/connectors/adyen/${processorId}/notifications`,
 };
 
+const NACHA_SFTP: ConnectorDescriptor = {
+  name: 'nacha-sftp',
+  method: 'ach',
+  typeId: 2,
+  typeName: 'NachaSftp',
+  simulator: false,
+  settings: NACHA_SFTP_SETTINGS,
+  settingsProblems: nachaSftpSettingsProblems,
+  credentials: NACHA_SFTP_CREDENTIALS,
+  credentialsProblems: nachaSftpCredentialProblems,
+  fileExchange: true,
+};
+
 /** Every connector Tessera has, by name (`payment_processors.connector`). */
 export const CONNECTOR_CATALOG: ReadonlyMap<string, ConnectorDescriptor> = new Map(
-  [SANDBOX_CARD, SANDBOX_ACH, ADYEN].map((d) => [d.name, d]),
+  [SANDBOX_CARD, SANDBOX_ACH, ADYEN, NACHA_SFTP].map((d) => [d.name, d]),
 );
+
+/** Whether a processor of this connector exchanges files with its bank itself (nacha-sftp). */
+export function exchangesFiles(connector: string): boolean {
+  return CONNECTOR_CATALOG.get(connector)?.fileExchange === true;
+}
 
 export function connectorDescriptor(name: string): ConnectorDescriptor | undefined {
   return CONNECTOR_CATALOG.get(name);

@@ -1,5 +1,6 @@
 import { defineModule } from '../modules/manifest.js';
 import { SandboxAchBank } from './ach/sandbox-bank.js';
+import { SftpDropBox } from './ach/sftp/sftp-drop-box.js';
 import { AdyenConnector } from './card/adyen/adyen-connector.js';
 import type { CardConnector } from './card/card-connector.js';
 import { SandboxCardNetwork } from './card/sandbox-card-network.js';
@@ -18,7 +19,7 @@ declare module '../modules/services.js' {
 export const connectorsModule = defineModule({
   folder: 'connectors',
   summary:
-    "Connectors to the outside world: card processors (Adyen; the sandbox's simulated network) and banks (the sandbox's).",
+    "Connectors to the outside world: card processors (Adyen; the sandbox's simulated network) and banks (NACHA files over SFTP; the sandbox's bank).",
   tables: ['sandbox_card_network', 'sandbox_card_network_conditions', 'sandbox_ach_bank_files'],
   needs: ['processors'],
   provides: ['connectors', 'sandboxNetwork'],
@@ -41,6 +42,7 @@ export const connectorsModule = defineModule({
       ]),
       new Map(sandbox ? [['sandbox-ach', new SandboxAchBank(pool, clock)]] : []),
       { cardMs: config.connectorTimeoutMs, bankMs: BANK_TIMEOUT_MS },
+      new Map([['nacha-sftp', new SftpDropBox(processors)]]),
     );
     return { connectors, sandboxNetwork };
   },

@@ -1,4 +1,5 @@
 import type { AchConnector } from './ach/ach-connector.js';
+import type { BankDropBox } from './ach/bank-drop-box.js';
 import type { CardConnector, CardOutcome } from './card/card-connector.js';
 
 /** How long Tessera waits for a processor before treating the outcome as unknown (and reconciling later). */
@@ -28,6 +29,7 @@ export class Connectors {
     cards: ReadonlyMap<string, CardConnector>,
     banks: ReadonlyMap<string, AchConnector> = new Map(),
     deadlines: ConnectorDeadlines = { cardMs: CONNECTOR_TIMEOUT_MS, bankMs: BANK_TIMEOUT_MS },
+    private readonly dropBoxes: ReadonlyMap<string, BankDropBox> = new Map(),
   ) {
     for (const [name, card] of cards) this.cardsWithDeadlines.set(name, cardWithDeadlines(card, deadlines.cardMs));
     for (const [name, bank] of banks) this.banksWithDeadlines.set(name, bankWithDeadlines(bank, deadlines.bankMs));
@@ -37,6 +39,13 @@ export class Connectors {
     const connector = this.banksWithDeadlines.get(name);
     if (!connector) throw new Error(`No ACH connector named "${name}" is installed`);
     return connector;
+  }
+
+  /** A file-exchange connector's drop box (nacha-sftp); its callers bound each exchange by the bank deadline. */
+  dropBox(name: string): BankDropBox {
+    const dropBox = this.dropBoxes.get(name);
+    if (!dropBox) throw new Error(`No bank drop box named "${name}" is installed`);
+    return dropBox;
   }
 
   card(name: string): CardConnector {

@@ -1,25 +1,11 @@
 import assert from 'node:assert/strict';
-import { createRequire } from 'node:module';
-import { Readable } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
 import { buildNachaFile, parseNacha } from '../../src/connectors/ach/nacha.js';
 import { verifyLedger } from '../../src/modules/ledger/verify.js';
 import { zonedInstant } from '../../src/platform/clock/zoned.js';
 import { ACH_PAYER } from '../ach-fixtures.js';
 import { eventually, type MerchantTenant, startNode, type TestNode } from '../harness.js';
-
-const require = createRequire(import.meta.url);
-// An independent NACHA parser from npm (CoffeeScript-era CommonJS): it reads our files into plain objects.
-const AchParser = require('@ach/ach/lib/transforms/ach-parser.js') as new () => NodeJS.ReadWriteStream;
-
-function parseWithLibrary(text: string): Promise<any> {
-  return new Promise((resolve, reject) => {
-    const parser = new AchParser();
-    parser.on('data', resolve);
-    parser.on('error', reject);
-    Readable.from([text]).pipe(parser as unknown as NodeJS.WritableStream);
-  });
-}
+import { parseWithLibrary } from '../nacha-library.js';
 
 const NY = 'America/New_York';
 const GOOD_ROUTING = '021000021';

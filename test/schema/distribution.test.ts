@@ -59,6 +59,9 @@ const ROOT_AND_CREDENTIALS = ['merchants', 'api_keys', 'idempotency_keys', 'refr
 const PARTNER = ['merchant_portfolio_counts', 'partner_principals', 'partners'];
 /** The deployment's own state: one copy, on the coordinator. */
 const PLATFORM = [
+  // A bank connection's files carry many merchants' entries: the deployment's, like the connection.
+  'ach_bank_files',
+  'ach_bank_polls',
   'clock_state',
   'deployment',
   'jobs',

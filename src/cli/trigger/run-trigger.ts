@@ -16,6 +16,8 @@ export const NOT_TRIGGERABLE: Readonly<Record<string, string>> = {
   'merchant.created': "a partner's event: merchants are created by the operator or a partner, not by a merchant",
   'transaction.card.charged_back':
     "a card processor's dispute (Adyen's CHARGEBACK notification): the sandbox's simulated card network has none",
+  'ach.file.delivery_failed':
+    "a bank connection's file that could not be delivered (nacha-sftp): the sandbox's bank takes every file",
 };
 
 /** Recipes that move the sandbox clock or use the operator's controls (they need --admin-token). */

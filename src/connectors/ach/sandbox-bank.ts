@@ -74,63 +74,7 @@ export class SandboxAchBank implements AchConnector {
     );
     if (known.rows[0]) return known.rows[0].answer;
 
-    let answer: AchSubmissionAnswer;
-    let returnFile: { content: string; availableAt: Date } | undefined;
-    try {
-      const parsed = parseNacha(file.content);
-      answer = { rejected: [] };
-      const returned: Array<{ header: BatchHeader; entries: EntryDetail[] }> = [];
-      const changes: Array<{ header: BatchHeader; entries: EntryDetail[] }> = [];
-      let sequence = 0;
-      const trace = () => `${BANK_ROUTING.slice(0, 8)}${String(++sequence).padStart(7, '0')}`;
-      let settlesOn: { year: number; month: number; day: number } | undefined;
-      for (const batch of parsed.batches) {
-        const date = batch.header.effectiveEntryDate;
-        settlesOn = {
-          year: 2000 + Number(date.slice(0, 2)),
-          month: Number(date.slice(2, 4)),
-          day: Number(date.slice(4, 6)),
-        };
-        const returns: EntryDetail[] = [];
-        const notices: EntryDetail[] = [];
-        for (const entry of batch.entries) {
-          const rule = RULES.get(entry.accountNumber);
-          if (!rule) continue;
-          if (rule.kind === 'reject') answer.rejected.push({ traceNumber: entry.traceNumber, reason: rule.reason });
-          else
-            (rule.kind === 'return' ? returns : notices).push(
-              this.answerEntry(entry, rule, trace(), batch.header.odfiId),
-            );
-        }
-        if (returns.length > 0) returned.push({ header: batch.header, entries: returns });
-        if (notices.length > 0) {
-          changes.push({ header: { ...batch.header, secCode: 'COR', serviceClassCode: 200 }, entries: notices });
-        }
-      }
-      if (settlesOn && returned.length + changes.length > 0) {
-        const now = this.clock.now();
-        const local = localParts(now, NEW_YORK);
-        returnFile = {
-          availableAt: returnsAvailableAt(settlesOn),
-          content: buildNachaFile(
-            {
-              immediateDestination: parsed.header.immediateDestination.trim().padStart(9, '0').slice(-9),
-              immediateOrigin: ` ${BANK_ROUTING}`,
-              destinationName: parsed.header.originName,
-              originName: 'SANDBOX RECEIVING BANKS',
-              creationDate: yymmdd(local),
-              creationTime: `${String(local.hour).padStart(2, '0')}${String(local.minute).padStart(2, '0')}`,
-              fileIdModifier: 'A',
-              referenceCode: 'RETURNS',
-            },
-            [...returned, ...changes],
-          ).content,
-        };
-      }
-    } catch (error) {
-      if (!(error instanceof NachaFormatError)) throw error;
-      answer = { fileRejected: error.message, rejected: [] };
-    }
+    const { answer, returnFile } = sandboxBankAnswer(file.content, this.clock.now());
 
     const inserted = await this.sql.query(
       `INSERT INTO sandbox_ach_bank_files (id, processor_id, kind, origination_file_id, answer, available_at)
@@ -145,32 +89,6 @@ export class SandboxAchBank implements AchConnector {
       );
     }
     return answer;
-  }
-
-  /** The entry that goes back to the ODFI: a return (addenda 99) or, for zero, a notification of change (98). */
-  private answerEntry(entry: ParsedEntry, rule: SandboxAccountRule, traceNumber: string, odfiId: string): EntryDetail {
-    const original = { originalTraceNumber: entry.traceNumber, originalRdfiId: entry.rdfiRoutingNumber.slice(0, 8) };
-    return {
-      transactionCode: returnCode(entry.transactionCode),
-      rdfiRoutingNumber: this.routingOf(odfiId),
-      accountNumber: entry.accountNumber,
-      amountCents: rule.kind === 'return' ? entry.amountCents : 0,
-      individualId: entry.individualId,
-      individualName: entry.individualName,
-      traceNumber,
-      addenda: [
-        rule.kind === 'return'
-          ? { type: '99', returnReasonCode: rule.code, information: rule.reason, ...original }
-          : { type: '98', changeCode: rule.code, correctedData: rule.correctedData ?? '', ...original },
-      ],
-    };
-  }
-
-  /** The ODFI's full routing number from its 8-digit id (the check digit recomputed). */
-  private routingOf(odfiId: string): string {
-    const d = odfiId.split('').map(Number);
-    const sum = 3 * (d[0]! + d[3]! + d[6]!) + 7 * (d[1]! + d[4]! + d[7]!) + (d[2]! + d[5]!);
-    return `${odfiId}${(10 - (sum % 10)) % 10}`;
   }
 
   async returnFiles(processorId: string): Promise<AchReturnFile[]> {
@@ -190,4 +108,95 @@ export class SandboxAchBank implements AchConnector {
       [processorId, fileIds, this.clock.now()],
     );
   }
+}
+
+/**
+ * What the sandbox bank makes of a file, whoever carries it (the sandbox connector's call, or the tests' bank behind a
+ * real SFTP server): entries refused on a processing error, or the whole file refused when it cannot be read, and
+ * the return file (returns and notifications of change) it will hand back, with when.
+ */
+export function sandboxBankAnswer(
+  content: string,
+  now: Date,
+): { answer: AchSubmissionAnswer; returnFile?: { content: string; availableAt: Date } } {
+  let answer: AchSubmissionAnswer;
+  let returnFile: { content: string; availableAt: Date } | undefined;
+  try {
+    const parsed = parseNacha(content);
+    answer = { rejected: [] };
+    const returned: Array<{ header: BatchHeader; entries: EntryDetail[] }> = [];
+    const changes: Array<{ header: BatchHeader; entries: EntryDetail[] }> = [];
+    let sequence = 0;
+    const trace = () => `${BANK_ROUTING.slice(0, 8)}${String(++sequence).padStart(7, '0')}`;
+    let settlesOn: { year: number; month: number; day: number } | undefined;
+    for (const batch of parsed.batches) {
+      const date = batch.header.effectiveEntryDate;
+      settlesOn = {
+        year: 2000 + Number(date.slice(0, 2)),
+        month: Number(date.slice(2, 4)),
+        day: Number(date.slice(4, 6)),
+      };
+      const returns: EntryDetail[] = [];
+      const notices: EntryDetail[] = [];
+      for (const entry of batch.entries) {
+        const rule = RULES.get(entry.accountNumber);
+        if (!rule) continue;
+        if (rule.kind === 'reject') answer.rejected.push({ traceNumber: entry.traceNumber, reason: rule.reason });
+        else (rule.kind === 'return' ? returns : notices).push(answerEntry(entry, rule, trace(), batch.header.odfiId));
+      }
+      if (returns.length > 0) returned.push({ header: batch.header, entries: returns });
+      if (notices.length > 0) {
+        changes.push({ header: { ...batch.header, secCode: 'COR', serviceClassCode: 200 }, entries: notices });
+      }
+    }
+    if (settlesOn && returned.length + changes.length > 0) {
+      const local = localParts(now, NEW_YORK);
+      returnFile = {
+        availableAt: returnsAvailableAt(settlesOn),
+        content: buildNachaFile(
+          {
+            immediateDestination: parsed.header.immediateDestination.trim().padStart(9, '0').slice(-9),
+            immediateOrigin: ` ${BANK_ROUTING}`,
+            destinationName: parsed.header.originName,
+            originName: 'SANDBOX RECEIVING BANKS',
+            creationDate: yymmdd(local),
+            creationTime: `${String(local.hour).padStart(2, '0')}${String(local.minute).padStart(2, '0')}`,
+            fileIdModifier: 'A',
+            referenceCode: 'RETURNS',
+          },
+          [...returned, ...changes],
+        ).content,
+      };
+    }
+  } catch (error) {
+    if (!(error instanceof NachaFormatError)) throw error;
+    answer = { fileRejected: error.message, rejected: [] };
+  }
+  return { answer, ...(returnFile ? { returnFile } : {}) };
+}
+
+/** The entry that goes back to the ODFI: a return (addenda 99) or, for zero, a notification of change (98). */
+function answerEntry(entry: ParsedEntry, rule: SandboxAccountRule, traceNumber: string, odfiId: string): EntryDetail {
+  const original = { originalTraceNumber: entry.traceNumber, originalRdfiId: entry.rdfiRoutingNumber.slice(0, 8) };
+  return {
+    transactionCode: returnCode(entry.transactionCode),
+    rdfiRoutingNumber: routingOf(odfiId),
+    accountNumber: entry.accountNumber,
+    amountCents: rule.kind === 'return' ? entry.amountCents : 0,
+    individualId: entry.individualId,
+    individualName: entry.individualName,
+    traceNumber,
+    addenda: [
+      rule.kind === 'return'
+        ? { type: '99', returnReasonCode: rule.code, information: rule.reason, ...original }
+        : { type: '98', changeCode: rule.code, correctedData: rule.correctedData ?? '', ...original },
+    ],
+  };
+}
+
+/** The ODFI's full routing number from its 8-digit id (the check digit recomputed). */
+function routingOf(odfiId: string): string {
+  const d = odfiId.split('').map(Number);
+  const sum = 3 * (d[0]! + d[3]! + d[6]!) + 7 * (d[1]! + d[4]! + d[7]!) + (d[2]! + d[5]!);
+  return `${odfiId}${(10 - (sum % 10)) % 10}`;
 }

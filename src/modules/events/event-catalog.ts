@@ -30,7 +30,8 @@ export type EventGroup =
 type Row = [id: number, setA: string | null, setB: string | null, group: EventGroup, description: string];
 
 // The event catalog with its numeric ids (the `payment.*` names' ids), including terminal.deactivated (34), the payment
-// session events (36, 37), the payment link events (38, 39) and a processor's card chargeback (40).
+// session events (36, 37), the payment link events (38, 39), a processor's card chargeback (40) and a bank
+// connection's undelivered file (41).
 const ROWS = [
   [2, 'settlement.batch.completed', 'settlement.batch.completed', 'Settlement', 'Batch settled'],
   [3, 'transaction.card.authorized', 'payment.card.authorized', 'Card Transactions', 'Card authorization approved'],
@@ -79,6 +80,7 @@ const ROWS = [
   [38, 'payment_link.created', null, 'Payment Links', 'Payment link created'],
   [39, 'payment_link.updated', null, 'Payment Links', 'Payment link updated'],
   [40, 'transaction.card.charged_back', 'payment.card.charged_back', 'Card Transactions', 'Card payment charged back'],
+  [41, 'ach.file.delivery_failed', null, 'ACH Transactions', 'ACH file not delivered to the bank: its entries wait'],
 ] as const satisfies readonly Row[];
 
 /** Every event name of the catalog, in either set: code that records an event names one of these (compile-time). */

@@ -21,6 +21,8 @@ export const RESOURCE_TYPES = [
   'merchant',
   'api_key',
   'webhook_endpoint',
+  // An ACH file of the merchant's (an operator's resource: the event's data says what the merchant needs).
+  'ach_file',
 ] as const;
 export type ResourceType = (typeof RESOURCE_TYPES)[number];
 

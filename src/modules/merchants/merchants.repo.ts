@@ -10,6 +10,7 @@ import type {
   SettlementTimeSlot,
   TransactionAutofill,
 } from './merchants.model.js';
+import { ProcessorStatus } from './merchants.model.js';
 
 interface MerchantRow {
   id: string;
@@ -422,6 +423,19 @@ export async function findProcessorWithSettings(
     [processorId],
   );
   return rows[0] ? { ...toProcessor(rows[0]), settings: rows[0].settings ?? {} } : undefined;
+}
+
+/** Every active processor of a connector, of any merchant (the merchants sharing a bank connection). */
+export async function findActiveProcessorsWithConnector(
+  sql: Sql,
+  connector: string,
+): Promise<Array<PaymentProcessor & { settings: Record<string, unknown> }>> {
+  const { rows } = await sql.query<ProcessorRow & { settings: Record<string, unknown> }>(
+    `SELECT /* across merchants: a bank connection's processors */ * FROM payment_processors
+     WHERE connector = $1 AND status_id = ${ProcessorStatus.Active} ORDER BY id`,
+    [connector],
+  );
+  return rows.map((row) => ({ ...toProcessor(row), settings: row.settings ?? {} }));
 }
 
 /** Replaces the merchant's L2/L3 autofill settings; false when there is no such merchant. */

@@ -22,6 +22,7 @@ import {
 } from './merchants.model.js';
 import {
   countMerchants,
+  findActiveProcessorsWithConnector,
   findConfiguration,
   findMerchant,
   findPartnerMerchant,
@@ -256,6 +257,11 @@ export class MerchantsService {
   /** A processor by id with its method-specific settings, or undefined (any merchant's: for system jobs). */
   processorWithSettings(processorId: string, sql: Sql = this.pool) {
     return findProcessorWithSettings(sql, processorId);
+  }
+
+  /** Every active processor of the connector, whichever merchant's (a bank connection's members). */
+  activeProcessorsWithConnector(connector: string, sql: Sql = this.pool) {
+    return findActiveProcessorsWithConnector(sql, connector);
   }
 
   /**

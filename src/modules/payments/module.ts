@@ -1,6 +1,6 @@
 import { eventNamesOf } from '../events/event-catalog.js';
 import { defineModule } from '../manifest.js';
-import { achQueues } from './ach/ach.jobs.js';
+import { achQueues, achSchedules } from './ach/ach.jobs.js';
 import { achRoutes } from './ach/ach.routes.js';
 import { AchPaymentsService } from './ach/ach.service.js';
 import { CardPaymentsService } from './card-payments.service.js';
@@ -26,12 +26,23 @@ export const paymentsModule = defineModule({
   summary:
     'The payments core: card and ACH transactions, their state machines and processor calls, ACH files, ' +
     'batch settlement. Money moves only through it.',
-  tables: ['transactions', 'ach_files', 'ach_entries', 'ach_file_parts', 'card_avs_reversals'],
+  tables: [
+    'transactions',
+    'ach_files',
+    'ach_entries',
+    'ach_file_parts',
+    'ach_bank_files',
+    'ach_bank_polls',
+    'card_avs_reversals',
+  ],
   publishes: ['transaction_amounts'],
   reads: ['batch_states', 'customer_contacts'],
   needs: ['merchants', 'customers', 'vault', 'connectors', 'ledger', 'settlements', 'devices'],
   provides: ['cardPayments', 'ach', 'payments', 'transactions'],
-  build({ pool, clock, config, logger, nodeId }, { merchants, customers, vault, connectors, ledger, settlements }) {
+  build(
+    { pool, clock, config, logger, nodeId, metrics },
+    { merchants, customers, vault, connectors, ledger, settlements },
+  ) {
     const sources = new PaymentSourceListeners();
     const cardPayments = new CardPaymentsService({
       pool,
@@ -57,8 +68,14 @@ export const paymentsModule = defineModule({
       ledger,
       settlements,
       connector: (name) => connectors.ach(name),
+      dropBox: (name) => connectors.dropBox(name),
+      alerts: {
+        deliveryFailed: (connection) => metrics.achDeliveryAlerts.inc({ connection }),
+        bankFile: (direction, state) => metrics.achBankFiles.inc({ direction, state }),
+      },
       sources,
       filePartRecords: config.achFilePartRecords,
+      inboundSettleMs: config.achInboundSettleMs,
     });
     const transactions = new TransactionsService(pool, { pool, clock, connectors, ledger, settlements, merchants });
     const payments = new PaymentsService(cardPayments, ach, transactions, sources);
@@ -73,6 +90,6 @@ export const paymentsModule = defineModule({
     ...cardQueues(pool, clock, cardPayments, config.connectorTimeoutMs),
     ...achQueues(ach),
   ],
-  schedules: cardSchedules,
+  schedules: [...cardSchedules, ...achSchedules],
   events: [...eventNamesOf('Card Transactions', 'ACH Transactions'), 'settlement.batch.completed'],
 });

@@ -1,4 +1,5 @@
 import Type, { type Static } from 'typebox';
+import { multiline } from '../../platform/http/validation.js';
 import { ProcessorSupports, SettlementTimeSlotSchema } from '../merchants/merchants.schemas.js';
 
 const Uuid = (description?: string) => Type.String({ format: 'uuid', ...(description ? { description } : {}) });
@@ -12,10 +13,11 @@ const Settings = Type.Record(Type.String(), Type.Unknown(), {
     '`captureMode` (immediate | delayed) and `captureDelayHours`.',
 });
 
-const Credentials = Type.Record(Type.String(), Type.String(), {
+const Credentials = Type.Record(Type.String(), multiline(Type.String()), {
   description:
     "The connector's credentials, sealed at once and never shown again. Adyen: `apiKey`, `hmacKey`, " +
-    '`notificationUsername`, `notificationPassword`.',
+    '`notificationUsername`, `notificationPassword`. nacha-sftp: `privateKey` (OpenSSH) or `password`, and ' +
+    'optionally `pgpPrivateKey` and `bankPgpPublicKey` (armored). Multi-line values keep their line breaks.',
 });
 
 const EXAMPLE_SETTINGS = {

@@ -204,6 +204,8 @@ export class ProcessorsService {
     }
     const checked = checkAgainst(descriptor.credentials, value ?? {}, 'credentials');
     if ('problems' in checked) throw validation(checked.problems);
+    const problems = descriptor.credentialsProblems?.(checked.ok as Record<string, unknown>) ?? {};
+    if (Object.keys(problems).length > 0) throw validation(problems);
     return checked.ok as CredentialValues;
   }
 

@@ -107,8 +107,8 @@ export class DataKeys {
   }
 }
 
-/** What a data key seals: a vaulted payment method, or a processor's credentials. */
-export type SealedRecordKind = 'payment-method' | 'processor-credentials';
+/** What a data key seals: a vaulted payment method, a processor's credentials, or a file exchanged with a bank. */
+export type SealedRecordKind = 'payment-method' | 'processor-credentials' | 'ach-bank-file';
 
 /**
  * AES-256-GCM under a data key; the kind of record, its id and the key version are authenticated with the

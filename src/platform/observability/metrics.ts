@@ -4,6 +4,10 @@ export interface Metrics {
   readonly registry: Registry;
   readonly httpDuration: Histogram<'method' | 'route' | 'status_code'>;
   readonly jobsProcessed: Counter<'queue' | 'outcome'>;
+  /** A bank connection's file that needs the operator (not delivered by its deadline, or maybe taken: docs/ach.md). */
+  readonly achDeliveryAlerts: Counter<'connection'>;
+  /** Files exchanged with banks, by direction and what became of them. */
+  readonly achBankFiles: Counter<'direction' | 'state'>;
 }
 
 /** A registry per app instance (tests build many apps in one process); process metrics only when asked. */
@@ -23,6 +27,18 @@ export function createMetrics(options: { processMetrics: boolean }): Metrics {
       name: 'tessera_jobs_processed_total',
       help: 'Background jobs processed by queue and outcome',
       labelNames: ['queue', 'outcome'],
+      registers: [registry],
+    }),
+    achDeliveryAlerts: new Counter({
+      name: 'tessera_ach_file_delivery_alerts_total',
+      help: "ACH files to a bank that need the operator: not delivered by the bank's deadline, or possibly taken",
+      labelNames: ['connection'],
+      registers: [registry],
+    }),
+    achBankFiles: new Counter({
+      name: 'tessera_ach_bank_files_total',
+      help: 'ACH files exchanged with banks over SFTP, by direction and outcome',
+      labelNames: ['direction', 'state'],
       registers: [registry],
     }),
   };

@@ -1,4 +1,5 @@
 import type { AchConnector } from '../../../connectors/ach/ach-connector.js';
+import type { BankDropBox } from '../../../connectors/ach/bank-drop-box.js';
 import type { Clock } from '../../../platform/clock/clock.js';
 import type { Pool, Sql } from '../../../platform/db/pool.js';
 import type { Tx } from '../../../platform/db/tx.js';
@@ -15,6 +16,7 @@ import { type TransactionEventType, transactionEvents } from '../transaction-eve
 import type { Transaction } from '../transactions.model.js';
 import { AchFileStore } from './ach-file-store.js';
 import { type AchProcessorSettings, achSettingsOf } from './ach-schedule.js';
+import { BankFileStore } from './exchange/bank-file-store.js';
 
 /** A processor's cutoff window (one job per window): its Scheduled entries go into one NACHA file. */
 export const achCutoffQueue = defineQueue<{ processorId: string; window: string }>('ach.cutoff');
@@ -24,6 +26,10 @@ export const achSubmitQueue = defineQueue<{ fileId: string }>('ach.submit-file')
 export const achClearQueue = defineQueue<{ fileId: string }>('ach.clear-file');
 /** Two business days later: the bank's returns, then the file's batch settles. */
 export const achReturnsQueue = defineQueue<{ fileId: string }>('ach.collect-returns');
+/** A bank connection's file of a window, to its drop box (exchange/deliver.ts). */
+export const achDeliverQueue = defineQueue<{ bankFileId: string }>('ach.deliver-bank-file');
+/** What a bank connection's drop box has for us (exchange/collect.ts): one job per connection, chained. */
+export const achCollectQueue = defineQueue<{ connectionKey: string }>('ach.collect-bank-files');
 
 export interface AchDeps {
   pool: Pool;
@@ -35,6 +41,17 @@ export interface AchDeps {
   ledger: Ledger;
   settlements: SettlementsService;
   connector(name: string): AchConnector;
+  /** A file-exchange connector's drop box (nacha-sftp). */
+  dropBox(name: string): BankDropBox;
+  /** Counts what an operator is alerted to (metrics). */
+  alerts?: {
+    deliveryFailed(connectionKey: string, reason: string): void;
+    bankFile(direction: 'outbound' | 'inbound', state: string): void;
+  };
+  /** A bank exchange's deadline (BANK_TIMEOUT_MS). */
+  bankMs?: number;
+  /** How long an inbound file must keep its size to be read (ACH_INBOUND_SETTLE_MS). */
+  inboundSettleMs?: number;
   /** The payment sources told when their debits clear or come back. */
   sources: PaymentSourceListeners;
   /** Records per stored part of a NACHA file (and entries per read while one is written). */
@@ -44,9 +61,11 @@ export interface AchDeps {
 /** What every ACH operation shares: its dependencies, the file store, and the steps they take the same way. */
 export class AchContext {
   readonly files: AchFileStore;
+  readonly bankFiles: BankFileStore;
 
   constructor(readonly deps: AchDeps) {
     this.files = new AchFileStore(deps.pool, deps.vault.dataKeys);
+    this.bankFiles = new BankFileStore(deps.vault.dataKeys);
   }
 
   get clock(): Clock {
@@ -77,10 +96,11 @@ export class AchContext {
       merchant_id: string;
       processor_id: string;
       submitted_at: Date | null;
+      bank_file_id: string | null;
     }>(
       // A file's jobs name only the file; everything after this reads as its merchant.
       `SELECT /* across merchants: found by file id */
-         id, merchant_id, processor_id, submitted_at FROM ach_files WHERE id = $1`,
+         id, merchant_id, processor_id, submitted_at, bank_file_id FROM ach_files WHERE id = $1`,
       [id],
     );
     return rows[0];

@@ -15,7 +15,10 @@ import { contactInfoOf } from '../payment-request.js';
 import { CreateMethod } from '../transactions.model.js';
 import type { AchCommand } from './ach.model.js';
 import {
+  ACH_BANK_FILE_LIST,
   ACH_FILE_LIST,
+  AchBankFileList,
+  AchBankFilesQuery,
   AchFileList,
   AchFileParams,
   AchFilesQuery,
@@ -199,6 +202,9 @@ export function achRoutes(app: App, deps: AchRouteDeps): void {
           settlesAt: row.settles_at?.toISOString() ?? null,
           returnsDueAt: row.returns_due_at?.toISOString() ?? null,
           importSummary: row.import_summary ?? null,
+          bankFileId: row.bank_file_id ?? null,
+          remoteName: row.remote_name ?? null,
+          withdrawnAt: row.withdrawn_at?.toISOString() ?? null,
         })),
       };
     },
@@ -223,6 +229,85 @@ export function achRoutes(app: App, deps: AchRouteDeps): void {
       reply.header('content-disposition', `attachment; filename="ach-${request.params.id}.txt"`);
       // Streamed part by part (Fastify skips serialization for streams; the schema documents the text).
       return reply.send(Readable.from(parts) as unknown as string);
+    },
+  );
+
+  app.get(
+    '/admin/v1/ach/bank-files',
+    {
+      config: { auth: 'operator' },
+      schema: {
+        tags: adminTags,
+        summary: 'Files exchanged with banks over SFTP: the audit trail',
+        description:
+          'Every file sent to a bank connection (one per cutoff window, every merchant’s entries) and every file ' +
+          'collected from it (acknowledgments, rejections, returns, notifications of change, unknown files), with ' +
+          'its name on the server, size, SHA-256, state and times. Newest first.',
+        querystring: AchBankFilesQuery,
+        response: { 200: AchBankFileList, ...ADMIN_ERRORS },
+      },
+    },
+    async (request) => {
+      const q = request.query;
+      const page = pageRequest(q, ACH_BANK_FILE_LIST);
+      const result = await ach.listBankFiles(
+        {
+          ...(q.direction ? { direction: q.direction === 'Outbound' ? 'outbound' : 'inbound' } : {}),
+          ...(q.state ? { state: q.state } : {}),
+        },
+        page,
+      );
+      const money = (cents: string | null) => (cents === null ? null : fromCents(Number(cents)));
+      return {
+        total: result.total,
+        items: result.items.map((row) => ({
+          id: row.id,
+          connection: row.connection_key,
+          processorId: row.processor_id,
+          direction: row.direction === 'outbound' ? 'Outbound' : 'Inbound',
+          state: row.state,
+          kind: row.kind,
+          remoteName: row.remote_name,
+          window: row.window_at?.toISOString() ?? null,
+          sizeBytes: Number(row.size_bytes),
+          sha256: row.sha256,
+          fileIdModifier: row.file_id_modifier,
+          entryCount: row.entry_count,
+          totalDebitAmount: money(row.total_debit_cents),
+          totalCreditAmount: money(row.total_credit_cents),
+          createdAt: row.created_at.toISOString(),
+          sentAt: row.sent_at?.toISOString() ?? null,
+          answeredAt: row.answered_at?.toISOString() ?? null,
+          answer: row.answer,
+          attempts: row.attempts,
+          lastError: row.last_error,
+          alert: row.alert,
+          alertedAt: row.alerted_at?.toISOString() ?? null,
+          answersFileId: row.answers_file_id,
+          importSummary: row.import_summary,
+        })),
+      };
+    },
+  );
+
+  app.get(
+    '/admin/v1/ach/bank-files/:id',
+    {
+      config: { auth: 'operator' },
+      schema: {
+        tags: adminTags,
+        summary: 'Download a file exchanged with a bank',
+        description: 'Exactly the bytes sent or received (before PGP encryption, after decryption).',
+        params: AchFileParams,
+        produces: ['application/octet-stream'],
+        response: { 200: Type.String({ examples: ['101 091000019 1234567890...'] }), ...ADMIN_ERRORS },
+      },
+    },
+    async (request, reply) => {
+      const file = await ach.bankFileContent(request.params.id);
+      reply.header('content-type', 'application/octet-stream');
+      reply.header('content-disposition', `attachment; filename="${file.name.replace(/[^\w.-]/g, '_')}"`);
+      return reply.send(file.content as unknown as string);
     },
   );
 

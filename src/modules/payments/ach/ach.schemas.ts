@@ -126,6 +126,11 @@ export const AchFileItem = Type.Object({
   settlesAt: Nullable(Type.String({ format: 'date-time' })),
   returnsDueAt: Nullable(Type.String({ format: 'date-time' })),
   importSummary: Nullable(Type.Object({}, { additionalProperties: true })),
+  bankFileId: Nullable(Uuid('The bank connection file it went out in (nacha-sftp processors).')),
+  remoteName: Nullable(Type.String({ description: 'That file’s name on the bank’s server.' })),
+  withdrawnAt: Nullable(
+    Type.String({ format: 'date-time', description: 'Never reached the bank: its entries went back to Scheduled.' }),
+  ),
 });
 
 export const AchFileList = Type.Object(
@@ -148,6 +153,9 @@ export const AchFileList = Type.Object(
             settlesAt: '2026-11-24T14:00:00.000Z',
             returnsDueAt: '2026-11-26T14:00:00.000Z',
             importSummary: null,
+            bankFileId: '01936f6e-0000-7a21-9c3e-6f1d2a4b5c09',
+            remoteName: '091000019-20261123-1700-A.ach',
+            withdrawnAt: null,
           },
         ],
         total: 1,
@@ -197,3 +205,85 @@ export const AchSettingsPatch = Type.Partial(AchSettingsSchema, {
   examples: [{ sameDayCutoffs: ['11:00'], balancedFile: true }],
 });
 export const ProcessorParams = Type.Object({ processorId: Uuid() });
+
+export const ACH_BANK_FILE_LIST = {
+  orderBy: { createdAt: 'created_at' },
+  defaultOrderBy: 'createdAt',
+  notNull: ['createdAt'],
+  tieBreaker: 'id',
+};
+export const AchBankFilesQuery = listQuerySchema(ACH_BANK_FILE_LIST, {
+  direction: Type.Optional(Type.Union([Type.Literal('Outbound'), Type.Literal('Inbound')])),
+  state: Type.Optional(
+    Type.String({
+      description:
+        'built, uploading, uploaded, sent, accepted, rejected, expired, alert (outbound); imported, ignored (inbound).',
+    }),
+  ),
+});
+
+export const AchBankFileItem = Type.Object({
+  id: Uuid(),
+  connection: Type.String({ description: 'The bank connection (processors reaching one server as one originator).' }),
+  processorId: Uuid('The processor whose settings and credentials made the exchange.'),
+  direction: Type.String({ description: 'Outbound (to the bank) or Inbound (from it).' }),
+  state: Type.String(),
+  kind: Type.String({ description: 'origination, acknowledgment, rejection, returns or unknown.' }),
+  remoteName: Type.String({ description: 'The file’s name on the bank’s server.' }),
+  window: Nullable(Type.String({ format: 'date-time' })),
+  sizeBytes: Type.Integer(),
+  sha256: Type.String(),
+  fileIdModifier: Nullable(Type.String()),
+  entryCount: Nullable(Type.Integer()),
+  totalDebitAmount: Nullable(Type.Number()),
+  totalCreditAmount: Nullable(Type.Number()),
+  createdAt: Type.String({ format: 'date-time' }),
+  sentAt: Nullable(Type.String({ format: 'date-time' })),
+  answeredAt: Nullable(Type.String({ format: 'date-time' })),
+  answer: Nullable(Type.String()),
+  attempts: Type.Integer(),
+  lastError: Nullable(Type.String()),
+  alert: Nullable(Type.String({ description: 'Why an operator must look (docs/ach.md, "Alerts").' })),
+  alertedAt: Nullable(Type.String({ format: 'date-time' })),
+  answersFileId: Nullable(Uuid()),
+  importSummary: Nullable(Type.Object({}, { additionalProperties: true })),
+});
+
+export const AchBankFileList = Type.Object(
+  { items: Type.Array(AchBankFileItem), total: Type.Integer() },
+  {
+    examples: [
+      {
+        items: [
+          {
+            id: EXAMPLE_ID,
+            connection: '6f1d2a4b5c016f1d2a4b5c016f1d2a4b',
+            processorId: '01936f6e-0000-7a21-9c3e-6f1d2a4b5c02',
+            direction: 'Outbound',
+            state: 'accepted',
+            kind: 'origination',
+            remoteName: '091000019-20261123-1700-A.ach',
+            window: '2026-11-23T22:00:00.000Z',
+            sizeBytes: 1880,
+            sha256: '9f2c1a0e6b3d4c5e7f8091a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d5e6',
+            fileIdModifier: 'A',
+            entryCount: 12,
+            totalDebitAmount: 1520.25,
+            totalCreditAmount: 0,
+            createdAt: '2026-11-23T22:00:00.120Z',
+            sentAt: '2026-11-23T22:00:01.020Z',
+            answeredAt: '2026-11-23T22:14:00.000Z',
+            answer: 'ACCEPTED',
+            attempts: 1,
+            lastError: null,
+            alert: null,
+            alertedAt: null,
+            answersFileId: null,
+            importSummary: null,
+          },
+        ],
+        total: 1,
+      },
+    ],
+  },
+);

@@ -8,14 +8,17 @@ import type { AchProcessorSettings } from './ach-schedule.js';
 import { clearFile } from './clear.js';
 import { type AchClaimToClose, closeAchClaim } from './close-claim.js';
 import { createAch } from './create.js';
-import { cutoff } from './cutoff.js';
-import { entries, fileParts, listFiles } from './files.js';
+import { collectBankFiles } from './exchange/collect.js';
+import { deliverBankFile } from './exchange/deliver.js';
+import { sweepBankConnections } from './exchange/sweep.js';
+import { bankFileContent, entries, fileParts, listBankFiles, listFiles } from './files.js';
 import { hold, unhold, voidAch } from './move.js';
 import { refundAch } from './refund.js';
 import { collectReturns, importReturnFile } from './returns.js';
 import { updateProcessorSettings } from './settings.js';
 import { settleFileBatch } from './settle-file.js';
 import { submitFile } from './submit.js';
+import { cutoffWindow } from './window-cutoff.js';
 
 export type { AchDeps } from './ach-context.js';
 
@@ -60,7 +63,7 @@ export class AchPaymentsService {
 
   /** A processor's cutoff window: its Scheduled entries into one NACHA file. The file id, or null for none. */
   cutoff(processorId: string, window: Date): Promise<string | null> {
-    return cutoff(this.ctx, processorId, window);
+    return cutoffWindow(this.ctx, processorId, window);
   }
 
   submitFile(fileId: string): Promise<void> {
@@ -91,8 +94,30 @@ export class AchPaymentsService {
     return listFiles(this.ctx, filter, page);
   }
 
+  listBankFiles(filter: { direction?: 'outbound' | 'inbound'; state?: string }, page: PageRequest) {
+    return listBankFiles(this.ctx, filter, page);
+  }
+
+  bankFileContent(id: string) {
+    return bankFileContent(this.ctx, id);
+  }
+
   fileParts(id: string): Promise<AsyncIterable<string>> {
     return fileParts(this.ctx, id);
+  }
+
+  /** A bank connection's file to its drop box (exchange/deliver.ts). */
+  deliverBankFile(bankFileId: string): Promise<void> {
+    return deliverBankFile(this.ctx, bankFileId);
+  }
+
+  /** What a bank connection's drop box has for us (exchange/collect.ts): how many files were taken. */
+  collectBankFiles(connectionKey: string): Promise<number> {
+    return collectBankFiles(this.ctx, connectionKey);
+  }
+
+  sweepBankConnections(): Promise<void> {
+    return sweepBankConnections(this.ctx);
   }
 
   processorSettings(processorId: string): Promise<AchProcessorSettings> {

@@ -16,6 +16,9 @@ export async function clearFile(ctx: AchContext, fileId: string, sql?: Tx, merch
        FROM ach_entries a
        WHERE a.merchant_id = $3 AND t.merchant_id = $3 AND a.transaction_id = t.id AND a.file_id = $1
          AND t.status_id = ${AchStatus.InProgress}
+         -- A bank connection's file clears only once it is at the bank (its delivery queues clearing again then).
+         AND EXISTS (SELECT 1 FROM ach_files f WHERE f.merchant_id = $3 AND f.id = $1
+                       AND (f.bank_file_id IS NULL OR f.submitted_at IS NOT NULL))
        RETURNING ${TX_COLUMNS}, a.is_debit`,
       [fileId, now, owner],
     );

@@ -19,6 +19,12 @@ import { submitFile } from './submit.js';
 export async function collectReturns(ctx: AchContext, fileId: string): Promise<void> {
   const file = await ctx.fileRow(fileId);
   if (!file) return;
+  if (file.bank_file_id) {
+    // A bank connection's returns arrive in its drop box and are imported as they come (exchange/collect.ts).
+    await clearFile(ctx, fileId, undefined, file.merchant_id);
+    await settleFileBatch(ctx, fileId);
+    return;
+  }
   if (!file.submitted_at) await submitFile(ctx, fileId);
   await clearFile(ctx, fileId, undefined, file.merchant_id);
   const configuration = await ctx.deps.merchants.getConfiguration(file.merchant_id);

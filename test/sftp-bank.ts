@@ -1,0 +1,86 @@
+// The sandbox bank behind a real SFTP server: what an ODFI does with its drop box. It reads the files Tessera
+// renamed into the outbound directory (never the hidden temporary ones), checks each with the independent NACHA
+// parser, answers it with an acknowledgment file (accepted, or rejected when told), and hands back the returns and
+// notifications of change the sandbox's outcome table decides (src/connectors/ach/sandbox-bank.ts) when the test
+// releases them. It writes like a bank would: under a temporary name, then renamed.
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { formatAcknowledgment } from '../src/connectors/ach/acknowledgment.js';
+import { parseNacha } from '../src/connectors/ach/nacha.js';
+import { sandboxBankAnswer } from '../src/connectors/ach/sandbox-bank.js';
+import { parseWithLibrary } from './nacha-library.js';
+import type { SftpServer } from './sftp-server.js';
+
+export interface ReceivedFile {
+  name: string;
+  content: string;
+  /** What the independent parser read. */
+  // biome-ignore lint/suspicious/noExplicitAny: the library's objects are untyped
+  library: any;
+  returns?: string;
+}
+
+export class SftpSandboxBank {
+  private readonly answered = new Set<string>();
+
+  constructor(
+    private readonly server: SftpServer,
+    private readonly outbound = 'outbound',
+    private readonly inbound = 'inbound',
+  ) {}
+
+  /** Final names in the outbound directory (what the bank would take), and any hidden or temporary ones. */
+  outboundNames(): { final: string[]; hidden: string[] } {
+    const names = readdirSync(path.join(this.server.root, this.outbound)).sort();
+    return { final: names.filter((n) => !n.startsWith('.')), hidden: names.filter((n) => n.startsWith('.')) };
+  }
+
+  /** Reads every new final file, checks it with both parsers and answers it. */
+  async answerNew(options: { reject?: string } = {}): Promise<ReceivedFile[]> {
+    const received: ReceivedFile[] = [];
+    for (const name of this.outboundNames().final) {
+      if (this.answered.has(name)) continue;
+      this.answered.add(name);
+      const content = readFileSync(path.join(this.server.root, this.outbound, name), 'latin1');
+      const library = await parseWithLibrary(content);
+      const ours = parseNacha(content);
+      assert.equal(
+        library.batches.flatMap((b: { entries: unknown[] }) => b.entries).length,
+        ours.batches.reduce((n, b) => n + b.entries.length, 0),
+      );
+      const header = ours.header;
+      this.writeInbound(
+        `${name}.ack`,
+        formatAcknowledgment({
+          status: options.reject ? 'rejected' : 'accepted',
+          fileName: name,
+          immediateOrigin: header.immediateOrigin.trim(),
+          creationDate: header.creationDate,
+          creationTime: header.creationTime,
+          fileIdModifier: header.fileIdModifier,
+          ...(options.reject ? { reason: options.reject } : {}),
+        }),
+      );
+      const returns = options.reject ? undefined : sandboxBankAnswer(content, new Date()).returnFile?.content;
+      received.push({ name, content, library, ...(returns ? { returns } : {}) });
+    }
+    return received;
+  }
+
+  /** A file in the inbound directory, written whole under a temporary name and renamed (as banks do). */
+  writeInbound(name: string, content: string): void {
+    const dir = path.join(this.server.root, this.inbound);
+    writeFileSync(path.join(dir, `.${name}.part`), content, 'latin1');
+    renameSync(path.join(dir, `.${name}.part`), path.join(dir, name));
+  }
+
+  /** A file still being written: only under its temporary name. */
+  writePartial(name: string, content: string): void {
+    writeFileSync(path.join(this.server.root, this.inbound, name), content, 'latin1');
+  }
+
+  inboundNames(): string[] {
+    return readdirSync(path.join(this.server.root, this.inbound)).sort();
+  }
+}

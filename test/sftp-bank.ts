@@ -84,3 +84,23 @@ export class SftpSandboxBank {
     return readdirSync(path.join(this.server.root, this.inbound)).sort();
   }
 }
+
+/** A nacha-sftp processor's settings for the tests' server (one bank connection). */
+export function nachaSftpSettings(server: SftpServer, extra: Record<string, unknown> = {}) {
+  return {
+    host: server.host,
+    port: server.port,
+    username: server.username,
+    hostKey: server.hostKeyLine,
+    outboundDir: '/outbound',
+    inboundDir: '/inbound',
+    immediateOrigin: '1234567890',
+    immediateOriginName: 'TESSERA PAYMENTS',
+    immediateDestination: '091000019',
+    immediateDestinationName: 'SANDBOX ODFI',
+    companyIdentification: '1111111111',
+    companyName: 'ACME',
+    pollIntervalSeconds: 30,
+    ...extra,
+  };
+}

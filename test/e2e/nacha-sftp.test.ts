@@ -10,7 +10,7 @@ import { zonedInstant } from '../../src/platform/clock/zoned.js';
 import { dictionary } from '../../src/platform/dictionary.js';
 import { ACH_PAYER } from '../ach-fixtures.js';
 import { eventually, type MerchantTenant, startNode, type TestNode } from '../harness.js';
-import { SftpSandboxBank } from '../sftp-bank.js';
+import { nachaSftpSettings, SftpSandboxBank } from '../sftp-bank.js';
 import { type SftpServer, startSftpServer } from '../sftp-server.js';
 
 const NY = 'America/New_York';
@@ -22,25 +22,6 @@ function thanksgivingMonday(): { year: number; day: number } {
   const year = new Date().getUTCFullYear() + 1;
   const firstWeekday = new Date(Date.UTC(year, 10, 1)).getUTCDay();
   return { year, day: 1 + ((4 - firstWeekday + 7) % 7) + 21 - 3 };
-}
-
-export function nachaSftpSettings(server: SftpServer, extra: Record<string, unknown> = {}) {
-  return {
-    host: server.host,
-    port: server.port,
-    username: server.username,
-    hostKey: server.hostKeyLine,
-    outboundDir: '/outbound',
-    inboundDir: '/inbound',
-    immediateOrigin: '1234567890',
-    immediateOriginName: 'TESSERA PAYMENTS',
-    immediateDestination: '091000019',
-    immediateDestinationName: 'SANDBOX ODFI',
-    companyIdentification: '1111111111',
-    companyName: 'ACME',
-    pollIntervalSeconds: 30,
-    ...extra,
-  };
 }
 
 describe('ACH over SFTP (nacha-sftp, a real OpenSSH server)', () => {

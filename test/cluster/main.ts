@@ -1,8 +1,11 @@
 // `npm run test:cluster`: one seeded run of the cluster test (docs/reliability.md). Options: --seed N (default: a
 // random one, printed), --seconds N (default 300), --clients N (default 6), --out DIR (default cluster-results),
 // --pgbouncer (the nodes reach PostgreSQL through PgBouncer in transaction pooling mode), --standby (a synchronous
-// streaming standby is promoted under load once the primary is killed).
+// streaming standby is promoted under load once the primary is killed), --sftp (the second merchant's ACH goes to a
+// bank over SFTP: OpenSSH on loopback, installed by scripts/ensure-test-tools.sh).
 // Exit 1 when the checker found a violation; the history file replays what happened.
+
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -16,8 +19,10 @@ const { values } = parseArgs({
     out: { type: 'string', default: 'cluster-results' },
     pgbouncer: { type: 'boolean', default: false },
     standby: { type: 'boolean', default: false },
+    sftp: { type: 'boolean', default: false },
   },
 });
+if (values.sftp) execFileSync('bash', ['scripts/ensure-test-tools.sh'], { stdio: 'inherit' });
 const seed = values.seed === undefined ? Math.floor(Math.random() * 2 ** 31) : Number(values.seed);
 mkdirSync(values.out, { recursive: true });
 const historyFile = path.join(values.out, `history-${seed}.jsonl`);
@@ -30,6 +35,7 @@ const report = await runCluster({
   historyFile,
   pgbouncer: values.pgbouncer,
   standby: values.standby,
+  sftp: values.sftp,
   log: (line) => console.log(`[${((Date.now() - started) / 1000).toFixed(1)} s] ${line}`),
 });
 writeFileSync(path.join(values.out, `report-${seed}.json`), `${JSON.stringify(report, null, 2)}\n`);
@@ -39,6 +45,7 @@ console.log(
       ...report,
       violations: report.violations.length,
       adyen: { ...report.adyen, violations: report.adyen.violations.length },
+      ...(report.sftp ? { sftp: { ...report.sftp, violations: report.sftp.violations.length } } : {}),
     },
     null,
     2,
@@ -46,6 +53,7 @@ console.log(
 );
 for (const v of report.violations.slice(0, 50)) console.log(`VIOLATION ${v.invariant}: ${v.detail}`);
 for (const v of report.adyen.violations.slice(0, 50)) console.log(`ADYEN CONTRACT: ${v}`);
+for (const v of report.sftp?.violations ?? []) console.log(`SFTP BANK: ${v}`);
 const exited = report.exited;
 console.log(
   `cluster test: ${report.violations.length} violations, ${exited} processes exited by themselves, in ` +
@@ -53,4 +61,10 @@ console.log(
 );
 // A node that dies by itself under load is a failure too, though no invariant caught it.
 // So is a request or a notification that breaks Adyen's published contract.
-process.exit(report.violations.length === 0 && exited === 0 && report.adyen.violations.length === 0 ? 0 : 1);
+// And, with --sftp, a file left half-delivered or delivered twice on the bank's server.
+const clean =
+  report.violations.length === 0 &&
+  exited === 0 &&
+  report.adyen.violations.length === 0 &&
+  (report.sftp?.violations.length ?? 0) === 0;
+process.exit(clean ? 0 : 1);

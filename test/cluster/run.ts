@@ -5,6 +5,8 @@ import type pg from 'pg';
 import { createPool } from '../../src/platform/db/pool.js';
 import { FakeAdyen } from '../fakes/adyen/fake-adyen.js';
 import { seeded } from '../random.js';
+import { nachaSftpSettings, SftpSandboxBank } from '../sftp-bank.js';
+import { type SftpServer, startSftpServer } from '../sftp-server.js';
 import { startReceiver } from '../webhook-receiver.js';
 import { check, type Snapshot, takeSnapshot, type Violation } from './checker.js';
 import { Cluster } from './cluster.js';
@@ -22,6 +24,11 @@ export interface RunOptions {
   pgbouncer?: boolean;
   /** With a synchronous standby, promoted under load once the primary is killed (instead of a PostgreSQL crash). */
   standby?: boolean;
+  /**
+   * With a bank connection over SFTP: the second merchant's ACH goes to a nacha-sftp processor on OpenSSH (loopback),
+   * whose sandbox bank answers every file and hands its returns back at once; sshd is stopped now and then.
+   */
+  sftp?: boolean;
   log?: (line: string) => void;
 }
 
@@ -38,6 +45,8 @@ export interface RunReport {
   webhookRequests: number;
   /** Requests the fake of Adyen took, and what it found against Adyen's contract (each fails the run). */
   adyen: { requests: number; notifications: number; faults: Record<string, number>; violations: string[] };
+  /** Files the SFTP bank received and what was wrong on its server at the end (each fails the run). */
+  sftp?: { files: number; pauses: number; violations: string[] };
   transactions: number;
   events: number;
   violations: Violation[];
@@ -144,6 +153,24 @@ export async function runCluster(options: RunOptions): Promise<RunReport> {
   adyen.notifier.duplicateRate = 0.2;
   adyen.notifier.random = adyenRandom;
   adyen.notifier.maxAttempts = 2000;
+  const sftp: SftpServer | undefined = options.sftp ? await startSftpServer() : undefined;
+  const bank = sftp ? new SftpSandboxBank(sftp) : undefined;
+  const sftpReport = { files: 0, pauses: 0, violations: [] as string[] };
+  let bankRunning = Boolean(bank);
+  // The bank answers what arrives and hands back its returns at once (the clock jumps days at the end anyway).
+  const bankLoop = (async () => {
+    while (bankRunning) {
+      try {
+        for (const file of await bank!.answerNew()) {
+          sftpReport.files++;
+          if (file.returns) bank!.writeInbound(`returns-${file.name}`, file.returns);
+        }
+      } catch (error) {
+        sftpReport.violations.push(`the bank could not read a file: ${(error as Error).message}`);
+      }
+      await sleep(300);
+    }
+  })();
   try {
     const load = new LoadDriver(cluster, history, seeded(options.seed));
     const advance = async (seconds: number) => {
@@ -155,6 +182,16 @@ export async function runCluster(options: RunOptions): Promise<RunReport> {
       const m = await load.merchant(name);
       merchants.push(m);
       const onAdyen = name === 'Cluster Adyen';
+      if (sftp && name === 'Cluster B') {
+        await load.admin('POST', `/admin/v1/merchants/${m.id}/processors`, {
+          name: 'Bank over SFTP',
+          typeId: 2,
+          connector: 'nacha-sftp',
+          isDefault: true,
+          settings: nachaSftpSettings(sftp),
+          credentials: { privateKey: sftp.privateKey },
+        });
+      }
       if (onAdyen) {
         const processor = await load.admin('POST', `/admin/v1/merchants/${m.id}/processors`, {
           name: 'Adyen (fake)',
@@ -220,7 +257,18 @@ export async function runCluster(options: RunOptions): Promise<RunReport> {
       const m = merchants[i % merchants.length]!;
       while (Date.now() - start < durationMs) await load.step(m);
     });
-    await Promise.all([...clients, injector.run(plan, start)]);
+    // The bank's server goes away for a few seconds now and then: deliveries and collections retry.
+    const bankOutages = (async () => {
+      const random = seeded(options.seed + 4);
+      while (sftp && Date.now() - start < durationMs - 5000) {
+        await sleep(5000 + random() * 10_000);
+        await sftp.pause();
+        sftpReport.pauses++;
+        await sleep(1000 + random() * 3000);
+        await sftp.resume();
+      }
+    })();
+    await Promise.all([...clients, injector.run(plan, start), bankOutages]);
     log(`load done: ${load.counts.operations} operations`);
 
     log('every node back; moving the clock on until all that is due has happened');
@@ -240,6 +288,13 @@ export async function runCluster(options: RunOptions): Promise<RunReport> {
     // Whatever Adyen still has to notify arrives, and what it settles runs, before the check.
     await adyen.notifier.settled();
     await quiet(pool, 120_000);
+    if (sftp) {
+      await sftp.resume();
+      // One more collection after the bank's last answers, then the server's side is checked.
+      await advance(86_400);
+      await quiet(pool, 120_000);
+      sftpReport.violations.push(...(await checkBankServer(pool, bank!)));
+    }
     log('quiet; checking');
     const snapshot = await takeSnapshot(pool, { endpoints, received: hits });
     const violations = check(readHistory(options.historyFile), snapshot);
@@ -259,6 +314,7 @@ export async function runCluster(options: RunOptions): Promise<RunReport> {
         faults: adyen.faultsMet,
         violations: [...adyen.violations, ...adyen.notifier.violations],
       },
+      ...(sftp ? { sftp: sftpReport } : {}),
       transactions: snapshot.transactions.length,
       events: snapshot.events.length,
       violations,
@@ -272,7 +328,31 @@ export async function runCluster(options: RunOptions): Promise<RunReport> {
     await cluster.stop();
     await receiver.close();
     await adyen.stop();
+    bankRunning = false;
+    await bankLoop;
+    await sftp?.stop();
   }
+}
+
+/**
+ * The bank's server at the end: no temporary file left where the bank takes files, one final file for each file
+ * Tessera recorded as delivered (and none it did not), and no delivery waiting on the operator.
+ */
+async function checkBankServer(pool: pg.Pool, bank: SftpSandboxBank): Promise<string[]> {
+  const problems: string[] = [];
+  const { final, hidden } = bank.outboundNames();
+  if (hidden.length > 0) problems.push(`temporary files left on the bank's server: ${hidden.join(', ')}`);
+  const { rows } = await pool.query<{ remote_name: string; state: string }>(
+    "SELECT remote_name, state FROM ach_bank_files WHERE direction = 'outbound'",
+  );
+  const delivered = rows.filter((r) => ['sent', 'accepted', 'rejected'].includes(r.state)).map((r) => r.remote_name);
+  const stuck = rows.filter((r) => !['sent', 'accepted', 'rejected', 'expired'].includes(r.state));
+  if (stuck.length > 0)
+    problems.push(`files not delivered: ${stuck.map((r) => `${r.remote_name} ${r.state}`).join(', ')}`);
+  if (JSON.stringify([...delivered].sort()) !== JSON.stringify(final)) {
+    problems.push(`the server has ${final.join(', ')}; Tessera delivered ${delivered.sort().join(', ')}`);
+  }
+  return problems;
 }
 
 /** Subscriptions of the merchant, billed every 7 days from now, each on a customer's vaulted card. */

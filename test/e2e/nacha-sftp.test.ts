@@ -4,6 +4,10 @@
 // collected and applied once; a wrong host key sends nothing; a bank down past its deadline moves the window's
 // entries to the next window and alerts the operator.
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { readFileSync, rmSync } from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { parseNacha } from '../../src/connectors/ach/nacha.js';
 import { zonedInstant } from '../../src/platform/clock/zoned.js';
@@ -38,7 +42,11 @@ describe('ACH over SFTP (nacha-sftp, a real OpenSSH server)', () => {
   before(async () => {
     server = await startSftpServer();
     bank = new SftpSandboxBank(server);
-    t = await startNode({ workers: true, env: { ACH_INBOUND_SETTLE_MS: '20' } });
+    t = await startNode({
+      workers: true,
+      // One test makes a file of 150 entries through the API.
+      env: { ACH_INBOUND_SETTLE_MS: '20', RATE_LIMIT_PER_MINUTE: '100000', RATE_LIMIT_BURST_PER_10S: '100000' },
+    });
     m1 = await t.merchant({ body: { companyName: 'Acme Widgets' } });
     m2 = await t.merchant({ body: { companyName: 'Beta Goods' } });
     for (const [m, company] of [
@@ -275,5 +283,98 @@ describe('ACH over SFTP (nacha-sftp, a real OpenSSH server)', () => {
       1,
     );
     assert.equal(bank.outboundNames().hidden.length, 0);
+  });
+
+  it('alerts and sends nothing again when a renamed file is gone from the server; the operator resolves it', async () => {
+    const id = await debit(m2, '123456789', 6);
+    const cutoff = at(9, 17, 0);
+    await advanceTo(cutoff);
+    await eventually(async () => (await outboundFor(cutoff))?.state === 'sent', 20_000);
+    const file = (await outboundFor(cutoff))!;
+    // What a worker killed right after the rename leaves (nacha-sftp-crash.test.ts), with a bank that has already
+    // taken the file away: neither name is on the server.
+    await t.query(`UPDATE ach_bank_files SET state = 'uploaded' WHERE id = $1`, [file.id]);
+    rmSync(path.join(server.root, 'outbound', file.remoteName));
+    await poll(cutoff, 2);
+    await eventually(async () => (await outboundFor(cutoff))?.state === 'alert', 20_000);
+    assert.match((await outboundFor(cutoff))!.alert, /may have taken it/);
+    assert.equal(bank.outboundNames().final.includes(file.remoteName), false, 'not sent again');
+    const alerts = await t.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM events WHERE type = 'ach.file.delivery_failed' AND merchant_id = $1`,
+      [m2.id],
+    );
+    assert.equal(alerts[0]!.n, 1);
+
+    const wrong = await t.admin('POST', `/admin/v1/ach/bank-files/${(await outboundFor(at(8, 17, 0)))!.id}/resolve`, {
+      outcome: 'delivered',
+    });
+    assert.equal(wrong.status, 400, 'only a file in alert');
+    const resolved = await t.admin('POST', `/admin/v1/ach/bank-files/${file.id}/resolve`, { outcome: 'delivered' });
+    assert.equal(resolved.status, 200, resolved.text);
+    assert.equal(resolved.body.state, 'sent');
+    await advanceTo(at(10, 9, 1));
+    await eventually(async () => (await status(m2, id)).statusId === 25, 20_000);
+  });
+
+  it('survives the server going away in the middle of an upload: the partial file is replaced, one file arrives', async () => {
+    // Between Tessera and sshd, a loopback proxy that cuts the connection once 8 KB have gone towards the server:
+    // past the handshake (about 3 KB), inside the upload of a file of some 15 KB.
+    let cut = true;
+    let cuts = 0;
+    const proxy = net.createServer((client) => {
+      const upstream = net.connect(server.port, '127.0.0.1');
+      let sent = 0;
+      client.on('data', (chunk) => {
+        sent += chunk.length;
+        if (cut && sent > 8_000) {
+          cuts++;
+          client.destroy();
+          upstream.destroy();
+          return;
+        }
+        upstream.write(chunk);
+      });
+      upstream.on('data', (chunk) => client.write(chunk));
+      client.on('error', () => upstream.destroy());
+      upstream.on('error', () => client.destroy());
+      client.on('close', () => upstream.destroy());
+      upstream.on('close', () => client.destroy());
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (proxy.address() as net.AddressInfo).port;
+      for (const m of [m1, m2]) {
+        const res = await t.admin('PATCH', `/admin/v1/merchants/${m.id}/processors/${processors[m.id]}`, {
+          settings: { port },
+        });
+        assert.equal(res.status, 200, res.text);
+      }
+      for (let i = 0; i < 150; i++) await debit(m1, String(200_000_000 + i), 1 + (i % 7));
+      const cutoff = at(10, 17, 0);
+      await advanceTo(cutoff);
+      await eventually(async () => cuts > 0 && Boolean((await outboundFor(cutoff))?.lastError), 20_000).catch(
+        async (error) => {
+          throw new Error(`${error.message}: cuts ${cuts}, ${JSON.stringify(await outboundFor(cutoff))}`);
+        },
+      );
+      const broken = (await outboundFor(cutoff))!;
+      assert.equal(broken.state, 'uploading', 'cut before the rename');
+      assert.ok(Number(broken.sizeBytes) > 12_000);
+      assert.equal(bank.outboundNames().final.includes(broken.remoteName), false, 'nothing under the final name');
+      cut = false;
+      await poll(cutoff, 1);
+      await eventually(async () => (await outboundFor(cutoff))?.state === 'sent', 20_000);
+      const names = bank.outboundNames();
+      assert.deepEqual(names.hidden, [], 'the partial temporary file was removed');
+      const content = readFileSync(path.join(server.root, 'outbound', broken.remoteName));
+      assert.equal(createHash('sha256').update(content).digest('hex'), broken.sha256, 'the file arrived whole');
+      const [received] = await bank.answerNew();
+      assert.equal(
+        parseNacha(received!.content).batches.reduce((n, b) => n + b.entries.length, 0),
+        150,
+      );
+    } finally {
+      proxy.close();
+    }
   });
 });

@@ -79,8 +79,9 @@ describe('webhooks: event types', () => {
         byName.get('payment_link.created')?.eventTypeId,
         byName.get('payment_link.updated')?.eventTypeId,
         byName.get('transaction.card.charged_back')?.eventTypeId,
+        byName.get('ach.file.delivery_failed')?.eventTypeId,
       ],
-      [34, 36, 37, 38, 39, 40],
+      [34, 36, 37, 38, 39, 40, 41],
     );
     assert.deepEqual(byName.get('transaction.card.charged_back')?.aliases, ['payment.card.charged_back']);
     assert.deepEqual(
@@ -88,8 +89,9 @@ describe('webhooks: event types', () => {
       ['merchant.created'],
     );
     assert.equal(new Set(items.map((item) => item.eventTypeId)).size, items.length, 'ids are unique');
-    // Beyond the specification's table: the payment link events and a processor's card chargeback.
-    assert.equal(items.length, SPEC_TABLE.length + 4);
+    // Beyond the specification's table: the payment link events, a processor's card chargeback and a bank
+    // connection's undelivered ACH file.
+    assert.equal(items.length, SPEC_TABLE.length + 5);
   });
 
   it('answers a partner token too, and refuses a key without the Webhooks permission', async () => {

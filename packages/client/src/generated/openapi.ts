@@ -84,6 +84,693 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/v1/ach/bank-files": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Files exchanged with banks over SFTP: the audit trail
+         * @description Every file sent to a bank connection (one per cutoff window, every merchant’s entries) and every file collected from it (acknowledgments, rejections, returns, notifications of change, unknown files), with its name on the server, size, SHA-256, state and times. Newest first.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description true sorts ascending; default false (descending). */
+                    asc?: boolean;
+                    direction?: "Outbound" | "Inbound";
+                    /** @description Sort field, one of: createdAt. Default createdAt. */
+                    orderBy?: string;
+                    /** @description Zero-based page index, at most 10000000. Default 0. */
+                    page?: number;
+                    /** @description Items per page, at most 100. Default 15. */
+                    pageSize?: number;
+                    /** @description Case-insensitive partial match. */
+                    search?: string;
+                    /** @description built, uploading, uploaded, sent, accepted, rejected, expired, alert (outbound); imported, ignored (inbound). */
+                    state?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            items: {
+                                alert: string | null;
+                                alertedAt: string | null;
+                                answer: string | null;
+                                answeredAt: string | null;
+                                answersFileId: string | null;
+                                attempts: number;
+                                /** @description The bank connection (processors reaching one server as one originator). */
+                                connection: string;
+                                /** Format: date-time */
+                                createdAt: string;
+                                /** @description Outbound (to the bank) or Inbound (from it). */
+                                direction: string;
+                                entryCount: number | null;
+                                fileIdModifier: string | null;
+                                /** Format: uuid */
+                                id: string;
+                                importSummary: {
+                                    [key: string]: unknown;
+                                } | null;
+                                /** @description origination, acknowledgment, rejection, returns or unknown. */
+                                kind: string;
+                                lastError: string | null;
+                                /**
+                                 * Format: uuid
+                                 * @description The processor whose settings and credentials made the exchange.
+                                 */
+                                processorId: string;
+                                /** @description The file’s name on the bank’s server. */
+                                remoteName: string;
+                                sentAt: string | null;
+                                sha256: string;
+                                sizeBytes: number;
+                                state: string;
+                                totalCreditAmount: number | null;
+                                totalDebitAmount: number | null;
+                                window: string | null;
+                            }[];
+                            total: number;
+                        };
+                    };
+                };
+                /** @description Validation failed */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            cause: string;
+                            correlationId: string;
+                            details: string;
+                            documentationUrl: string;
+                            entityId: string | null;
+                            /** @description V0000 validation, N0000 not found, F0000 forbidden, C0000 conflict, R0000 rate limited, I0000 internal. */
+                            errorCode: string;
+                            /** @description Field name → messages. */
+                            errors: {
+                                [key: string]: string[];
+                            };
+                            exceptionType: string;
+                            resolution: string;
+                            source: string;
+                            statusCode: number;
+                            title: string;
+                        };
+                    };
+                };
+                /** @description Unauthorized */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            cause: string;
+                            correlationId: string;
+                            details: string;
+                            documentationUrl: string;
+                            entityId: string | null;
+                            /** @description V0000 validation, N0000 not found, F0000 forbidden, C0000 conflict, R0000 rate limited, I0000 internal. */
+                            errorCode: string;
+                            /** @description Field name → messages. */
+                            errors: {
+                                [key: string]: string[];
+                            };
+                            exceptionType: string;
+                            resolution: string;
+                            source: string;
+                            statusCode: number;
+                            title: string;
+                        };
+                    };
+                };
+                /** @description Access forbidden */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            cause: string;
+                            correlationId: string;
+                            details: string;
+                            documentationUrl: string;
+                            entityId: string | null;
+                            /** @description V0000 validation, N0000 not found, F0000 forbidden, C0000 conflict, R0000 rate limited, I0000 internal. */
+                            errorCode: string;
+                            /** @description Field name → messages. */
+                            errors: {
+                                [key: string]: string[];
+                            };
+                            exceptionType: string;
+                            resolution: string;
+                            source: string;
+                            statusCode: number;
+                            title: string;
+                        };
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            cause: string;
+                            correlationId: string;
+                            details: string;
+                            documentationUrl: string;
+                            entityId: string | null;
+                            /** @description V0000 validation, N0000 not found, F0000 forbidden, C0000 conflict, R0000 rate limited, I0000 internal. */
+                            errorCode: string;
+                            /** @description Field name → messages. */
+                            errors: {
+                                [key: string]: string[];
+                            };
+                            exceptionType: string;
+                            resolution: string;
+                            source: string;
+                            statusCode: number;
+                            title: string;
+                        };
+                    };
+                };
+                /** @description Too many requests */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            cause: string;
+                            correlationId: string;
+                            details: string;
+                            documentationUrl: string;
+                            entityId: string | null;
+                            /** @description V0000 validation, N0000 not found, F0000 forbidden, C0000 conflict, R0000 rate limited, I0000 internal. */
+                            errorCode: string;
+                            /** @description Field name → messages. */
+                            errors: {
+                                [key: string]: string[];
+                            };
+                            exceptionType: string;
+                            resolution: string;
+                            source: string;
+                            statusCode: number;
+                            title: string;
+                        };
+                    };
+                };
+                /** @description Internal server error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            cause: string;
+                            correlationId: string;
+                            details: string;
+                            documentationUrl: string;
+                            entityId: string | null;
+                            /** @description V0000 validation, N0000 not found, F0000 forbidden, C0000 conflict, R0000 rate limited, I0000 internal. */
+                            errorCode: string;
+                            /** @description Field name → messages. */
+                            errors: {
+                                [key: string]: string[];
+                            };
+                            exceptionType: string;
+                            resolution: string;
+                            source: string;
+                            statusCode: number;
+                            title: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/ach/bank-files/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download a file exchanged with a bank
+         * @description Exactly the bytes sent or received (before PGP encryption, after decryption).
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/octet-stream": string;
+                    };
+                };
+                /** @description Validation failed */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/octet-stream": {
+                            cause: string;
+                            correlationId: string;
+                            details: string;
+                            documentationUrl: string;
+                            entityId: string | null;
+                            /** @description V0000 validation, N0000 not found, F0000 forbidden, C0000 conflict, R0000 rate limited, I0000 internal. */
+                            errorCode: string;
+                            /** @description Field name → messages. */
+                            errors: {
+                                [key: string]: string[];
+                            };
+                            exceptionType: string;
+                            resolution: string;
+                            source: string;
+                            statusCode: number;
+                            title: string;
+                        };
+                    };
+                };
+                /** @description Unauthorized */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/octet-stream": {
+                            cause: string;
+                            correlationId: string;
+                            details: string;
+                            documentationUrl: string;
+                            entityId: string | null;
+                            /** @description V0000 validation, N0000 not found, F0000 forbidden, C0000 conflict, R0000 rate limited, I0000 internal. */
+                            errorCode: string;
+                            /** @description Field name → messages. */
+                            errors: {
+                                [key: string]: string[];
+                            };
+                            exceptionType: string;
+                            resolution: string;
+                            source: string;
+                            statusCode: number;
+                            title: string;
+                        };
+                    };
+                };
+                /** @description Access forbidden */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/octet-stream": {
+                            cause: string;
+                            correlationId: string;
+                            details: string;
+                            documentationUrl: string;
+                            entityId: string | null;
+                            /** @description V0000 validation, N0000 not found, F0000 forbidden, C0000 conflict, R0000 rate limited, I0000 internal. */
+                            errorCode: string;
+                            /** @description Field name → messages. */
+                            errors: {
+                                [key: string]: string[];
+                            };
+                            exceptionType: string;
+                            resolution: string;
+                            source: string;
+                            statusCode: number;
+                            title: string;
+                        };
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/octet-stream": {
+                            cause: string;
+                            correlationId: string;
+                            details: string;
+                            documentationUrl: string;
+                            entityId: string | null;
+                            /** @description V0000 validation, N0000 not found, F0000 forbidden, C0000 conflict, R0000 rate limited, I0000 internal. */
+                            errorCode: string;
+                            /** @description Field name → messages. */
+                            errors: {
+                                [key: string]: string[];
+                            };
+                            exceptionType: string;
+                            resolution: string;
+                            source: string;
+                            statusCode: number;
+                            title: string;
+                        };
+                    };
+                };
+                /** @description Too many requests */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/octet-stream": {
+                            cause: string;
+                            correlationId: string;
+                            details: string;
+                            documentationUrl: string;
+                            entityId: string | null;
+                            /** @description V0000 validation, N0000 not found, F0000 forbidden, C0000 conflict, R0000 rate limited, I0000 internal. */
+                            errorCode: string;
+                            /** @description Field name → messages. */
+                            errors: {
+                                [key: string]: string[];
+                            };
+                            exceptionType: string;
+                            resolution: string;
+                            source: string;
+                            statusCode: number;
+                            title: string;
+                        };
+                    };
+                };
+                /** @description Internal server error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/octet-stream": {
+                            cause: string;
+                            correlationId: string;
+                            details: string;
+                            documentationUrl: string;
+                            entityId: string | null;
+                            /** @description V0000 validation, N0000 not found, F0000 forbidden, C0000 conflict, R0000 rate limited, I0000 internal. */
+                            errorCode: string;
+                            /** @description Field name → messages. */
+                            errors: {
+                                [key: string]: string[];
+                            };
+                            exceptionType: string;
+                            resolution: string;
+                            source: string;
+                            statusCode: number;
+                            title: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/ach/bank-files/{id}/resolve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Resolve a delivery alert
+         * @description A file in `alert` (the bank may have taken it; Tessera does not send it again): after asking the bank, `delivered` makes it sent (its entries clear on their date), `not-delivered` expires it (its entries go back to Scheduled for the next window). 400 for a file not in alert (docs/ach.md, "Alerts").
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description What the bank said: it has the file, or it does not. */
+                        outcome: "delivered" | "not-delivered";
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            alert: string | null;
+                            alertedAt: string | null;
+                            answer: string | null;
+                            answeredAt: string | null;
+                            answersFileId: string | null;
+                            attempts: number;
+                            /** @description The bank connection (processors reaching one server as one originator). */
+                            connection: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** @description Outbound (to the bank) or Inbound (from it). */
+                            direction: string;
+                            entryCount: number | null;
+                            fileIdModifier: string | null;
+                            /** Format: uuid */
+                            id: string;
+                            importSummary: {
+                                [key: string]: unknown;
+                            } | null;
+                            /** @description origination, acknowledgment, rejection, returns or unknown. */
+                            kind: string;
+                            lastError: string | null;
+                            /**
+                             * Format: uuid
+                             * @description The processor whose settings and credentials made the exchange.
+                             */
+                            processorId: string;
+                            /** @description The file’s name on the bank’s server. */
+                            remoteName: string;
+                            sentAt: string | null;
+                            sha256: string;
+                            sizeBytes: number;
+                            state: string;
+                            totalCreditAmount: number | null;
+                            totalDebitAmount: number | null;
+                            window: string | null;
+                        };
+                    };
+                };
+                /** @description Validation failed */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            cause: string;
+                            correlationId: string;
+                            details: string;
+                            documentationUrl: string;
+                            entityId: string | null;
+                            /** @description V0000 validation, N0000 not found, F0000 forbidden, C0000 conflict, R0000 rate limited, I0000 internal. */
+                            errorCode: string;
+                            /** @description Field name → messages. */
+                            errors: {
+                                [key: string]: string[];
+                            };
+                            exceptionType: string;
+                            resolution: string;
+                            source: string;
+                            statusCode: number;
+                            title: string;
+                        };
+                    };
+                };
+                /** @description Unauthorized */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            cause: string;
+                            correlationId: string;
+                            details: string;
+                            documentationUrl: string;
+                            entityId: string | null;
+                            /** @description V0000 validation, N0000 not found, F0000 forbidden, C0000 conflict, R0000 rate limited, I0000 internal. */
+                            errorCode: string;
+                            /** @description Field name → messages. */
+                            errors: {
+                                [key: string]: string[];
+                            };
+                            exceptionType: string;
+                            resolution: string;
+                            source: string;
+                            statusCode: number;
+                            title: string;
+                        };
+                    };
+                };
+                /** @description Access forbidden */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            cause: string;
+                            correlationId: string;
+                            details: string;
+                            documentationUrl: string;
+                            entityId: string | null;
+                            /** @description V0000 validation, N0000 not found, F0000 forbidden, C0000 conflict, R0000 rate limited, I0000 internal. */
+                            errorCode: string;
+                            /** @description Field name → messages. */
+                            errors: {
+                                [key: string]: string[];
+                            };
+                            exceptionType: string;
+                            resolution: string;
+                            source: string;
+                            statusCode: number;
+                            title: string;
+                        };
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            cause: string;
+                            correlationId: string;
+                            details: string;
+                            documentationUrl: string;
+                            entityId: string | null;
+                            /** @description V0000 validation, N0000 not found, F0000 forbidden, C0000 conflict, R0000 rate limited, I0000 internal. */
+                            errorCode: string;
+                            /** @description Field name → messages. */
+                            errors: {
+                                [key: string]: string[];
+                            };
+                            exceptionType: string;
+                            resolution: string;
+                            source: string;
+                            statusCode: number;
+                            title: string;
+                        };
+                    };
+                };
+                /** @description Too many requests */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            cause: string;
+                            correlationId: string;
+                            details: string;
+                            documentationUrl: string;
+                            entityId: string | null;
+                            /** @description V0000 validation, N0000 not found, F0000 forbidden, C0000 conflict, R0000 rate limited, I0000 internal. */
+                            errorCode: string;
+                            /** @description Field name → messages. */
+                            errors: {
+                                [key: string]: string[];
+                            };
+                            exceptionType: string;
+                            resolution: string;
+                            source: string;
+                            statusCode: number;
+                            title: string;
+                        };
+                    };
+                };
+                /** @description Internal server error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            cause: string;
+                            correlationId: string;
+                            details: string;
+                            documentationUrl: string;
+                            entityId: string | null;
+                            /** @description V0000 validation, N0000 not found, F0000 forbidden, C0000 conflict, R0000 rate limited, I0000 internal. */
+                            errorCode: string;
+                            /** @description Field name → messages. */
+                            errors: {
+                                [key: string]: string[];
+                            };
+                            exceptionType: string;
+                            resolution: string;
+                            source: string;
+                            statusCode: number;
+                            title: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/v1/ach/files": {
         parameters: {
             query?: never;
@@ -125,6 +812,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             items: {
+                                bankFileId: string | null;
                                 /** Format: date-time */
                                 createdAt: string;
                                 /** @description Origination (sent at a cutoff) or Return (received from the bank). */
@@ -139,6 +827,7 @@ export interface paths {
                                 merchantId: string;
                                 /** Format: uuid */
                                 processorId: string;
+                                remoteName: string | null;
                                 returnsDueAt: string | null;
                                 settlesAt: string | null;
                                 submittedAt: string | null;
@@ -149,6 +838,7 @@ export interface paths {
                                  * @description The cutoff (origination), or when a return file came.
                                  */
                                 window: string;
+                                withdrawnAt: string | null;
                             }[];
                             total: number;
                         };
@@ -3354,7 +4044,7 @@ export interface paths {
                     "application/json": {
                         /** @description adyen (card). In the sandbox also sandbox-card and sandbox-ach. */
                         connector: string;
-                        /** @description The connector's credentials, sealed at once and never shown again. Adyen: `apiKey`, `hmacKey`, `notificationUsername`, `notificationPassword`. */
+                        /** @description The connector's credentials, sealed at once and never shown again. Adyen: `apiKey`, `hmacKey`, `notificationUsername`, `notificationPassword`. nacha-sftp: `privateKey` (OpenSSH) or `password`, and optionally `pgpPrivateKey` and `bankPgpPublicKey` (armored). Multi-line values keep their line breaks. */
                         credentials?: {
                             [key: string]: string;
                         };

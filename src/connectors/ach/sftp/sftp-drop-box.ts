@@ -55,9 +55,20 @@ export class SftpDropBox implements BankDropBox {
           hostVerifier: (key: Buffer) => key.equals(expected.key),
         });
     });
-    // A connection that breaks later fails the call in flight; nothing else listens for it.
-    client.on('error', () => {});
-    return new SftpSession(client, sftp, settings, credentials);
+    // A connection that breaks (the server stopped, the network cut) fails whatever call is in flight at once:
+    // ssh2 leaves an SFTP request whose channel died unanswered, which would hold the delivery to its deadline.
+    let ended = false;
+    const closed = new Promise<never>((_, reject) => {
+      const end = (error?: Error) => {
+        ended = true;
+        reject(new Error(`The connection to the bank's server closed${error ? `: ${error.message}` : ''}`));
+      };
+      client.on('error', end);
+      client.on('close', () => end());
+      sftp.on('close', () => end());
+    });
+    closed.catch(() => {});
+    return new SftpSession(client, sftp, settings, credentials, closed, () => ended);
   }
 }
 
@@ -73,14 +84,22 @@ class SftpSession implements DropBoxSession {
     private readonly sftp: SFTPWrapper,
     settings: NachaSftpSettings,
     private readonly credentials: NachaSftpCredentials,
+    private readonly closed: Promise<never>,
+    private readonly ended: () => boolean,
   ) {
     this.outboundDir = settings.outboundDir;
     this.inboundDir = settings.inboundDir;
   }
 
+  /** An SFTP request that fails as soon as the connection does. */
+  private call<T>(run: (done: (error: Error | null | undefined, value?: T) => void) => void): Promise<T> {
+    if (this.ended()) return this.closed;
+    return Promise.race([call(run), this.closed]);
+  }
+
   async stat(path: string): Promise<{ size: number } | undefined> {
     try {
-      const stats = await call<{ size: number }>((done) => this.sftp.stat(path, done));
+      const stats = await this.call<{ size: number }>((done) => this.sftp.stat(path, done));
       return { size: stats.size };
     } catch (error) {
       if ((error as { code?: number }).code === NO_SUCH_FILE) return undefined;
@@ -92,29 +111,29 @@ class SftpSession implements DropBoxSession {
     const data = this.credentials.bankPgpPublicKey
       ? await encryptForBank(content, this.credentials.bankPgpPublicKey)
       : content;
-    await call<void>((done) => this.sftp.writeFile(path, data, done));
+    await this.call<void>((done) => this.sftp.writeFile(path, data, done));
   }
 
   async rename(from: string, to: string): Promise<void> {
     try {
-      await call<void>((done) => this.sftp.ext_openssh_rename(from, to, done));
+      await this.call<void>((done) => this.sftp.ext_openssh_rename(from, to, done));
     } catch (error) {
       // Thrown at once (not through the callback) when the server lacks the extension: rename as SFTP has it.
       if (!/does not support/.test((error as Error).message)) throw error;
-      await call<void>((done) => this.sftp.rename(from, to, done));
+      await this.call<void>((done) => this.sftp.rename(from, to, done));
     }
   }
 
   async remove(path: string): Promise<void> {
     try {
-      await call<void>((done) => this.sftp.unlink(path, done));
+      await this.call<void>((done) => this.sftp.unlink(path, done));
     } catch (error) {
       if ((error as { code?: number }).code !== NO_SUCH_FILE) throw error;
     }
   }
 
   async list(dir: string): Promise<DropBoxEntry[]> {
-    const entries = await call<Array<{ filename: string; attrs: { size: number; mtime: number; mode: number } }>>(
+    const entries = await this.call<Array<{ filename: string; attrs: { size: number; mtime: number; mode: number } }>>(
       (done) => this.sftp.readdir(dir, done),
     );
     return entries
@@ -127,7 +146,7 @@ class SftpSession implements DropBoxSession {
   }
 
   async download(path: string): Promise<Buffer> {
-    const data = await call<Buffer>((done) => this.sftp.readFile(path, done));
+    const data = await this.call<Buffer>((done) => this.sftp.readFile(path, done));
     if (this.credentials.pgpPrivateKey && isPgpMessage(data)) {
       return decryptFromBank(data, this.credentials.pgpPrivateKey);
     }

@@ -17,6 +17,7 @@ import type { AchCommand } from './ach.model.js';
 import {
   ACH_BANK_FILE_LIST,
   ACH_FILE_LIST,
+  AchBankFileItem,
   AchBankFileList,
   AchBankFilesQuery,
   AchFileList,
@@ -28,6 +29,7 @@ import {
   AchSettingsSchema,
   AchTransactionParams,
   ProcessorParams,
+  ResolveBankFileBody,
   ReturnFileImport,
   ReturnFileQuery,
 } from './ach.schemas.js';
@@ -257,36 +259,7 @@ export function achRoutes(app: App, deps: AchRouteDeps): void {
         },
         page,
       );
-      const money = (cents: string | null) => (cents === null ? null : fromCents(Number(cents)));
-      return {
-        total: result.total,
-        items: result.items.map((row) => ({
-          id: row.id,
-          connection: row.connection_key,
-          processorId: row.processor_id,
-          direction: row.direction === 'outbound' ? 'Outbound' : 'Inbound',
-          state: row.state,
-          kind: row.kind,
-          remoteName: row.remote_name,
-          window: row.window_at?.toISOString() ?? null,
-          sizeBytes: Number(row.size_bytes),
-          sha256: row.sha256,
-          fileIdModifier: row.file_id_modifier,
-          entryCount: row.entry_count,
-          totalDebitAmount: money(row.total_debit_cents),
-          totalCreditAmount: money(row.total_credit_cents),
-          createdAt: row.created_at.toISOString(),
-          sentAt: row.sent_at?.toISOString() ?? null,
-          answeredAt: row.answered_at?.toISOString() ?? null,
-          answer: row.answer,
-          attempts: row.attempts,
-          lastError: row.last_error,
-          alert: row.alert,
-          alertedAt: row.alerted_at?.toISOString() ?? null,
-          answersFileId: row.answers_file_id,
-          importSummary: row.import_summary,
-        })),
-      };
+      return { total: result.total, items: result.items.map(bankFileItem) };
     },
   );
 
@@ -308,6 +281,28 @@ export function achRoutes(app: App, deps: AchRouteDeps): void {
       reply.header('content-type', 'application/octet-stream');
       reply.header('content-disposition', `attachment; filename="${file.name.replace(/[^\w.-]/g, '_')}"`);
       return reply.send(file.content as unknown as string);
+    },
+  );
+
+  app.post(
+    '/admin/v1/ach/bank-files/:id/resolve',
+    {
+      config: { auth: 'operator' },
+      schema: {
+        tags: adminTags,
+        summary: 'Resolve a delivery alert',
+        description:
+          'A file in `alert` (the bank may have taken it; Tessera does not send it again): after asking the bank, ' +
+          '`delivered` makes it sent (its entries clear on their date), `not-delivered` expires it (its entries go ' +
+          'back to Scheduled for the next window). 400 for a file not in alert (docs/ach.md, "Alerts").',
+        params: AchFileParams,
+        body: ResolveBankFileBody,
+        response: { 200: AchBankFileItem, ...errorResponses(...AUTHENTICATED_ERRORS, 400, 404) },
+      },
+    },
+    async (request) => {
+      const row = await ach.resolveBankFileAlert(request.params.id, request.body.outcome);
+      return bankFileItem(row);
     },
   );
 
@@ -369,4 +364,36 @@ export function achRoutes(app: App, deps: AchRouteDeps): void {
     },
     async (request) => ach.updateProcessorSettings(request.params.processorId, request.body),
   );
+}
+
+/** A bank file row as the operator API shows it. */
+// biome-ignore lint/suspicious/noExplicitAny: a row of ach_bank_files (files.ts BANK_FILE_COLUMNS)
+function bankFileItem(row: any) {
+  const money = (cents: string | null) => (cents === null ? null : fromCents(Number(cents)));
+  return {
+    id: row.id,
+    connection: row.connection_key,
+    processorId: row.processor_id,
+    direction: row.direction === 'outbound' ? 'Outbound' : 'Inbound',
+    state: row.state,
+    kind: row.kind,
+    remoteName: row.remote_name,
+    window: row.window_at?.toISOString() ?? null,
+    sizeBytes: Number(row.size_bytes),
+    sha256: row.sha256,
+    fileIdModifier: row.file_id_modifier,
+    entryCount: row.entry_count,
+    totalDebitAmount: money(row.total_debit_cents),
+    totalCreditAmount: money(row.total_credit_cents),
+    createdAt: row.created_at.toISOString(),
+    sentAt: row.sent_at?.toISOString() ?? null,
+    answeredAt: row.answered_at?.toISOString() ?? null,
+    answer: row.answer,
+    attempts: row.attempts,
+    lastError: row.last_error,
+    alert: row.alert,
+    alertedAt: row.alerted_at?.toISOString() ?? null,
+    answersFileId: row.answers_file_id,
+    importSummary: row.import_summary,
+  };
 }

@@ -10,6 +10,7 @@ import { type AchClaimToClose, closeAchClaim } from './close-claim.js';
 import { createAch } from './create.js';
 import { collectBankFiles } from './exchange/collect.js';
 import { deliverBankFile } from './exchange/deliver.js';
+import { type AlertOutcome, resolveAlert } from './exchange/resolve.js';
 import { sweepBankConnections } from './exchange/sweep.js';
 import { bankFileContent, entries, fileParts, listBankFiles, listFiles } from './files.js';
 import { hold, unhold, voidAch } from './move.js';
@@ -114,6 +115,11 @@ export class AchPaymentsService {
   /** What a bank connection's drop box has for us (exchange/collect.ts): how many files were taken. */
   collectBankFiles(connectionKey: string): Promise<number> {
     return collectBankFiles(this.ctx, connectionKey);
+  }
+
+  /** The operator's answer to a delivery alert (exchange/resolve.ts). */
+  resolveBankFileAlert(bankFileId: string, outcome: AlertOutcome) {
+    return resolveAlert(this.ctx, bankFileId, outcome);
   }
 
   sweepBankConnections(): Promise<void> {

@@ -5,7 +5,13 @@ import { crashPoint, isArmed } from '../../../../platform/faults/crash-points.js
 import { eventsInsert } from '../../../events/outbox.js';
 import { type AchContext, achClearQueue, achCollectQueue, achReturnsQueue } from '../ach-context.js';
 import { sha256 } from './bank-file-store.js';
-import { type BankFileRow, findBankFile, merchantFilesOf, moveBankFile } from './bank-files.repo.js';
+import {
+  type BankFileRow,
+  type BankFileState,
+  findBankFile,
+  merchantFilesOf,
+  moveBankFile,
+} from './bank-files.repo.js';
 import { rescheduleWindow, withdrawMerchantFile } from './reschedule.js';
 
 const IN_FLIGHT = ['built', 'uploading', 'uploaded'] as const;
@@ -64,22 +70,25 @@ async function deliverLocked(ctx: AchContext, bankFileId: string): Promise<void>
         const tempPath = remotePath(session.outboundDir, file.temp_name!);
         if (file.state === 'uploaded' || file.state === 'uploading') {
           if (await session.stat(finalPath)) return markSent(ctx, file);
-          if (await session.stat(tempPath)) await session.remove(tempPath);
-          else if (file.state === 'uploaded') {
+          if (await session.stat(tempPath)) {
+            // The rename did not happen. Recorded before the temporary file goes: a crash right after its removal
+            // must not look like a rename the bank may have taken.
+            await moveBankFile(ctx.deps.pool, file.id, ['uploaded'], 'uploading');
+            await session.remove(tempPath);
+          } else if (file.state === 'uploaded') {
             return alert(
               ctx,
               file,
               'Neither the final nor the temporary file is on the server after a rename that may have happened: ' +
-                'the bank may have taken it. Not sent again: confirm with the bank, then resolve it by hand.',
+                'the bank may have taken it. Not sent again: ask the bank, then resolve it ' +
+                '(POST /admin/v1/ach/bank-files/{id}/resolve).',
             );
           }
         } else if (await session.stat(tempPath)) {
           await session.remove(tempPath);
         }
         if (late) {
-          // Recorded `uploaded` but the rename did not happen (the temporary file was there): nothing reached the
-          // bank, and the deadline has passed.
-          await moveBankFile(ctx.deps.pool, file.id, ['uploaded'], 'uploading');
+          // Recorded `uploaded` but the temporary file was there: nothing reached the bank, and the deadline passed.
           return expire(ctx, { ...file, state: 'uploading' }, 'not delivered by its deadline');
         }
         const content = await ctx.bankFiles.open(file.id, file.content_sealed);
@@ -113,10 +122,15 @@ async function deliverLocked(ctx: AchContext, bankFileId: string): Promise<void>
 }
 
 /** At the bank under its final name: every merchant file in it is submitted, and their clocks run from now. */
-async function markSent(ctx: AchContext, file: BankFileRow): Promise<void> {
-  await withTransaction(ctx.deps.pool, async (tx) => {
+export async function markSent(
+  ctx: AchContext,
+  file: BankFileRow,
+  from: readonly BankFileState[] = IN_FLIGHT,
+): Promise<boolean> {
+  return withTransaction(ctx.deps.pool, async (tx) => {
     const now = ctx.clock.now();
-    if (!(await moveBankFile(tx, file.id, IN_FLIGHT, 'sent', { sent_at: now, last_error: null }))) return;
+    if (!(await moveBankFile(tx, file.id, from, 'sent', { sent_at: now, last_error: null }))) return false;
+    tx.afterCommit(() => ctx.deps.alerts?.bankFile('outbound', 'sent'));
     for (const merchantFile of await merchantFilesOf(tx, file.id)) {
       if (merchantFile.withdrawn_at) continue;
       await tx.query('UPDATE ach_files SET submitted_at = $3 WHERE merchant_id = $2 AND id = $1', [
@@ -141,19 +155,21 @@ async function markSent(ctx: AchContext, file: BankFileRow): Promise<void> {
       { connectionKey: file.connection_key },
       { singletonKey: `collect:${file.connection_key}` },
     );
+    return true;
   });
 }
 
 /** Past its deadline and never at the bank: the merchants' files are withdrawn and their entries wait again. */
-async function expire(ctx: AchContext, file: BankFileRow, reason: string): Promise<void> {
-  await withTransaction(ctx.deps.pool, async (tx) => {
-    if (
-      !(await moveBankFile(tx, file.id, ['built', 'uploading'], 'expired', {
-        alert: reason,
-        alerted_at: ctx.clock.now(),
-      }))
-    ) {
-      return;
+export async function expire(
+  ctx: AchContext,
+  file: BankFileRow,
+  reason: string,
+  from: readonly BankFileState[] = ['built', 'uploading'],
+  options: { announce: boolean } = { announce: true },
+): Promise<boolean> {
+  return withTransaction(ctx.deps.pool, async (tx) => {
+    if (!(await moveBankFile(tx, file.id, from, 'expired', { alert: reason, alerted_at: ctx.clock.now() }))) {
+      return false;
     }
     let entries = 0;
     for (const merchantFile of await merchantFilesOf(tx, file.id)) {
@@ -168,7 +184,8 @@ async function expire(ctx: AchContext, file: BankFileRow, reason: string): Promi
     }
     const alertText = `${reason}; ${entries} entries moved to the next window`;
     await tx.query('UPDATE ach_bank_files SET alert = $2 WHERE id = $1', [file.id, alertText]);
-    await raise(ctx, tx, file, alertText);
+    if (options.announce) await raise(ctx, tx, file, alertText);
+    return true;
   });
 }
 
@@ -181,8 +198,10 @@ async function alert(ctx: AchContext, file: BankFileRow, reason: string): Promis
 }
 
 async function raise(ctx: AchContext, tx: Tx, file: BankFileRow, reason: string): Promise<void> {
-  ctx.deps.logger.error({ bankFileId: file.id, connection: file.connection_key, reason }, 'ACH: file delivery alert');
-  ctx.deps.alerts?.deliveryFailed(file.connection_key, reason);
+  tx.afterCommit(() => {
+    ctx.deps.logger.error({ bankFileId: file.id, connection: file.connection_key, reason }, 'ACH: file delivery alert');
+    ctx.deps.alerts?.deliveryFailed(file.connection_key, reason);
+  });
   const files = await merchantFilesOf(tx, file.id);
   if (files.length === 0) return;
   tx.defer(

@@ -375,6 +375,46 @@ describe('ACH over SFTP (nacha-sftp, a real OpenSSH server)', () => {
       );
     } finally {
       proxy.close();
+      for (const m of [m1, m2]) {
+        await t.admin('PATCH', `/admin/v1/merchants/${m.id}/processors/${processors[m.id]}`, {
+          settings: { port: server.port },
+        });
+      }
     }
+  });
+
+  it('waits for the next banking day once the day has had its 36 files (A to Z, 0 to 9)', async () => {
+    const friday = at(11, 17, 0);
+    // 36 files already sent today for this origin and destination (another connection's, say).
+    for (let n = 0; n < 36; n++) {
+      await t.query(
+        `INSERT INTO ach_bank_files (id, connection_key, processor_id, direction, state, kind, window_at, remote_name,
+           size_bytes, sha256, immediate_origin, immediate_destination, banking_day, content_sealed, created_at)
+         VALUES (gen_random_uuid(), 'elsewhere', $1, 'outbound', 'sent', 'origination', $2, $3, 0, '', '1234567890',
+           '091000019', $4, '\\x', now())`,
+        [
+          processors[m1.id],
+          new Date(friday.getTime() - (n + 1) * 60_000),
+          `other-${n}.ach`,
+          friday.toISOString().slice(0, 10),
+        ],
+      );
+    }
+    const id = await debit(m1, '123456789', 2);
+    await advanceTo(friday);
+    const monday = at(14, 17, 0);
+    await eventually(async () => {
+      const rows = await t.query<{ window_at: Date }>('SELECT window_at FROM ach_entries WHERE transaction_id = $1', [
+        id,
+      ]);
+      return rows[0]!.window_at.getTime() === monday.getTime();
+    }, 20_000);
+    assert.equal(await outboundFor(friday), undefined, 'no 37th file');
+    assert.equal((await status(m1, id)).statusId, 21);
+    await t.query(`DELETE FROM ach_bank_files WHERE connection_key = 'elsewhere'`);
+    await advanceTo(monday);
+    await eventually(async () => (await outboundFor(monday))?.state === 'sent', 20_000);
+    assert.equal((await outboundFor(monday))!.fileIdModifier, 'A');
+    assert.equal((await status(m1, id)).statusId, 24);
   });
 });

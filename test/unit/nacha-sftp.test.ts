@@ -11,7 +11,7 @@ import {
   renderFileName,
 } from '../../src/connectors/ach/sftp/nacha-sftp-settings.js';
 import { decryptFromBank, encryptForBank, isPgpMessage } from '../../src/connectors/ach/sftp/pgp.js';
-import { isTemporaryName } from '../../src/modules/payments/ach/exchange/collect.js';
+import { isTemporaryName, settledFiles } from '../../src/modules/payments/ach/exchange/collect.js';
 
 const ED25519 = 'AAAAC3NzaC1lZDI1NTE5AAAAIPk1wz3ZN0Zb8n4n7R9r1vF2xwq0F3m3vQ9i0Xj1Yx2Z';
 
@@ -68,6 +68,26 @@ describe('nacha-sftp', () => {
   it('skips hidden and temporary names', () => {
     for (const name of ['.x.ach', 'x.ach.part', 'x.tmp', '~x.ach', 'x.filepart']) assert.ok(isTemporaryName(name));
     assert.equal(isTemporaryName('RETURNS-20261127.ach'), false);
+  });
+
+  it('takes only files whose size and time held between two looks', () => {
+    const at = (s: number) => new Date(1_800_000_000_000 + s * 1000);
+    const first = [
+      { name: 'done.ach', size: 940, modifiedAt: at(0) },
+      { name: 'growing.ach', size: 940, modifiedAt: at(0) },
+      { name: 'touched.ach', size: 940, modifiedAt: at(0) },
+      { name: 'gone.ach', size: 940, modifiedAt: at(0) },
+    ];
+    const second = [
+      { name: 'done.ach', size: 940, modifiedAt: at(0) },
+      { name: 'growing.ach', size: 1880, modifiedAt: at(1) },
+      { name: 'touched.ach', size: 940, modifiedAt: at(2) },
+      { name: 'new.ach', size: 94, modifiedAt: at(2) },
+    ];
+    assert.deepEqual(
+      settledFiles(first, second).map((f) => f.name),
+      ['done.ach'],
+    );
   });
 
   it('encrypts to the bank and decrypts from it with real PGP keys', async () => {

@@ -425,14 +425,14 @@ export async function findProcessorWithSettings(
   return rows[0] ? { ...toProcessor(rows[0]), settings: rows[0].settings ?? {} } : undefined;
 }
 
-/** Every active processor of a connector, of any merchant (the merchants sharing a bank connection). */
-export async function findActiveProcessorsWithConnector(
+/** Every processor of a connector, of any merchant (a bank connection's members): active ones first, then by id. */
+export async function findProcessorsWithConnector(
   sql: Sql,
   connector: string,
 ): Promise<Array<PaymentProcessor & { settings: Record<string, unknown> }>> {
   const { rows } = await sql.query<ProcessorRow & { settings: Record<string, unknown> }>(
     `SELECT /* across merchants: a bank connection's processors */ * FROM payment_processors
-     WHERE connector = $1 AND status_id = ${ProcessorStatus.Active} ORDER BY id`,
+     WHERE connector = $1 ORDER BY status_id <> ${ProcessorStatus.Active}, id`,
     [connector],
   );
   return rows.map((row) => ({ ...toProcessor(row), settings: row.settings ?? {} }));

@@ -22,7 +22,7 @@ import {
 } from './merchants.model.js';
 import {
   countMerchants,
-  findActiveProcessorsWithConnector,
+  findProcessorsWithConnector,
   findConfiguration,
   findMerchant,
   findPartnerMerchant,
@@ -259,9 +259,9 @@ export class MerchantsService {
     return findProcessorWithSettings(sql, processorId);
   }
 
-  /** Every active processor of the connector, whichever merchant's (a bank connection's members). */
-  activeProcessorsWithConnector(connector: string, sql: Sql = this.pool) {
-    return findActiveProcessorsWithConnector(sql, connector);
+  /** Every processor of the connector, whichever merchant's (a bank connection's members), active ones first. */
+  processorsWithConnector(connector: string, sql: Sql = this.pool) {
+    return findProcessorsWithConnector(sql, connector);
   }
 
   /**

@@ -41,19 +41,25 @@ export async function collectBankFiles(ctx: AchContext, connectionKey: string): 
       const first = await wholeCandidates(session);
       if (first.length === 0) return 0;
       await pause(ctx.deps.inboundSettleMs ?? SETTLE_MS);
-      const second = new Map((await wholeCandidates(session)).map((entry) => [entry.name, entry]));
-      let taken = 0;
-      for (const entry of first) {
-        const again = second.get(entry.name);
-        if (!again || again.size !== entry.size || again.modifiedAt.getTime() !== entry.modifiedAt.getTime()) continue;
-        await takeFile(ctx, connection, session, entry.name);
-        taken++;
-      }
-      return taken;
+      const second = await wholeCandidates(session);
+      const whole = settledFiles(first, second);
+      for (const entry of whole) await takeFile(ctx, connection, session, entry.name);
+      return whole.length;
     } finally {
       session.close();
     }
   }, ctx.deps.bankMs ?? BANK_TIMEOUT_MS);
+}
+
+/** The files of the first look still there at the second with the same size and time: no longer being written. */
+export function settledFiles(first: readonly DropBoxEntry[], second: readonly DropBoxEntry[]): DropBoxEntry[] {
+  const again = new Map(second.map((entry) => [entry.name, entry]));
+  return first.filter((entry) => {
+    const later = again.get(entry.name);
+    return (
+      later !== undefined && later.size === entry.size && later.modifiedAt.getTime() === entry.modifiedAt.getTime()
+    );
+  });
 }
 
 async function wholeCandidates(session: DropBoxSession): Promise<DropBoxEntry[]> {
@@ -71,14 +77,12 @@ async function takeFile(
   const path = remotePath(session.inboundDir, name);
   const content = await session.download(path);
   const digest = sha256(content);
-  const known = await ctx.deps.pool.query<{ state: string }>(
-    `SELECT state FROM ach_bank_files
-     WHERE connection_key = $1 AND direction = 'inbound' AND remote_name = $2 AND sha256 = $3`,
-    [connection.key, name, digest],
-  );
-  if (!known.rows[0]) await applyInbound(ctx, connection, name, content, digest);
+  let state = await stateOf(ctx, connection.key, name, digest);
+  if (state === undefined) {
+    await applyInbound(ctx, connection, name, content, digest);
+    state = await stateOf(ctx, connection.key, name, digest);
+  }
   // Unknown files stay for the operator; what Tessera took is removed when configured.
-  const state = known.rows[0]?.state ?? (await stateOf(ctx, connection.key, name, digest));
   if (connection.settings.deleteCollectedFiles && state === 'imported') await session.remove(path);
 }
 

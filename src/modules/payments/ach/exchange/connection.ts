@@ -5,8 +5,9 @@ import type { ProcessorWithSettings } from '../../../merchants/merchant-processo
 import type { AchContext } from '../ach-context.js';
 
 /**
- * A bank connection: the active file-exchange processors (of any merchants) that reach the same server as the same
- * originator to the same bank. The first by id leads: its settings and credentials make the exchange.
+ * A bank connection: the file-exchange processors (of any merchants) that reach the same server as the same
+ * originator to the same bank. A disabled processor stays a member: entries it accepted before still go out and its
+ * returns still come in. The first active one by id leads: its settings and credentials make the exchange.
  */
 export interface BankConnection {
   key: string;
@@ -25,7 +26,7 @@ export function sftpSettingsOf(processor: ProcessorWithSettings): NachaSftpSetti
 export async function bankConnections(ctx: AchContext, sql: Sql = ctx.deps.pool): Promise<BankConnection[]> {
   const byKey = new Map<string, BankConnection>();
   for (const connector of FILE_CONNECTORS) {
-    for (const processor of await ctx.deps.merchants.activeProcessorsWithConnector(connector, sql)) {
+    for (const processor of await ctx.deps.merchants.processorsWithConnector(connector, sql)) {
       if (processor.method !== 'ach' || !exchangesFiles(processor.connector)) continue;
       const settings = sftpSettingsOf(processor);
       const key = connectionKeyOf(settings);
@@ -37,7 +38,7 @@ export async function bankConnections(ctx: AchContext, sql: Sql = ctx.deps.pool)
   return [...byKey.values()];
 }
 
-/** The connection a processor belongs to (undefined: not an active file-exchange processor). */
+/** The connection a processor belongs to (undefined: not a file-exchange processor). */
 export async function connectionOf(
   ctx: AchContext,
   processorId: string,

@@ -22,10 +22,10 @@ import {
 } from './merchants.model.js';
 import {
   countMerchants,
-  findProcessorsWithConnector,
   findConfiguration,
   findMerchant,
   findPartnerMerchant,
+  findProcessorsWithConnector,
   findProcessorWithSettings,
   insertMerchant,
   insertProcessor,

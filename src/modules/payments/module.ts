@@ -76,6 +76,7 @@ export const paymentsModule = defineModule({
       sources,
       filePartRecords: config.achFilePartRecords,
       inboundSettleMs: config.achInboundSettleMs,
+      nodeId,
     });
     const transactions = new TransactionsService(pool, { pool, clock, connectors, ledger, settlements, merchants });
     const payments = new PaymentsService(cardPayments, ach, transactions, sources);

@@ -52,6 +52,8 @@ export interface AchDeps {
   bankMs?: number;
   /** How long an inbound file must keep its size to be read (ACH_INBOUND_SETTLE_MS). */
   inboundSettleMs?: number;
+  /** This process's node liveness id: a bank file being delivered is claimed for it. */
+  nodeId?: () => number;
   /** The payment sources told when their debits clear or come back. */
   sources: PaymentSourceListeners;
   /** Records per stored part of a NACHA file (and entries per read while one is written). */

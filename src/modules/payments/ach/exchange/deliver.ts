@@ -33,20 +33,23 @@ const IN_FLIGHT = ['built', 'uploading', 'uploaded'] as const;
 export async function deliverBankFile(ctx: AchContext, bankFileId: string): Promise<void> {
   const file = await findBankFile(ctx.deps.pool, bankFileId);
   if (!file || !IN_FLIGHT.includes(file.state as (typeof IN_FLIGHT)[number])) return;
-  // Two workers never deliver one file at once (a job lease that lapsed under a live worker included).
-  const client = await ctx.deps.pool.connect();
+  // Two workers never deliver one file at once (a job lease that lapsed under a live worker included): the file is
+  // claimed for this node, until the exchange's deadline and a margin.
+  const node = ctx.deps.nodeId?.() ?? 0;
+  const claimSeconds = Math.ceil((ctx.deps.bankMs ?? BANK_TIMEOUT_MS) / 1000) + 30;
+  const claimed = await ctx.deps.pool.query(
+    `UPDATE ach_bank_files SET delivering_node = $2, delivering_until = now() + make_interval(secs => $3)
+     WHERE id = $1 AND (delivering_node IS NULL OR delivering_until < now() OR NOT tessera_node_alive(delivering_node))`,
+    [bankFileId, node, claimSeconds],
+  );
+  if (claimed.rowCount === 0) throw new Error('Another worker is delivering this file');
   try {
-    const { rows } = await client.query<{ ok: boolean }>('SELECT pg_try_advisory_lock(hashtextextended($1, 0)) AS ok', [
-      `ach-deliver:${bankFileId}`,
-    ]);
-    if (!rows[0]!.ok) throw new Error('Another worker is delivering this file');
-    try {
-      await deliverLocked(ctx, bankFileId);
-    } finally {
-      await client.query('SELECT pg_advisory_unlock(hashtextextended($1, 0))', [`ach-deliver:${bankFileId}`]);
-    }
+    await deliverLocked(ctx, bankFileId);
   } finally {
-    client.release();
+    await ctx.deps.pool.query(
+      'UPDATE ach_bank_files SET delivering_node = NULL, delivering_until = NULL WHERE id = $1 AND delivering_node = $2',
+      [bankFileId, node],
+    );
   }
 }
 

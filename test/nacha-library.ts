@@ -6,7 +6,6 @@ import { Readable } from 'node:stream';
 const require = createRequire(import.meta.url);
 const AchParser = require('@ach/ach/lib/transforms/ach-parser.js') as new () => NodeJS.ReadWriteStream;
 
-// biome-ignore lint/suspicious/noExplicitAny: the library's objects are untyped
 export function parseWithLibrary(text: string): Promise<any> {
   return new Promise((resolve, reject) => {
     const parser = new AchParser();

@@ -16,7 +16,6 @@ export interface ReceivedFile {
   name: string;
   content: string;
   /** What the independent parser read. */
-  // biome-ignore lint/suspicious/noExplicitAny: the library's objects are untyped
   library: any;
   returns?: string;
 }

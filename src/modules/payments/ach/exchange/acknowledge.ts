@@ -21,15 +21,18 @@ export async function applyAcknowledgment(
   await withTransaction(ctx.deps.pool, async (tx) => {
     const { rows } = await tx.query<{ id: string; state: string }>(
       `SELECT id, state FROM ach_bank_files
-       WHERE connection_key = $1 AND direction = 'outbound'
+       WHERE immediate_destination = $1 AND immediate_origin = $6 AND direction = 'outbound'
          AND (remote_name = $2 OR (creation_date = $3 AND creation_time = $4 AND file_id_modifier = $5))
        ORDER BY created_at DESC LIMIT 1 FOR UPDATE`,
       [
-        connection.key,
+        // This originator's files to this bank, whichever connection settings sent them (a server or port changed
+        // since included).
+        connection.settings.immediateDestination.trim(),
         ack.fileName ?? null,
         ack.creationDate ?? null,
         ack.creationTime ?? null,
         ack.fileIdModifier ?? null,
+        connection.settings.immediateOrigin.trim(),
       ],
     );
     const target = rows[0];

@@ -1,5 +1,5 @@
 import { buildNachaFile, type ParsedBatch, parseNacha } from '../../../../connectors/ach/nacha.js';
-import { connectionKeyOf, type NachaSftpSettings } from '../../../../connectors/ach/sftp/nacha-sftp-settings.js';
+import type { NachaSftpSettings } from '../../../../connectors/ach/sftp/nacha-sftp-settings.js';
 import { exchangesFiles } from '../../../../connectors/catalog.js';
 import { dictionary } from '../../../../platform/dictionary.js';
 import type { AchContext } from '../ach-context.js';
@@ -8,8 +8,17 @@ import type { BankConnection } from './connection.js';
 import { type InboundRecord, insertInbound } from './inbound-record.js';
 
 /**
+ * The bank a processor's entries went to: their trace numbers start with its routing number. Not the whole
+ * connection: a processor whose server, port or user changed since still gets the returns of what it sent before.
+ */
+function bankOf(settings: NachaSftpSettings): string {
+  return settings.immediateDestination.trim();
+}
+
+/**
  * A bank's returns and notifications of change for a connection: one file naming entries of many merchants. It is
- * split by the processor each entry went out with (found by its original trace number) and each part goes through
+ * split by the processor each entry went out with (found by its original trace number, among the file-exchange
+ * processors sending to the same bank) and each part goes through
  * the one return import every ACH file takes (returns.ts), under an id made of the file's SHA-256 and the
  * processor: a crash part way, or the same file again, imports nothing twice. Entries no processor of the
  * connection sent are reported unmatched on the connection's lead processor.
@@ -39,7 +48,7 @@ export async function importBankReturns(
       Boolean(
         processor &&
           exchangesFiles(processor.connector) &&
-          connectionKeyOf(processor.settings.connector as NachaSftpSettings) === connection.key,
+          bankOf(processor.settings.connector as NachaSftpSettings) === bankOf(connection.settings),
       ),
     );
   }

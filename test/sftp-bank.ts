@@ -9,6 +9,7 @@ import path from 'node:path';
 import { formatAcknowledgment } from '../src/connectors/ach/acknowledgment.js';
 import { parseNacha } from '../src/connectors/ach/nacha.js';
 import { sandboxBankAnswer } from '../src/connectors/ach/sandbox-bank.js';
+import { decryptFromBank, encryptForBank, isPgpMessage } from '../src/connectors/ach/sftp/pgp.js';
 import { parseWithLibrary } from './nacha-library.js';
 import type { SftpServer } from './sftp-server.js';
 
@@ -20,6 +21,12 @@ export interface ReceivedFile {
   returns?: string;
 }
 
+/** A bank that speaks PGP: it reads with its private key and writes to the originator's public key. */
+export interface BankPgp {
+  bankPrivateKey: string;
+  originatorPublicKey: string;
+}
+
 export class SftpSandboxBank {
   private readonly answered = new Set<string>();
 
@@ -27,6 +34,7 @@ export class SftpSandboxBank {
     private readonly server: SftpServer,
     private readonly outbound = 'outbound',
     private readonly inbound = 'inbound',
+    private readonly pgp?: BankPgp,
   ) {}
 
   /** Final names in the outbound directory (what the bank would take), and any hidden or temporary ones. */
@@ -41,7 +49,9 @@ export class SftpSandboxBank {
     for (const name of this.outboundNames().final) {
       if (this.answered.has(name)) continue;
       this.answered.add(name);
-      const content = readFileSync(path.join(this.server.root, this.outbound, name), 'latin1');
+      const raw = readFileSync(path.join(this.server.root, this.outbound, name));
+      if (this.pgp) assert.ok(isPgpMessage(raw), `${name} is encrypted to the bank`);
+      const content = (this.pgp ? await decryptFromBank(raw, this.pgp.bankPrivateKey) : raw).toString('latin1');
       const library = await parseWithLibrary(content);
       const ours = parseNacha(content);
       assert.equal(
@@ -49,7 +59,7 @@ export class SftpSandboxBank {
         ours.batches.reduce((n, b) => n + b.entries.length, 0),
       );
       const header = ours.header;
-      this.writeInbound(
+      await this.writeInbound(
         `${name}.ack`,
         formatAcknowledgment({
           status: options.reject ? 'rejected' : 'accepted',
@@ -68,9 +78,11 @@ export class SftpSandboxBank {
   }
 
   /** A file in the inbound directory, written whole under a temporary name and renamed (as banks do). */
-  writeInbound(name: string, content: string): void {
+  async writeInbound(name: string, content: string): Promise<void> {
     const dir = path.join(this.server.root, this.inbound);
-    writeFileSync(path.join(dir, `.${name}.part`), content, 'latin1');
+    const bytes = Buffer.from(content, 'latin1');
+    const data = this.pgp ? await encryptForBank(bytes, this.pgp.originatorPublicKey) : bytes;
+    writeFileSync(path.join(dir, `.${name}.part`), data);
     renameSync(path.join(dir, `.${name}.part`), path.join(dir, name));
   }
 

@@ -163,7 +163,7 @@ export async function runCluster(options: RunOptions): Promise<RunReport> {
       try {
         for (const file of await bank!.answerNew()) {
           sftpReport.files++;
-          if (file.returns) bank!.writeInbound(`returns-${file.name}`, file.returns);
+          if (file.returns) await bank!.writeInbound(`returns-${file.name}`, file.returns);
         }
       } catch (error) {
         sftpReport.violations.push(`the bank could not read a file: ${(error as Error).message}`);

@@ -180,7 +180,7 @@ describe('ACH over SFTP (nacha-sftp, a real OpenSSH server)', () => {
     await advanceTo(at(1, 9, 0));
     await eventually(async () => (await status(m1, ids.clears!)).statusId === 25, 20_000);
 
-    bank.writeInbound('returns-1.ach', returnsFile);
+    await bank.writeInbound('returns-1.ach', returnsFile);
     bank.writePartial('.returns-2.ach.part', returnsFile.slice(0, 200));
     await poll(at(1, 9, 0));
     await eventually(async () => (await status(m1, ids.r01!)).statusId === 26, 20_000);
@@ -195,7 +195,7 @@ describe('ACH over SFTP (nacha-sftp, a real OpenSSH server)', () => {
     assert.deepEqual(bank.inboundNames(), ['.returns-2.ach.part'], 'a file still being written is left alone');
 
     // The same return file again: recognised by name and SHA-256, applied once.
-    bank.writeInbound('returns-1.ach', returnsFile);
+    await bank.writeInbound('returns-1.ach', returnsFile);
     await poll(at(1, 9, 2));
     await eventually(async () => !bank.inboundNames().includes('returns-1.ach'), 20_000);
     const inbound = await bankFiles('?direction=Inbound');

@@ -54,6 +54,10 @@ export interface Config {
   readonly invoiceExpiryDays: number;
   /** NACHA files are written and stored in parts of this many records (memory per cutoff is about one part). */
   readonly achFilePartRecords: number;
+  /** A dashboard session unused this long ends (minutes). */
+  readonly dashboardSessionIdleMinutes: number;
+  /** A dashboard session ends this long after sign-in (hours). */
+  readonly dashboardSessionHours: number;
   /** How long an inbound file in a bank's drop box must keep its size before it is read as whole (ms). */
   readonly achInboundSettleMs: number;
   /** The same card, amount and referenceId within this window is refused as a duplicate. */
@@ -186,6 +190,8 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     invoiceExpiryDays: read.integer('INVOICE_EXPIRY_DAYS', 30, { min: 0, max: 3650 }),
     achFilePartRecords: read.integer('ACH_FILE_PART_RECORDS', 5000, { min: 1, max: 100_000 }),
     achInboundSettleMs: read.integer('ACH_INBOUND_SETTLE_MS', 2000, { min: 0, max: 600_000 }),
+    dashboardSessionIdleMinutes: read.integer('DASHBOARD_SESSION_IDLE_MINUTES', 30, { min: 1, max: 1440 }),
+    dashboardSessionHours: read.integer('DASHBOARD_SESSION_HOURS', 12, { min: 1, max: 720 }),
     duplicateWindowMinutes: read.integer('DUPLICATE_CHECK_MINUTES', 10, { min: 0, max: 24 * 60 }),
     authorizationExpiryDays: read.integer('AUTHORIZATION_EXPIRY_DAYS', 7, { min: 1, max: 30 }),
     webhookHeaderPrefix: read.string('WEBHOOK_HEADER_PREFIX', 'Service'),

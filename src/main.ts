@@ -2,12 +2,13 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Command, Option } from 'commander';
 import { Compile } from 'typebox/compile';
+import { registerDashboardCommands } from './cli/dashboard-commands.js';
 import { registerDeveloperCommands } from './cli/developer-commands.js';
 import { type Config, ConfigError, loadConfig } from './config.js';
 import { OPERATIONS, SEALED_COLUMNS } from './modules/index.js';
 import { verifyLedger } from './modules/ledger/verify.js';
 import type { OperatorOperation } from './modules/manifest.js';
-import { bootstrapSandbox, credentialsFile } from './modules/sandbox/bootstrap.js';
+import { bootstrapSandbox, credentialsFile, type SandboxCredentials } from './modules/sandbox/bootstrap.js';
 import { TerminalSimulator } from './modules/terminals/simulator/terminal-simulator.js';
 import { createNode, type Node } from './node.js';
 import { loadKeyEncryptionKey } from './platform/crypto/kek.js';
@@ -122,6 +123,7 @@ program
   });
 
 registerDeveloperCommands(program);
+registerDashboardCommands(program, configOrExit);
 
 const admin = program
   .command('admin')
@@ -305,7 +307,7 @@ async function run(mode: 'serve' | 'worker') {
     });
     if (mode === 'serve') {
       const created = await bootstrapSandbox(node.ctx, node.generatedAdminToken);
-      if (created) printSandboxBanner(created.merchant!, credentialsFile(node.ctx), config);
+      if (created) printSandboxBanner(created, credentialsFile(node.ctx), config);
     }
     if (shuttingDown) return;
     await node.startWorkers();
@@ -330,11 +332,9 @@ async function run(mode: 'serve' | 'worker') {
 }
 
 /** The one place a secret is printed on purpose: the demo merchant's key, once, on the first start of a sandbox. */
-function printSandboxBanner(
-  merchant: { id: string; clientId: string; clientSecret: string },
-  file: string,
-  config: Config,
-) {
+function printSandboxBanner(created: SandboxCredentials, file: string, config: Config) {
+  const merchant = created.merchant!;
+  const dashboard = created.dashboard;
   process.stdout.write(
     [
       '',
@@ -343,7 +343,15 @@ function printSandboxBanner(
       `    client id       ${merchant.clientId}`,
       `    client secret   ${merchant.clientSecret}`,
       `    token URL       ${config.authBaseUrl}/oauth2/token`,
-      `  All credentials, including the partner key and the admin token: ${file}`,
+      ...(dashboard
+        ? [
+            `  Dashboard: ${dashboard.url}`,
+            `    email           ${dashboard.email}`,
+            `    password        ${dashboard.password}`,
+            `    TOTP secret     ${dashboard.totpSecret}  (add it to an authenticator app for the one-time code)`,
+          ]
+        : []),
+      `  All credentials, including the partner key, the operator's dashboard and the admin token: ${file}`,
       '',
       '',
     ].join('\n'),

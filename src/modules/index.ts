@@ -5,6 +5,7 @@ import { apiKeysModule } from './api-keys/module.js';
 import { apiV2Module } from './api-v2/module.js';
 import { checkoutModule } from './checkout/module.js';
 import { customersModule } from './customers/module.js';
+import { dashboardModule } from './dashboard/module.js';
 import { devicesModule } from './devices/module.js';
 import { eventsModule } from './events/module.js';
 import { invoicesModule } from './invoices/module.js';
@@ -64,6 +65,7 @@ export const MODULES: readonly AnyModule[] = [
   checkoutModule,
   invoicesModule,
   linksModule,
+  dashboardModule,
   partnerApiModule,
   apiV2Module,
   sandboxModule,

@@ -5,6 +5,7 @@ import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
+import { totpCode } from '../../src/modules/dashboard/accounts/totp.js';
 import { dictionary } from '../../src/platform/dictionary.js';
 import { ADMIN_TOKEN, createTestDatabase, eventually, freePort, type TestDatabase } from '../harness.js';
 import { type Proc, START_TIMEOUT_MS, tessera, waitForLog } from './tessera-process.js';
@@ -176,6 +177,21 @@ describe('the embedded default', () => {
       token: await accessToken(server.baseUrl, credentials.partner.clientId, credentials.partner.clientSecret),
     });
     assert.equal(merchants.body.items[0].merchantId, credentials.merchant.id);
+
+    // The dashboard's demo owner and the operator: printed (the owner) and in the file, and they sign in.
+    for (const key of ['dashboard', 'operatorDashboard'] as const) {
+      const d = credentials[key];
+      assert.deepEqual(Object.keys(d).sort(), ['email', 'password', 'totpSecret', 'url'], key);
+      assert.equal(d.url, `${server.baseUrl}/dashboard`);
+      const signIn = await fetch(`${server.baseUrl}/dashboard/sign-in`, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ email: d.email, password: d.password, code: totpCode(d.totpSecret) }),
+      });
+      assert.equal(signIn.status, 303, `${key}: ${await signIn.text()}`);
+    }
+    assert.ok(out.includes(credentials.dashboard.password) && out.includes(credentials.dashboard.totpSecret));
   });
 
   it('lets the admin CLI work beside the running server (JSON output)', async () => {

@@ -54,7 +54,18 @@ const MERCHANT_OR_PARTNER = ['events', 'webhook_deliveries', 'webhook_delivery_l
  * The tenant table itself (its `id` is the merchant id), and what is keyed by a caller's credential rather than by a
  * merchant (a merchant's or a partner's client id): looked up by that key alone, before the merchant is known.
  */
-const ROOT_AND_CREDENTIALS = ['merchants', 'api_keys', 'idempotency_keys', 'refresh_tokens', 'token_families'];
+const ROOT_AND_CREDENTIALS = [
+  'merchants',
+  'api_keys',
+  'idempotency_keys',
+  'refresh_tokens',
+  'token_families',
+  // The dashboard's people (of a merchant, a partner or the operator): found by e-mail, session cookie or token.
+  'dashboard_users',
+  'dashboard_sessions',
+  'dashboard_tokens',
+  'dashboard_audit',
+];
 /** Partners and what hangs off them: few rows, read with every merchant of the partner (reference tables). */
 const PARTNER = ['merchant_portfolio_counts', 'partner_principals', 'partners'];
 /** The deployment's own state: one copy, on the coordinator. */

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { withTransaction } from '../../platform/db/tx.js';
@@ -12,6 +13,17 @@ export interface SandboxCredentials {
   adminToken?: string;
   partner?: { id: string; name: string; clientId: string; clientSecret: string };
   merchant?: { id: string; companyName: string; partnerId: string; clientId: string; clientSecret: string };
+  /** The demo merchant's owner in the dashboard: the TOTP secret goes into an authenticator app. */
+  dashboard?: DashboardSignIn;
+  /** The operator's console. */
+  operatorDashboard?: DashboardSignIn;
+}
+
+export interface DashboardSignIn {
+  url: string;
+  email: string;
+  password: string;
+  totpSecret: string;
 }
 
 export function credentialsFile(ctx: AppContext): string {
@@ -68,7 +80,27 @@ export async function bootstrapSandbox(ctx: AppContext, generatedAdminToken: str
         );
         const partnerKey = await apiKeys.createKey({ partnerId: partner.id }, 'Demo partner key', tx);
         const merchantKey = await apiKeys.createKey({ merchantId: merchant.id }, 'Demo merchant key', tx);
+        const signIn = async (email: string, name: string, owner: { merchantId?: string }) => {
+          const password = randomBytes(15).toString('base64url');
+          const { totpSecret } = await ctx.services.dashboard.accounts.create(
+            {
+              email,
+              name,
+              role: 'owner',
+              password,
+              ...(owner.merchantId
+                ? { ownerKind: 'merchant', merchantId: owner.merchantId }
+                : { ownerKind: 'operator' }),
+            },
+            tx,
+          );
+          return { url: `${ctx.config.publicBaseUrl}/dashboard`, email, password, totpSecret };
+        };
+        const dashboard = await signIn('owner@demo-merchant.example', 'Demo Owner', { merchantId: merchant.id });
+        const operatorDashboard = await signIn('operator@tessera.example', 'Sandbox Operator', {});
         return {
+          dashboard,
+          operatorDashboard,
           partner: {
             id: partner.id,
             name: partner.name,

@@ -108,7 +108,7 @@ export class DataKeys {
 }
 
 /** What a data key seals: a vaulted payment method, a processor's credentials, or a file exchanged with a bank. */
-export type SealedRecordKind = 'payment-method' | 'processor-credentials' | 'ach-bank-file';
+export type SealedRecordKind = 'payment-method' | 'processor-credentials' | 'ach-bank-file' | 'dashboard-totp';
 
 /**
  * AES-256-GCM under a data key; the kind of record, its id and the key version are authenticated with the

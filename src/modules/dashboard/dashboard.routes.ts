@@ -1,0 +1,195 @@
+import formbody from '@fastify/formbody';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Clock } from '../../platform/clock/clock.js';
+import type { Pool } from '../../platform/db/pool.js';
+import type { App } from '../../platform/http/server.js';
+import type { HostedPages } from '../checkout/hosted-pages.js';
+import { parseCookie } from '../checkout/hosted-pages.js';
+import type { MerchantsService } from '../merchants/merchants.service.js';
+import { type Action, can } from './accounts/roles.js';
+import type { DashboardService } from './dashboard.service.js';
+import { homeMain } from './pages/home.page.js';
+import { homeFigures } from './pages/home.reads.js';
+import { esc, page } from './pages/html.js';
+import { signInPage } from './pages/sign-in.page.js';
+import type { SignedIn } from './sessions/sessions.js';
+
+export const SESSION_COOKIE = 'tessera_dashboard';
+const SIGN_IN_PER_MINUTE = 20;
+
+export interface DashboardRouteDeps {
+  dashboard: DashboardService;
+  pages: HostedPages;
+  merchants: MerchantsService;
+  pool: Pool;
+  /** Business time: what "today" is for the figures (the sandbox's clock may be moved). */
+  clock: Clock;
+  sessionHours: number;
+}
+
+/** The dashboard under /dashboard: server-rendered pages, forms that post back, a session cookie. */
+export function dashboardRoutes(app: App, deps: DashboardRouteDeps): void {
+  app.register(async (scope) => {
+    await scope.register(formbody, { bodyLimit: 64 * 1024 });
+    const { dashboard, pages } = deps;
+    const config = { auth: 'public' as const };
+    const schema = { hide: true } as const;
+    const css = dashboard.css.url;
+    const html = (reply: FastifyReply, status: number, body: string) =>
+      pages.html(reply.header('cache-control', 'no-store'), status, body, pages.csp({ scripts: false }));
+
+    const signedIn = (request: FastifyRequest): Promise<SignedIn | undefined> =>
+      dashboard.sessions.resolve(parseCookie(request.headers.cookie)[SESSION_COOKIE]);
+
+    /** The signed-in user allowed `action`; otherwise the answer is sent (sign-in page, or 403) and undefined. */
+    const guard = async (request: FastifyRequest, reply: FastifyReply, action: Action) => {
+      const who = await signedIn(request);
+      if (!who) {
+        reply.redirect(`/dashboard/sign-in?next=${encodeURIComponent(request.url)}`, 303);
+        return undefined;
+      }
+      if (!can(who.user.role, action)) {
+        await dashboard.audit.record(
+          { user: who.user, action, outcome: 'refused', ip: request.ip, correlationId: String(request.id) },
+          new Date(),
+        );
+        html(reply, 403, page(frameOf(who, 'Not allowed'), '<h1>Not allowed</h1><p>Your role cannot do this.</p>'));
+        return undefined;
+      }
+      return who;
+    };
+
+    /** A form post from a signed-in page: its CSRF token must be the session's, and it must come from our origin. */
+    const checkedPost = async (request: FastifyRequest, reply: FastifyReply, action: Action) => {
+      const who = await guard(request, reply, action);
+      if (!who) return undefined;
+      const token = (request.body as Record<string, string> | undefined)?.csrf;
+      if (!pages.sameOrigin(request) || !token || token !== who.csrf) {
+        await dashboard.audit.record(
+          { user: who.user, action, outcome: 'refused', detail: { reason: 'csrf' }, ip: request.ip },
+          new Date(),
+        );
+        html(
+          reply,
+          403,
+          page(frameOf(who, 'Refused'), '<h1>Refused</h1><p>This form had expired. Please try again.</p>'),
+        );
+        return undefined;
+      }
+      return who;
+    };
+
+    const frameOf = (who: SignedIn, title: string, current?: string) => ({
+      title,
+      css,
+      nav: {
+        links: [{ href: '/dashboard', label: 'Home' }].map((l) => ({ ...l, current: l.href === current })),
+        who: `${who.user.name} (${who.user.role})`,
+        csrf: who.csrf,
+      },
+    });
+
+    scope.get(`/dashboard/assets/:file`, { config, schema }, async (request, reply) => {
+      if (`/dashboard/assets/${(request.params as { file: string }).file}` !== css) return reply.code(404).send();
+      return reply
+        .header('content-type', 'text/css; charset=utf-8')
+        .header('cache-control', 'public, max-age=31536000, immutable')
+        .header('etag', dashboard.css.etag)
+        .send(dashboard.css.body);
+    });
+
+    scope.get('/dashboard/sign-in', { config, schema }, async (request, reply) => {
+      const next = safeNext((request.query as { next?: string }).next);
+      return html(reply, 200, signInPage(css, { next }));
+    });
+
+    scope.post('/dashboard/sign-in', { config, schema }, async (request, reply) => {
+      const body = (request.body ?? {}) as Record<string, string>;
+      const next = safeNext(body.next);
+      const email = String(body.email ?? '').slice(0, 320);
+      const wait = await pages.limit('dashboard-sign-in', request, SIGN_IN_PER_MINUTE);
+      if (wait !== undefined) {
+        reply.header('retry-after', String(wait));
+        return html(reply, 429, signInPage(css, { email, next, error: `Too many attempts. Wait ${wait} seconds.` }));
+      }
+      // A sign-in form posted from another site is refused (login CSRF).
+      if (!pages.sameOrigin(request)) return html(reply, 403, signInPage(css, { email, next, error: 'Refused.' }));
+      const result = await dashboard.accounts.signIn({
+        email,
+        password: String(body.password ?? '').slice(0, 500),
+        code: String(body.code ?? '').slice(0, 20),
+        ip: request.ip,
+        ...(request.headers['user-agent'] ? { userAgent: request.headers['user-agent'] } : {}),
+      });
+      if (!result.ok) {
+        const error = result.locked
+          ? 'This account is locked after too many failed attempts. Try again in 15 minutes.'
+          : 'The email, password or code is not right.';
+        return html(reply, 401, signInPage(css, { email, next, error }));
+      }
+      reply.header('set-cookie', sessionCookie(result.cookie, deps.sessionHours * 3600, pages.secureCookie));
+      return reply.redirect(next, 303);
+    });
+
+    scope.post('/dashboard/sign-out', { config, schema }, async (request, reply) => {
+      const who = await checkedPost(request, reply, 'account.manage');
+      if (!who) return reply;
+      await dashboard.sessions.end(who.idHash);
+      await dashboard.audit.record({ user: who.user, action: 'sign-out', outcome: 'ok', ip: request.ip }, new Date());
+      reply.header('set-cookie', sessionCookie('', 0, pages.secureCookie));
+      return reply.redirect('/dashboard/sign-in', 303);
+    });
+
+    scope.post('/dashboard/sign-out-everywhere', { config, schema }, async (request, reply) => {
+      const who = await checkedPost(request, reply, 'account.manage');
+      if (!who) return reply;
+      await dashboard.sessions.endAll(who.user.id);
+      await dashboard.audit.record(
+        { user: who.user, action: 'sign-out-everywhere', outcome: 'ok', ip: request.ip },
+        new Date(),
+      );
+      reply.header('set-cookie', sessionCookie('', 0, pages.secureCookie));
+      return reply.redirect('/dashboard/sign-in', 303);
+    });
+
+    scope.get('/dashboard', { config, schema }, async (request, reply) => {
+      const who = await guard(request, reply, 'home.view');
+      if (!who) return reply;
+      if (who.user.ownerKind !== 'merchant') {
+        const kind = who.user.ownerKind === 'partner' ? 'Partner' : 'Operator';
+        return html(
+          reply,
+          200,
+          page(
+            frameOf(who, kind, '/dashboard'),
+            `<h1>${esc(kind)} console</h1><p>Signed in as ${esc(who.user.email)}.</p>`,
+          ),
+        );
+      }
+      const configuration = await deps.merchants.getConfiguration(who.user.merchantId!);
+      const figures = await homeFigures(
+        deps.pool,
+        who.user.merchantId!,
+        deps.clock.now(),
+        configuration.settings.timeZone,
+      );
+      return html(reply, 200, page(frameOf(who, 'Home', '/dashboard'), homeMain(figures, configuration.companyName)));
+    });
+  });
+}
+
+/** Where to go after signing in: only a dashboard path of ours (never another site). */
+function safeNext(next: string | undefined): string {
+  return next && /^\/dashboard(\/[\w\-/?=&.%]*)?$/.test(next) && !next.startsWith('//') ? next : '/dashboard';
+}
+
+function sessionCookie(value: string, maxAgeSeconds: number, secure: boolean): string {
+  return [
+    `${SESSION_COOKIE}=${value}`,
+    'Path=/dashboard',
+    'HttpOnly',
+    'SameSite=Strict',
+    `Max-Age=${maxAgeSeconds}`,
+    ...(secure ? ['Secure'] : []),
+  ].join('; ');
+}

@@ -1,0 +1,41 @@
+import { systemClock } from '../../platform/clock/clock.js';
+import { defineModule } from '../manifest.js';
+import { dashboardRoutes } from './dashboard.routes.js';
+import { DashboardService } from './dashboard.service.js';
+
+declare module '../services.js' {
+  interface Services {
+    /** The dashboard's accounts, sessions and audit log (docs/dashboard.md). */
+    dashboard: DashboardService;
+  }
+}
+
+export const dashboardModule = defineModule({
+  folder: 'modules/dashboard',
+  summary:
+    'The dashboard: a web application under /dashboard for merchants, partners and the operator, with its users, ' +
+    'roles, second factor, sessions and audit log.',
+  tables: ['dashboard_users', 'dashboard_sessions', 'dashboard_tokens', 'dashboard_audit'],
+  reads: ['transaction_amounts'],
+  needs: ['merchants', 'vault', 'hostedPages'],
+  provides: ['dashboard'],
+  build({ pool, config }, { vault }) {
+    const dashboard = new DashboardService({
+      pool,
+      wallClock: systemClock,
+      dataKeys: vault.dataKeys,
+      policy: { idleMinutes: config.dashboardSessionIdleMinutes, maxHours: config.dashboardSessionHours },
+    });
+    return { dashboard };
+  },
+  routes(app, { dashboard, hostedPages, merchants }, { pool, clock, config }) {
+    dashboardRoutes(app, {
+      dashboard,
+      pages: hostedPages,
+      merchants,
+      pool,
+      clock,
+      sessionHours: config.dashboardSessionHours,
+    });
+  },
+});

@@ -1,0 +1,44 @@
+import { STATUS_NAMES, TYPE_NAMES } from '../../payments/transactions.model.js';
+import type { HomeFigures, PeriodFigures } from './home.reads.js';
+import { dateTime, esc, money } from './html.js';
+
+function figures(title: string, p: PeriodFigures): string {
+  return `<section class="card" aria-labelledby="${esc(title)}-h"><h2 id="${esc(title)}-h">${esc(title)}</h2><dl class="figures">
+<div><dt>Sales</dt><dd>${money(p.salesCents)}</dd></div>
+<div><dt>Approved</dt><dd>${p.approved}</dd></div>
+<div><dt>Declined</dt><dd>${p.declined}</dd></div>
+<div><dt>Refunds</dt><dd>${money(p.refundsCents)}</dd></div></dl></section>`;
+}
+
+/** Today's sales per hour as bars: an SVG drawn on the server, with its figures in a table for screen readers. */
+function hourlyChart(hourly: number[]): string {
+  const max = Math.max(1, ...hourly);
+  const bars = hourly
+    .map((cents, hour) => {
+      const height = Math.round((cents / max) * 100);
+      return `<rect x="${hour * 10 + 1}" y="${100 - height}" width="8" height="${height}"><title>${hour}:00 ${money(cents)}</title></rect>`;
+    })
+    .join('');
+  const rows = hourly
+    .map((cents, hour) => (cents > 0 ? `<tr><th scope="row">${hour}:00</th><td>${money(cents)}</td></tr>` : ''))
+    .join('');
+  return `<section class="card" aria-labelledby="hourly-h"><h2 id="hourly-h">Today by hour</h2>
+<svg class="chart" viewBox="0 0 240 100" preserveAspectRatio="none" role="img" aria-label="Sales per hour today"><g>${bars}</g></svg>
+<table class="sr-only"><caption>Sales per hour today</caption><tbody>${rows || '<tr><td>No sales yet today.</td></tr>'}</tbody></table></section>`;
+}
+
+export function homeMain(h: HomeFigures, companyName: string): string {
+  const recent = h.recent.length
+    ? `<table><caption>Recent activity</caption><thead><tr><th scope="col">When</th><th scope="col">Type</th><th scope="col">Status</th><th scope="col" class="num">Amount</th></tr></thead><tbody>${h.recent
+        .map(
+          (t) =>
+            `<tr><td>${esc(dateTime(t.createdAt, h.timeZone))}</td><td>${esc(TYPE_NAMES[t.typeId] ?? t.typeId)}</td><td>${esc(
+              STATUS_NAMES[t.statusId] ?? t.statusId,
+            )}</td><td class="num">${money(t.totalCents)}</td></tr>`,
+        )
+        .join('')}</tbody></table>`
+    : '<p>No transactions yet.</p>';
+  return `<h1>${esc(companyName)}</h1><div class="grid">${figures('Today', h.today)}${figures('This month', h.month)}</div>${hourlyChart(
+    h.hourly,
+  )}<section class="card">${recent}</section>`;
+}

@@ -4,21 +4,24 @@ import type { Clock } from '../../platform/clock/clock.js';
 import type { Pool } from '../../platform/db/pool.js';
 import type { App } from '../../platform/http/server.js';
 import type { HostedPages } from '../checkout/hosted-pages.js';
-import { parseCookie } from '../checkout/hosted-pages.js';
 import type { MerchantsService } from '../merchants/merchants.service.js';
-import { type Action, can } from './accounts/roles.js';
+import type { CardPaymentsService } from '../payments/card-payments.service.js';
+import type { TransactionsService } from '../payments/transactions.service.js';
 import type { DashboardService } from './dashboard.service.js';
+import { dashboardHttp, SESSION_COOKIE } from './dashboard-http.js';
+import { auditMain } from './pages/audit.page.js';
 import { homeMain } from './pages/home.page.js';
 import { homeFigures } from './pages/home.reads.js';
 import { esc, page } from './pages/html.js';
 import { signInPage } from './pages/sign-in.page.js';
-import type { SignedIn } from './sessions/sessions.js';
+import { transactionRoutes } from './transactions.routes.js';
 
-export const SESSION_COOKIE = 'tessera_dashboard';
 const SIGN_IN_PER_MINUTE = 20;
 
 export interface DashboardRouteDeps {
   dashboard: DashboardService;
+  transactions: TransactionsService;
+  cardPayments: CardPaymentsService;
   pages: HostedPages;
   merchants: MerchantsService;
   pool: Pool;
@@ -34,60 +37,7 @@ export function dashboardRoutes(app: App, deps: DashboardRouteDeps): void {
     const { dashboard, pages } = deps;
     const config = { auth: 'public' as const };
     const schema = { hide: true } as const;
-    const css = dashboard.css.url;
-    const html = (reply: FastifyReply, status: number, body: string) =>
-      pages.html(reply.header('cache-control', 'no-store'), status, body, pages.csp({ scripts: false }));
-
-    const signedIn = (request: FastifyRequest): Promise<SignedIn | undefined> =>
-      dashboard.sessions.resolve(parseCookie(request.headers.cookie)[SESSION_COOKIE]);
-
-    /** The signed-in user allowed `action`; otherwise the answer is sent (sign-in page, or 403) and undefined. */
-    const guard = async (request: FastifyRequest, reply: FastifyReply, action: Action) => {
-      const who = await signedIn(request);
-      if (!who) {
-        reply.redirect(`/dashboard/sign-in?next=${encodeURIComponent(request.url)}`, 303);
-        return undefined;
-      }
-      if (!can(who.user.role, action)) {
-        await dashboard.audit.record(
-          { user: who.user, action, outcome: 'refused', ip: request.ip, correlationId: String(request.id) },
-          new Date(),
-        );
-        html(reply, 403, page(frameOf(who, 'Not allowed'), '<h1>Not allowed</h1><p>Your role cannot do this.</p>'));
-        return undefined;
-      }
-      return who;
-    };
-
-    /** A form post from a signed-in page: its CSRF token must be the session's, and it must come from our origin. */
-    const checkedPost = async (request: FastifyRequest, reply: FastifyReply, action: Action) => {
-      const who = await guard(request, reply, action);
-      if (!who) return undefined;
-      const token = (request.body as Record<string, string> | undefined)?.csrf;
-      if (!pages.sameOrigin(request) || !token || token !== who.csrf) {
-        await dashboard.audit.record(
-          { user: who.user, action, outcome: 'refused', detail: { reason: 'csrf' }, ip: request.ip },
-          new Date(),
-        );
-        html(
-          reply,
-          403,
-          page(frameOf(who, 'Refused'), '<h1>Refused</h1><p>This form had expired. Please try again.</p>'),
-        );
-        return undefined;
-      }
-      return who;
-    };
-
-    const frameOf = (who: SignedIn, title: string, current?: string) => ({
-      title,
-      css,
-      nav: {
-        links: [{ href: '/dashboard', label: 'Home' }].map((l) => ({ ...l, current: l.href === current })),
-        who: `${who.user.name} (${who.user.role})`,
-        csrf: who.csrf,
-      },
-    });
+    const { css, html, guard, checkedPost, frameOf } = dashboardHttp(dashboard, pages);
 
     scope.get(`/dashboard/assets/:file`, { config, schema }, async (request, reply) => {
       if (`/dashboard/assets/${(request.params as { file: string }).file}` !== css) return reply.code(404).send();
@@ -175,6 +125,24 @@ export function dashboardRoutes(app: App, deps: DashboardRouteDeps): void {
       );
       return html(reply, 200, page(frameOf(who, 'Home', '/dashboard'), homeMain(figures, configuration.companyName)));
     });
+
+    scope.get('/dashboard/audit', { config, schema }, async (request, reply) => {
+      const who = await guard(request, reply, 'audit.view');
+      if (!who) return reply;
+      const owner =
+        who.user.ownerKind === 'merchant'
+          ? { merchantId: who.user.merchantId! }
+          : who.user.ownerKind === 'partner'
+            ? { partnerId: who.user.partnerId! }
+            : {};
+      const timeZone = who.user.merchantId
+        ? (await deps.merchants.getConfiguration(who.user.merchantId)).settings.timeZone
+        : 'UTC';
+      const rows = await dashboard.audit.list(owner, 100);
+      return html(reply, 200, page(frameOf(who, 'Audit log', '/dashboard/audit'), auditMain(rows, timeZone)));
+    });
+
+    transactionRoutes(scope, { ...deps, http: dashboardHttp(dashboard, pages) });
   });
 }
 

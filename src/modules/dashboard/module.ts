@@ -16,8 +16,8 @@ export const dashboardModule = defineModule({
     'The dashboard: a web application under /dashboard for merchants, partners and the operator, with its users, ' +
     'roles, second factor, sessions and audit log.',
   tables: ['dashboard_users', 'dashboard_sessions', 'dashboard_tokens', 'dashboard_audit'],
-  reads: ['transaction_amounts'],
-  needs: ['merchants', 'vault', 'hostedPages'],
+  reads: ['transaction_amounts', 'event_records'],
+  needs: ['merchants', 'vault', 'hostedPages', 'transactions', 'cardPayments'],
   provides: ['dashboard'],
   build({ pool, config }, { vault }) {
     const dashboard = new DashboardService({
@@ -28,9 +28,11 @@ export const dashboardModule = defineModule({
     });
     return { dashboard };
   },
-  routes(app, { dashboard, hostedPages, merchants }, { pool, clock, config }) {
+  routes(app, { dashboard, hostedPages, merchants, transactions, cardPayments }, { pool, clock, config }) {
     dashboardRoutes(app, {
       dashboard,
+      transactions,
+      cardPayments,
       pages: hostedPages,
       merchants,
       pool,

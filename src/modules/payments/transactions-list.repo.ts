@@ -12,6 +12,10 @@ export interface TransactionFilter {
   customerId?: string;
   from?: Date;
   to?: Date;
+  typeId?: number;
+  /** The transaction's total, inclusive bounds (cents). */
+  minCents?: number;
+  maxCents?: number;
 }
 
 export async function listTransactions(
@@ -43,6 +47,9 @@ export async function listTransactions(
   if (filter.customerId !== undefined) add((n) => `t.customer_id = ${n}`, filter.customerId);
   if (filter.from) add((n) => `t.created_at >= ${n}`, filter.from);
   if (filter.to) add((n) => `t.created_at <= ${n}`, filter.to);
+  if (filter.typeId !== undefined) add((n) => `t.type_id = ${n}`, filter.typeId);
+  if (filter.minCents !== undefined) add((n) => `t.total_cents >= ${n}`, filter.minCents);
+  if (filter.maxCents !== undefined) add((n) => `t.total_cents <= ${n}`, filter.maxCents);
   if (page.search) {
     add(
       (n) =>

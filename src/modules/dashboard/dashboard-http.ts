@@ -1,0 +1,101 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { HostedPages } from '../checkout/hosted-pages.js';
+import { parseCookie } from '../checkout/hosted-pages.js';
+import { type Action, can } from './accounts/roles.js';
+import type { DashboardService } from './dashboard.service.js';
+import { type PageFrame, page } from './pages/html.js';
+import type { SignedIn } from './sessions/sessions.js';
+
+export const SESSION_COOKIE = 'tessera_dashboard';
+
+/** The navigation: each link shown only to a role that may open it. */
+const NAV: ReadonlyArray<{ href: string; label: string; action: Action; merchantOnly?: boolean }> = [
+  { href: '/dashboard', label: 'Home', action: 'home.view' },
+  { href: '/dashboard/transactions', label: 'Transactions', action: 'transactions.view', merchantOnly: true },
+  { href: '/dashboard/audit', label: 'Audit log', action: 'audit.view' },
+];
+
+/**
+ * What every dashboard route does the same way: find the signed-in user, check the role for the action (on the
+ * server, whatever the page showed), check a form's CSRF token and origin, and answer a page with the headers every
+ * dashboard page carries.
+ */
+export function dashboardHttp(dashboard: DashboardService, pages: HostedPages) {
+  const css = dashboard.css.url;
+  const html = (reply: FastifyReply, status: number, body: string) =>
+    pages.html(reply.header('cache-control', 'no-store'), status, body, pages.csp({ scripts: false }));
+
+  const signedIn = (request: FastifyRequest): Promise<SignedIn | undefined> =>
+    dashboard.sessions.resolve(parseCookie(request.headers.cookie)[SESSION_COOKIE]);
+
+  const frameOf = (who: SignedIn, title: string, current?: string): PageFrame => ({
+    title,
+    css,
+    nav: {
+      links: NAV.filter(
+        (l) => can(who.user.role, l.action) && (!l.merchantOnly || who.user.ownerKind === 'merchant'),
+      ).map((l) => ({ href: l.href, label: l.label, current: l.href === current })),
+      who: `${who.user.name} (${who.user.role})`,
+      csrf: who.csrf,
+    },
+  });
+
+  const refuse = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    who: SignedIn,
+    action: string,
+    reason: string,
+  ) => {
+    await dashboard.audit.record(
+      {
+        user: who.user,
+        action,
+        outcome: 'refused',
+        detail: { reason },
+        ip: request.ip,
+        correlationId: String(request.id),
+      },
+      new Date(),
+    );
+  };
+
+  /** The signed-in user allowed `action`; otherwise the answer is sent (the sign-in page, or 403) and undefined. */
+  const guard = async (request: FastifyRequest, reply: FastifyReply, action: Action) => {
+    const who = await signedIn(request);
+    if (!who) {
+      reply.redirect(`/dashboard/sign-in?next=${encodeURIComponent(request.url)}`, 303);
+      return undefined;
+    }
+    if (!can(who.user.role, action)) {
+      await refuse(request, reply, who, action, 'role');
+      html(reply, 403, page(frameOf(who, 'Not allowed'), '<h1>Not allowed</h1><p>Your role cannot do this.</p>'));
+      return undefined;
+    }
+    return who;
+  };
+
+  /** A form post from a signed-in page: its CSRF token must be the session's, and it must come from our origin. */
+  const checkedPost = async (request: FastifyRequest, reply: FastifyReply, action: Action) => {
+    const who = await guard(request, reply, action);
+    if (!who) return undefined;
+    const token = (request.body as Record<string, string> | undefined)?.csrf;
+    if (!pages.sameOrigin(request) || !token || token !== who.csrf) {
+      await refuse(request, reply, who, action, 'csrf');
+      html(
+        reply,
+        403,
+        page(frameOf(who, 'Refused'), '<h1>Refused</h1><p>This form had expired. Please try again.</p>'),
+      );
+      return undefined;
+    }
+    return who;
+  };
+
+  const notFound = (reply: FastifyReply, who: SignedIn) =>
+    html(reply, 404, page(frameOf(who, 'Not found'), '<h1>Not found</h1><p>There is nothing here.</p>'));
+
+  return { css, html, signedIn, frameOf, guard, checkedPost, notFound };
+}
+
+export type DashboardHttp = ReturnType<typeof dashboardHttp>;

@@ -1,0 +1,205 @@
+import type { FastifyInstance } from 'fastify';
+import { zonedInstant } from '../../platform/clock/zoned.js';
+import { isUuid, newId } from '../../platform/crypto/ids.js';
+import { ValidationError } from '../../platform/http/errors.js';
+import { pageRequest } from '../../platform/http/paging.js';
+import type { CardPaymentsService } from '../payments/card-payments.service.js';
+import { CardDataSource, TransactionType } from '../payments/transactions.model.js';
+import type { TransactionsService } from '../payments/transactions.service.js';
+import { can } from './accounts/roles.js';
+import type { DashboardRouteDeps } from './dashboard.routes.js';
+import type { DashboardHttp } from './dashboard-http.js';
+import { page } from './pages/html.js';
+import { type ListQuery, transactionMain, transactionsMain } from './pages/transactions.page.js';
+
+const PAGE_SIZE = 25;
+const LIST = {
+  orderBy: { createdAt: 't.created_at' },
+  defaultOrderBy: 'createdAt',
+  tieBreaker: 't.id',
+  notNull: ['createdAt'],
+};
+const CARD_TYPES: readonly number[] = [TransactionType.Sale, TransactionType.Authorization, TransactionType.Capture];
+
+export interface TransactionRouteDeps extends DashboardRouteDeps {
+  http: DashboardHttp;
+  transactions: TransactionsService;
+  cardPayments: CardPaymentsService;
+}
+
+/** "12.34" (dollars) to cents, or undefined when it is not an amount. */
+function cents(text: string | undefined): number | undefined {
+  const value = (text ?? '').trim();
+  if (!/^\d{1,9}(\.\d{1,2})?$/.test(value)) return undefined;
+  const [whole, fraction = ''] = value.split('.');
+  return Number(whole) * 100 + Number(fraction.padEnd(2, '0'));
+}
+
+const int = (text: string | undefined) => (text && /^\d{1,4}$/.test(text) ? Number(text) : undefined);
+
+/** The merchant's transactions: the list with its filters, a transaction's page, refund and void from it. */
+export function transactionRoutes(scope: FastifyInstance, deps: TransactionRouteDeps): void {
+  const { http } = deps;
+  const config = { auth: 'public' as const };
+  const schema = { hide: true } as const;
+
+  scope.get('/dashboard/transactions', { config, schema }, async (request, reply) => {
+    const who = await http.guard(request, reply, 'transactions.view');
+    if (!who) return reply;
+    if (who.user.ownerKind !== 'merchant') return http.notFound(reply, who);
+    const raw = request.query as Record<string, string | undefined>;
+    const { timeZone } = (await deps.merchants.getConfiguration(who.user.merchantId!)).settings;
+    const day = (text: string | undefined, end: boolean) => {
+      const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text ?? '');
+      if (!m) return undefined;
+      const start = zonedInstant(Number(m[1]), Number(m[2]), Number(m[3]), 0, 0, timeZone);
+      return end ? new Date(start.getTime() + 86_400_000 - 1) : start;
+    };
+    const q: ListQuery = {
+      ...(raw.search ? { search: raw.search.slice(0, 100) } : {}),
+      ...(int(raw.statusId) !== undefined ? { statusId: int(raw.statusId)! } : {}),
+      ...(int(raw.typeId) !== undefined ? { typeId: int(raw.typeId)! } : {}),
+      ...(raw.from ? { from: raw.from.slice(0, 10) } : {}),
+      ...(raw.to ? { to: raw.to.slice(0, 10) } : {}),
+      ...(raw.min ? { min: raw.min.slice(0, 12) } : {}),
+      ...(raw.max ? { max: raw.max.slice(0, 12) } : {}),
+      page: Math.min(int(raw.page) ?? 0, 9999),
+    };
+    // Staff see the transactions they took; the virtual terminal that records them is still to come.
+    const staff = who.user.role === 'staff';
+    const from = day(q.from, false);
+    const to = day(q.to, true);
+    const min = cents(q.min);
+    const max = cents(q.max);
+    const result = staff
+      ? { items: [], total: 0 }
+      : await deps.transactions.list(
+          {
+            merchantId: who.user.merchantId!,
+            ...(q.statusId !== undefined ? { statusId: q.statusId } : {}),
+            ...(q.typeId !== undefined ? { typeId: q.typeId } : {}),
+            ...(from ? { from } : {}),
+            ...(to ? { to } : {}),
+            ...(min !== undefined ? { minCents: min } : {}),
+            ...(max !== undefined ? { maxCents: max } : {}),
+          },
+          pageRequest({ page: q.page, pageSize: PAGE_SIZE, ...(q.search ? { search: q.search } : {}) }, LIST),
+        );
+    const note = staff ? 'Your transactions appear here once you take payments in the virtual terminal.' : undefined;
+    return http.html(
+      reply,
+      200,
+      page(
+        http.frameOf(who, 'Transactions', '/dashboard/transactions'),
+        transactionsMain(q, result, PAGE_SIZE, timeZone, note),
+      ),
+    );
+  });
+
+  /** The transaction's page, or 404 for an id that is not this merchant's (as the API answers). */
+  const detail = async (
+    request: Parameters<DashboardHttp['guard']>[0],
+    reply: Parameters<DashboardHttp['guard']>[1],
+    who: NonNullable<Awaited<ReturnType<DashboardHttp['guard']>>>,
+    id: string,
+    status = 200,
+    message: { notice?: string; error?: string } = {},
+  ) => {
+    const t =
+      who.user.ownerKind === 'merchant' && isUuid(id) && who.user.role !== 'staff'
+        ? await deps.transactions.get(who.user.merchantId!, id)
+        : undefined;
+    if (!t) return http.notFound(reply, who);
+    const { timeZone } = (await deps.merchants.getConfiguration(t.merchantId)).settings;
+    const { rows: events } = await deps.pool.query<{ type: string; occurred_at: Date }>(
+      `SELECT type, occurred_at FROM event_records WHERE merchant_id = $1 AND resource_id = $2 ORDER BY occurred_at, id`,
+      [t.merchantId, t.id],
+    );
+    const refundable = CARD_TYPES.includes(t.typeId) && t.method === 'card' ? t.capturedCents - t.refundedCents : 0;
+    return http.html(
+      reply,
+      status,
+      page(
+        http.frameOf(who, 'Transaction', '/dashboard/transactions'),
+        transactionMain({
+          t,
+          timeZone,
+          csrf: who.csrf,
+          formId: newId(),
+          canManage: can(who.user.role, 'transactions.manage'),
+          refundableCents: refundable,
+          events: events.map((e) => ({ type: e.type, occurredAt: e.occurred_at })),
+          ...message,
+        }),
+      ),
+    );
+  };
+
+  scope.get('/dashboard/transactions/:id', { config, schema }, async (request, reply) => {
+    const who = await http.guard(request, reply, 'transactions.view');
+    if (!who) return reply;
+    const notice = (request.query as { done?: string }).done;
+    return detail(request, reply, who, (request.params as { id: string }).id, 200, notice ? { notice } : {});
+  });
+
+  /** Refund and void: confirmed, once per form (its id is the operation's idempotency key), through the payments core. */
+  for (const action of ['refund', 'void'] as const) {
+    scope.post(`/dashboard/transactions/:id/${action}`, { config, schema }, async (request, reply) => {
+      const who = await http.checkedPost(request, reply, 'transactions.manage');
+      if (!who) return reply;
+      const id = (request.params as { id: string }).id;
+      const body = request.body as Record<string, string>;
+      const t =
+        who.user.ownerKind === 'merchant' && isUuid(id)
+          ? await deps.transactions.get(who.user.merchantId!, id)
+          : undefined;
+      if (!t) return http.notFound(reply, who);
+      if (body.confirm !== 'yes') return detail(request, reply, who, id, 400, { error: 'Please confirm first.' });
+      const formId = isUuid(body.formId ?? '') ? body.formId! : undefined;
+      if (!formId) return detail(request, reply, who, id, 400, { error: 'This form had expired. Please try again.' });
+      const claim = { id: formId, recovering: true };
+      const audit = (outcome: 'ok' | 'refused' | 'failed', detail: Record<string, unknown>) =>
+        deps.dashboard.audit.record(
+          {
+            user: who.user,
+            action: `transaction.${action}`,
+            target: id,
+            outcome,
+            detail,
+            ip: request.ip,
+            correlationId: String(request.id),
+          },
+          new Date(),
+        );
+      try {
+        if (action === 'refund') {
+          const amount = cents(body.amount);
+          if (amount === undefined || amount <= 0) {
+            return detail(request, reply, who, id, 400, { error: 'The amount to refund is not an amount.' });
+          }
+          const result = await deps.cardPayments.refund(
+            who.user.merchantId!,
+            id,
+            amount,
+            CardDataSource.Internet,
+            claim,
+          );
+          await audit('ok', {
+            amountCents: amount,
+            refundId: result.transaction.id,
+            statusId: result.transaction.statusId,
+          });
+        } else {
+          const result = await deps.cardPayments.void(who.user.merchantId!, id, claim);
+          await audit('ok', { statusId: result.transaction.statusId });
+        }
+      } catch (error) {
+        if (!(error instanceof ValidationError)) throw error;
+        await audit('refused', { message: error.message });
+        return detail(request, reply, who, id, 400, { error: error.message });
+      }
+      const done = action === 'refund' ? 'Refunded.' : 'Voided.';
+      return reply.redirect(`/dashboard/transactions/${id}?done=${encodeURIComponent(done)}`, 303);
+    });
+  }
+}

@@ -7,16 +7,19 @@ import { AxeBuilder } from '@axe-core/playwright';
 import type { Browser, Page } from 'playwright-core';
 import { totpCode } from '../../src/modules/dashboard/accounts/totp.js';
 import { launchChromium, openPage } from '../browser-session.js';
-import { type MerchantTenant, startNode, type TestNode } from '../harness.js';
+import { eventually, type MerchantTenant, startNode, type TestNode } from '../harness.js';
+import { startReceiver } from '../webhook-receiver.js';
 
 describe('the dashboard in a real browser', () => {
   let t: TestNode & { baseUrl: string };
   let m: MerchantTenant;
   let browser: Browser;
   let owner: { email: string; password: string; totpSecret: string };
+  let receiver: Awaited<ReturnType<typeof startReceiver>>;
 
   before(async () => {
-    t = await startNode({ listen: true });
+    t = await startNode({ listen: true, workers: true, env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' } });
+    receiver = await startReceiver();
     m = await t.merchant({ body: { companyName: 'Browser Bistro' } });
     const password = 'a long and careful passphrase';
     const created = await t.ctx.services.dashboard.accounts.create({
@@ -51,6 +54,7 @@ describe('the dashboard in a real browser', () => {
   after(async () => {
     await browser?.close();
     await t?.stop();
+    await receiver?.close();
   });
 
   async function accessible(page: Page, what: string) {
@@ -114,23 +118,42 @@ describe('the dashboard in a real browser', () => {
     await done('dashboard-phone');
   });
 
-  it('finds a sale in the list, opens it and refunds part of it after confirming', async () => {
+  it('takes a sale in the virtual terminal, finds it in the list and refunds part of it; the webhook arrives', async () => {
+    const endpoint = await t.request('POST', '/v2/webhooks/endpoints', {
+      token: m.token,
+      body: { name: 'refunds', endpointUrl: `${receiver.url}/hook`, eventTypes: ['transaction.card.refunded'] },
+    });
+    assert.equal(endpoint.status, 200, endpoint.text);
     const { page, done } = await openPage(browser, { width: 1200, height: 1000 });
     await page.goto(`${t.baseUrl}/dashboard/sign-in`);
     await page.getByLabel('Email').fill(owner.email);
     await page.getByLabel('Password').fill(owner.password);
     await page.getByLabel(/code/).fill(await nextCode());
     await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('link', { name: 'Transactions' }).click();
-    await page.getByLabel('Amount from').fill('20');
+    await page.getByRole('link', { name: 'Virtual terminal' }).click();
+    await accessible(page, 'the virtual terminal');
+    await page.getByLabel('Amount').fill('64.00');
+    await page.getByLabel('Reference').fill('PHONE-ORDER-7');
+    await page.getByLabel('Card number').fill('4111 1111 1111 1111');
+    await page.getByLabel('Expiry month').fill('12');
+    await page.getByLabel('Expiry year').fill('2035');
+    await page.getByLabel('Security code').fill('123');
+    await page.getByLabel('Street address').fill('123 Test St');
+    await page.getByLabel('ZIP code').fill('10001');
+    await page.getByRole('button', { name: 'Charge card' }).click();
+    await page.getByRole('status').waitFor();
+    assert.match(await page.getByRole('status').innerText(), /Approved/);
+
+    await page.getByRole('link', { name: 'Transactions', exact: true }).click();
+    await page.getByLabel('Search').fill('PHONE-ORDER-7');
     await page.getByRole('button', { name: 'Filter' }).click();
     const rows = page.getByRole('table', { name: 'Transactions' }).getByRole('row');
-    assert.equal(await rows.count(), 2, 'the header and the $25.00 sale');
+    assert.equal(await rows.count(), 2, 'the header and the sale');
     await accessible(page, 'the transactions list');
     await rows.nth(1).getByRole('link').click();
     await page.getByRole('heading', { name: 'Refund' }).waitFor();
     await accessible(page, 'a transaction page');
-    await page.getByLabel('Amount to refund').fill('5.00');
+    await page.getByLabel('Amount to refund').fill('14.00');
     const before = page.url();
     await page.getByRole('button', { name: 'Refund' }).click();
     // Unconfirmed, the browser keeps the form (the box is required; the server refuses it too: the HTTP tests).
@@ -140,8 +163,9 @@ describe('the dashboard in a real browser', () => {
     await page.getByRole('button', { name: 'Refund' }).click();
     await page.getByRole('status').waitFor();
     assert.match(await page.getByRole('status').innerText(), /Refunded/);
-    assert.match(await page.locator('#amount-help').innerText(), /\$20\.00/);
+    assert.match(await page.locator('#amount-help').innerText(), /\$50\.00/);
     await accessible(page, 'a refunded transaction');
     await done('dashboard-refund');
+    await eventually(async () => receiver.hits.some((h) => /transaction\.card\.refunded/.test(h.body)), 15_000);
   });
 });

@@ -12,6 +12,7 @@ export const SESSION_COOKIE = 'tessera_dashboard';
 const NAV: ReadonlyArray<{ href: string; label: string; action: Action; merchantOnly?: boolean }> = [
   { href: '/dashboard', label: 'Home', action: 'home.view' },
   { href: '/dashboard/transactions', label: 'Transactions', action: 'transactions.view', merchantOnly: true },
+  { href: '/dashboard/terminal', label: 'Virtual terminal', action: 'terminal.charge', merchantOnly: true },
   { href: '/dashboard/audit', label: 'Audit log', action: 'audit.view' },
 ];
 

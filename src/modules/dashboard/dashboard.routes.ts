@@ -14,6 +14,7 @@ import { homeMain } from './pages/home.page.js';
 import { homeFigures } from './pages/home.reads.js';
 import { esc, page } from './pages/html.js';
 import { signInPage } from './pages/sign-in.page.js';
+import { terminalRoutes } from './terminal.routes.js';
 import { transactionRoutes } from './transactions.routes.js';
 
 const SIGN_IN_PER_MINUTE = 20;
@@ -142,7 +143,9 @@ export function dashboardRoutes(app: App, deps: DashboardRouteDeps): void {
       return html(reply, 200, page(frameOf(who, 'Audit log', '/dashboard/audit'), auditMain(rows, timeZone)));
     });
 
-    transactionRoutes(scope, { ...deps, http: dashboardHttp(dashboard, pages) });
+    const http = dashboardHttp(dashboard, pages);
+    transactionRoutes(scope, { ...deps, http });
+    terminalRoutes(scope, { ...deps, http });
   });
 }
 

@@ -4,11 +4,12 @@ import { isUuid, newId } from '../../platform/crypto/ids.js';
 import { ValidationError } from '../../platform/http/errors.js';
 import { pageRequest } from '../../platform/http/paging.js';
 import type { CardPaymentsService } from '../payments/card-payments.service.js';
-import { CardDataSource, TransactionType } from '../payments/transactions.model.js';
+import { CardDataSource, CreateMethod, type Transaction, TransactionType } from '../payments/transactions.model.js';
 import type { TransactionsService } from '../payments/transactions.service.js';
 import { can } from './accounts/roles.js';
 import type { DashboardRouteDeps } from './dashboard.routes.js';
 import type { DashboardHttp } from './dashboard-http.js';
+import { cents } from './form-values.js';
 import { page } from './pages/html.js';
 import { type ListQuery, transactionMain, transactionsMain } from './pages/transactions.page.js';
 
@@ -27,13 +28,8 @@ export interface TransactionRouteDeps extends DashboardRouteDeps {
   cardPayments: CardPaymentsService;
 }
 
-/** "12.34" (dollars) to cents, or undefined when it is not an amount. */
-function cents(text: string | undefined): number | undefined {
-  const value = (text ?? '').trim();
-  if (!/^\d{1,9}(\.\d{1,2})?$/.test(value)) return undefined;
-  const [whole, fraction = ''] = value.split('.');
-  return Number(whole) * 100 + Number(fraction.padEnd(2, '0'));
-}
+/** A transaction the user took in the virtual terminal. */
+const tookIt = (t: Transaction, userId: string) => t.createMethodId === CreateMethod.Portal && t.sourceId === userId;
 
 const int = (text: string | undefined) => (text && /^\d{1,4}$/.test(text) ? Number(text) : undefined);
 
@@ -65,27 +61,26 @@ export function transactionRoutes(scope: FastifyInstance, deps: TransactionRoute
       ...(raw.max ? { max: raw.max.slice(0, 12) } : {}),
       page: Math.min(int(raw.page) ?? 0, 9999),
     };
-    // Staff see the transactions they took; the virtual terminal that records them is still to come.
+    // Staff see the transactions they took in the virtual terminal (the Portal source, with them as its source).
     const staff = who.user.role === 'staff';
     const from = day(q.from, false);
     const to = day(q.to, true);
     const min = cents(q.min);
     const max = cents(q.max);
-    const result = staff
-      ? { items: [], total: 0 }
-      : await deps.transactions.list(
-          {
-            merchantId: who.user.merchantId!,
-            ...(q.statusId !== undefined ? { statusId: q.statusId } : {}),
-            ...(q.typeId !== undefined ? { typeId: q.typeId } : {}),
-            ...(from ? { from } : {}),
-            ...(to ? { to } : {}),
-            ...(min !== undefined ? { minCents: min } : {}),
-            ...(max !== undefined ? { maxCents: max } : {}),
-          },
-          pageRequest({ page: q.page, pageSize: PAGE_SIZE, ...(q.search ? { search: q.search } : {}) }, LIST),
-        );
-    const note = staff ? 'Your transactions appear here once you take payments in the virtual terminal.' : undefined;
+    const result = await deps.transactions.list(
+      {
+        merchantId: who.user.merchantId!,
+        ...(staff ? { createMethodId: CreateMethod.Portal, sourceId: who.user.id } : {}),
+        ...(q.statusId !== undefined ? { statusId: q.statusId } : {}),
+        ...(q.typeId !== undefined ? { typeId: q.typeId } : {}),
+        ...(from ? { from } : {}),
+        ...(to ? { to } : {}),
+        ...(min !== undefined ? { minCents: min } : {}),
+        ...(max !== undefined ? { maxCents: max } : {}),
+      },
+      pageRequest({ page: q.page, pageSize: PAGE_SIZE, ...(q.search ? { search: q.search } : {}) }, LIST),
+    );
+    const note = staff ? 'The payments you took in the virtual terminal.' : undefined;
     return http.html(
       reply,
       200,
@@ -105,10 +100,12 @@ export function transactionRoutes(scope: FastifyInstance, deps: TransactionRoute
     status = 200,
     message: { notice?: string; error?: string } = {},
   ) => {
-    const t =
-      who.user.ownerKind === 'merchant' && isUuid(id) && who.user.role !== 'staff'
+    const found =
+      who.user.ownerKind === 'merchant' && isUuid(id)
         ? await deps.transactions.get(who.user.merchantId!, id)
         : undefined;
+    // Staff open only what they took; anything else is as absent for them as another merchant's.
+    const t = found && (who.user.role !== 'staff' || tookIt(found, who.user.id)) ? found : undefined;
     if (!t) return http.notFound(reply, who);
     const { timeZone } = (await deps.merchants.getConfiguration(t.merchantId)).settings;
     const { rows: events } = await deps.pool.query<{ type: string; occurred_at: Date }>(

@@ -13,6 +13,8 @@ export interface TransactionFilter {
   from?: Date;
   to?: Date;
   typeId?: number;
+  /** The payment source that made it (with createMethodId): e.g. the dashboard user of a virtual terminal sale. */
+  sourceId?: string;
   /** The transaction's total, inclusive bounds (cents). */
   minCents?: number;
   maxCents?: number;
@@ -48,6 +50,7 @@ export async function listTransactions(
   if (filter.from) add((n) => `t.created_at >= ${n}`, filter.from);
   if (filter.to) add((n) => `t.created_at <= ${n}`, filter.to);
   if (filter.typeId !== undefined) add((n) => `t.type_id = ${n}`, filter.typeId);
+  if (filter.sourceId !== undefined) add((n) => `t.source_id = ${n}`, filter.sourceId);
   if (filter.minCents !== undefined) add((n) => `t.total_cents >= ${n}`, filter.minCents);
   if (filter.maxCents !== undefined) add((n) => `t.total_cents <= ${n}`, filter.maxCents);
   if (page.search) {

@@ -168,4 +168,32 @@ describe('the dashboard in a real browser', () => {
     await done('dashboard-refund');
     await eventually(async () => receiver.hits.some((h) => /transaction\.card\.refunded/.test(h.body)), 15_000);
   });
+  it('resets a forgotten password through the e-mail in the outbox, then signs in with it', async () => {
+    const { page, done } = await openPage(browser, { width: 480, height: 900 });
+    await page.goto(`${t.baseUrl}/dashboard/sign-in`);
+    await page.getByRole('link', { name: 'Forgot your password?' }).click();
+    await accessible(page, 'the forgotten password page');
+    await page.getByLabel('Email').fill(owner.email);
+    await page.getByRole('button', { name: 'Send me a link' }).click();
+    await page.getByRole('status').waitFor();
+    const outbox = await t.admin('GET', `/admin/v1/sandbox/outbox?merchantId=${m.id}&channel=email`);
+    const mail = (outbox.body.items as Array<{ to: string; subject: string; text: string }>).find(
+      (x) => x.to === owner.email && /password/.test(x.subject),
+    );
+    assert.ok(mail, 'the reset e-mail is in the outbox');
+    const link = /https?:\/\/\S+\/dashboard\/reset\?token=[\w-]+/.exec(mail.text)![0];
+    await page.goto(`${t.baseUrl}${new URL(link).pathname}${new URL(link).search}`);
+    await accessible(page, 'the new password page');
+    owner.password = 'my brand new passphrase';
+    await page.getByLabel('New password').fill(owner.password);
+    await page.getByRole('button', { name: 'Save the new password' }).click();
+    await page.getByRole('heading', { name: 'Password changed' }).waitFor();
+    await page.getByRole('link', { name: 'Sign in' }).click();
+    await page.getByLabel('Email').fill(owner.email);
+    await page.getByLabel('Password').fill(owner.password);
+    await page.getByLabel(/code/).fill(await nextCode());
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'Browser Bistro' }).waitFor();
+    await done('dashboard-password-reset');
+  });
 });

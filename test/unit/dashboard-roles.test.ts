@@ -8,8 +8,13 @@ import { describe, it } from 'node:test';
 import { ACTIONS, type Action, can, ROLES } from '../../src/modules/dashboard/accounts/roles.js';
 
 const DIR = 'src/modules/dashboard';
-/** The routes anyone may open: the stylesheet, and the sign-in form and its post. */
-const PUBLIC = new Set(['GET /dashboard/assets/:file', 'GET /dashboard/sign-in', 'POST /dashboard/sign-in']);
+/** The routes anyone may open: the stylesheet, signing in, and the pages an e-mailed token opens. */
+const PUBLIC = new Set(
+  ['assets/:file', 'sign-in', 'forgot', 'reset', 'accept'].flatMap((p) => [
+    `GET /dashboard/${p}`,
+    `POST /dashboard/${p}`,
+  ]),
+);
 
 function routes(): Array<{ route: string; body: string }> {
   const found: Array<{ route: string; body: string }> = [];

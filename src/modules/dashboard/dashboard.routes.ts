@@ -5,8 +5,10 @@ import type { Pool } from '../../platform/db/pool.js';
 import type { App } from '../../platform/http/server.js';
 import type { HostedPages } from '../checkout/hosted-pages.js';
 import type { MerchantsService } from '../merchants/merchants.service.js';
+import type { MessagesService } from '../messages/messages.service.js';
 import type { CardPaymentsService } from '../payments/card-payments.service.js';
 import type { TransactionsService } from '../payments/transactions.service.js';
+import { accountRoutes } from './account.routes.js';
 import type { DashboardService } from './dashboard.service.js';
 import { dashboardHttp, SESSION_COOKIE } from './dashboard-http.js';
 import { auditMain } from './pages/audit.page.js';
@@ -21,6 +23,8 @@ const SIGN_IN_PER_MINUTE = 20;
 
 export interface DashboardRouteDeps {
   dashboard: DashboardService;
+  messages: MessagesService;
+  publicBaseUrl: string;
   transactions: TransactionsService;
   cardPayments: CardPaymentsService;
   pages: HostedPages;
@@ -146,6 +150,7 @@ export function dashboardRoutes(app: App, deps: DashboardRouteDeps): void {
     const http = dashboardHttp(dashboard, pages);
     transactionRoutes(scope, { ...deps, http });
     terminalRoutes(scope, { ...deps, http });
+    accountRoutes(scope, { ...deps, http });
   });
 }
 

@@ -7,6 +7,7 @@ import { projectRoot } from '../../platform/paths.js';
 import type { DataKeys } from '../vault/data-keys.js';
 import { DeploymentSealer } from '../vault/deployment-sealer.js';
 import { DashboardAccounts } from './accounts/accounts.js';
+import { AccountRecovery } from './accounts/recovery.js';
 import { DashboardAudit } from './audit.js';
 import { DashboardSessions, type SessionPolicy } from './sessions/sessions.js';
 
@@ -21,17 +22,27 @@ export class DashboardService {
   readonly accounts: DashboardAccounts;
   readonly sessions: DashboardSessions;
   readonly audit: DashboardAudit;
+  readonly recovery: AccountRecovery;
   readonly css: DashboardAsset;
 
   constructor(deps: { pool: Pool; wallClock: Clock; dataKeys: DataKeys; policy: SessionPolicy }) {
     this.audit = new DashboardAudit(deps.pool);
     this.sessions = new DashboardSessions(deps.pool, deps.wallClock, deps.policy);
+    const totpSealer = new DeploymentSealer(deps.dataKeys, 'dashboard-totp', 'dashboard-totp');
     this.accounts = new DashboardAccounts({
       pool: deps.pool,
       clock: deps.wallClock,
-      totpSealer: new DeploymentSealer(deps.dataKeys, 'dashboard-totp', 'dashboard-totp'),
+      totpSealer,
       audit: this.audit,
       sessions: this.sessions,
+    });
+    this.recovery = new AccountRecovery({
+      pool: deps.pool,
+      clock: deps.wallClock,
+      accounts: this.accounts,
+      sessions: this.sessions,
+      audit: this.audit,
+      totpSealer,
     });
     const body = readFileSync(path.join(projectRoot(), 'src', 'modules', 'dashboard', 'assets', 'dashboard.css'));
     const hash = createHash('sha256').update(body).digest('hex').slice(0, 12);

@@ -111,3 +111,14 @@ export async function recordSuccess(sql: Sql, id: string, step: number, at: Date
   );
   return rowCount === 1;
 }
+
+/** A merchant's, a partner's or (neither given) the operator's users, by name. */
+export async function listTeam(sql: Sql, owner: { merchantId?: string; partnerId?: string }): Promise<DashboardUser[]> {
+  const where = owner.merchantId ? 'merchant_id = $1' : owner.partnerId ? 'partner_id = $1' : "owner_kind = 'operator'";
+  const values = owner.merchantId ? [owner.merchantId] : owner.partnerId ? [owner.partnerId] : [];
+  const { rows } = await sql.query(
+    `SELECT ${COLUMNS} FROM dashboard_users WHERE ${where} ORDER BY lower(name), id`,
+    values,
+  );
+  return rows.map((row) => publicUser(toUser(row)));
+}

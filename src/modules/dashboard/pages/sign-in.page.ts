@@ -12,6 +12,6 @@ export function signInPage(css: string, m: { email?: string; error?: string; nex
 <label for="password">Password</label><input id="password" name="password" type="password" autocomplete="current-password" required>
 <label for="code">One-time code</label><input id="code" name="code" inputmode="numeric" pattern="[0-9]{6}" maxlength="6" autocomplete="one-time-code" required aria-describedby="code-help">
 <p id="code-help" class="help">The 6-digit code from your authenticator app.</p>
-<button type="submit">Sign in</button></form></section>`,
+<button type="submit">Sign in</button></form><p><a href="/dashboard/forgot">Forgot your password?</a></p></section>`,
   );
 }

@@ -168,6 +168,32 @@ describe('the dashboard in a real browser', () => {
     await done('dashboard-refund');
     await eventually(async () => receiver.hits.some((h) => /transaction\.card\.refunded/.test(h.body)), 15_000);
   });
+  it('creates an API key whose secret is shown once', async () => {
+    const { page, done } = await openPage(browser, { width: 1200, height: 900 });
+    await page.goto(`${t.baseUrl}/dashboard/sign-in`);
+    await page.getByLabel('Email').fill(owner.email);
+    await page.getByLabel('Password').fill(owner.password);
+    await page.getByLabel(/code/).fill(await nextCode());
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('link', { name: 'API keys' }).click();
+    await page.getByLabel('Name').fill('Kitchen display');
+    await page.getByRole('button', { name: 'Create key' }).click();
+    const secret = await page.locator('#new-client-secret').innerText();
+    assert.ok(secret.length >= 20);
+    await accessible(page, 'the API keys page with a new key');
+    await done('dashboard-api-key');
+    const { page: later, done: laterDone } = await openPage(browser, { width: 1200, height: 900 });
+    await later.goto(`${t.baseUrl}/dashboard/sign-in`);
+    await later.getByLabel('Email').fill(owner.email);
+    await later.getByLabel('Password').fill(owner.password);
+    await later.getByLabel(/code/).fill(await nextCode());
+    await later.getByRole('button', { name: 'Sign in' }).click();
+    await later.goto(`${t.baseUrl}/dashboard/keys`);
+    await later.getByRole('cell', { name: 'Kitchen display', exact: true }).waitFor();
+    assert.equal((await later.content()).includes(secret), false, 'never shown again');
+    await laterDone('dashboard-api-keys');
+  });
+
   it('resets a forgotten password through the e-mail in the outbox, then signs in with it', async () => {
     const { page, done } = await openPage(browser, { width: 480, height: 900 });
     await page.goto(`${t.baseUrl}/dashboard/sign-in`);

@@ -3,6 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Clock } from '../../platform/clock/clock.js';
 import type { Pool } from '../../platform/db/pool.js';
 import type { App } from '../../platform/http/server.js';
+import type { ApiKeysService } from '../api-keys/api-keys.service.js';
 import type { HostedPages } from '../checkout/hosted-pages.js';
 import type { MerchantsService } from '../merchants/merchants.service.js';
 import type { MessagesService } from '../messages/messages.service.js';
@@ -11,6 +12,7 @@ import type { TransactionsService } from '../payments/transactions.service.js';
 import { accountRoutes } from './account.routes.js';
 import type { DashboardService } from './dashboard.service.js';
 import { dashboardHttp, SESSION_COOKIE } from './dashboard-http.js';
+import { keyRoutes } from './keys.routes.js';
 import { auditMain } from './pages/audit.page.js';
 import { homeMain } from './pages/home.page.js';
 import { homeFigures } from './pages/home.reads.js';
@@ -23,6 +25,7 @@ const SIGN_IN_PER_MINUTE = 20;
 
 export interface DashboardRouteDeps {
   dashboard: DashboardService;
+  apiKeys: ApiKeysService;
   messages: MessagesService;
   publicBaseUrl: string;
   transactions: TransactionsService;
@@ -151,6 +154,7 @@ export function dashboardRoutes(app: App, deps: DashboardRouteDeps): void {
     transactionRoutes(scope, { ...deps, http });
     terminalRoutes(scope, { ...deps, http });
     accountRoutes(scope, { ...deps, http });
+    keyRoutes(scope, { ...deps, http });
   });
 }
 

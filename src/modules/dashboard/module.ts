@@ -17,7 +17,7 @@ export const dashboardModule = defineModule({
     'roles, second factor, sessions and audit log.',
   tables: ['dashboard_users', 'dashboard_sessions', 'dashboard_tokens', 'dashboard_audit'],
   reads: ['transaction_amounts', 'event_records'],
-  needs: ['merchants', 'vault', 'hostedPages', 'transactions', 'cardPayments', 'messages'],
+  needs: ['merchants', 'vault', 'hostedPages', 'transactions', 'cardPayments', 'messages', 'apiKeys'],
   provides: ['dashboard'],
   build({ pool, config }, { vault }) {
     const dashboard = new DashboardService({
@@ -28,9 +28,14 @@ export const dashboardModule = defineModule({
     });
     return { dashboard };
   },
-  routes(app, { dashboard, hostedPages, merchants, transactions, cardPayments, messages }, { pool, clock, config }) {
+  routes(
+    app,
+    { dashboard, hostedPages, merchants, transactions, cardPayments, messages, apiKeys },
+    { pool, clock, config },
+  ) {
     dashboardRoutes(app, {
       dashboard,
+      apiKeys,
       messages,
       publicBaseUrl: config.publicBaseUrl,
       transactions,

@@ -13,6 +13,7 @@ const NAV: ReadonlyArray<{ href: string; label: string; action: Action; merchant
   { href: '/dashboard', label: 'Home', action: 'home.view' },
   { href: '/dashboard/transactions', label: 'Transactions', action: 'transactions.view', merchantOnly: true },
   { href: '/dashboard/terminal', label: 'Virtual terminal', action: 'terminal.charge', merchantOnly: true },
+  { href: '/dashboard/webhooks', label: 'Webhooks', action: 'webhooks.view', merchantOnly: true },
   { href: '/dashboard/keys', label: 'API keys', action: 'keys.manage', merchantOnly: true },
   { href: '/dashboard/team', label: 'Team', action: 'team.manage' },
   { href: '/dashboard/audit', label: 'Audit log', action: 'audit.view' },

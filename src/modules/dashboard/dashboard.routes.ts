@@ -9,6 +9,7 @@ import type { MerchantsService } from '../merchants/merchants.service.js';
 import type { MessagesService } from '../messages/messages.service.js';
 import type { CardPaymentsService } from '../payments/card-payments.service.js';
 import type { TransactionsService } from '../payments/transactions.service.js';
+import type { WebhooksService } from '../webhooks/webhooks.service.js';
 import { accountRoutes } from './account.routes.js';
 import type { DashboardService } from './dashboard.service.js';
 import { dashboardHttp, SESSION_COOKIE } from './dashboard-http.js';
@@ -20,11 +21,13 @@ import { esc, page } from './pages/html.js';
 import { signInPage } from './pages/sign-in.page.js';
 import { terminalRoutes } from './terminal.routes.js';
 import { transactionRoutes } from './transactions.routes.js';
+import { webhookRoutes } from './webhooks.routes.js';
 
 const SIGN_IN_PER_MINUTE = 20;
 
 export interface DashboardRouteDeps {
   dashboard: DashboardService;
+  webhooks: WebhooksService;
   apiKeys: ApiKeysService;
   messages: MessagesService;
   publicBaseUrl: string;
@@ -155,6 +158,7 @@ export function dashboardRoutes(app: App, deps: DashboardRouteDeps): void {
     terminalRoutes(scope, { ...deps, http });
     accountRoutes(scope, { ...deps, http });
     keyRoutes(scope, { ...deps, http });
+    webhookRoutes(scope, { ...deps, http });
   });
 }
 

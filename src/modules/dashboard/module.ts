@@ -17,7 +17,7 @@ export const dashboardModule = defineModule({
     'roles, second factor, sessions and audit log.',
   tables: ['dashboard_users', 'dashboard_sessions', 'dashboard_tokens', 'dashboard_audit'],
   reads: ['transaction_amounts', 'event_records'],
-  needs: ['merchants', 'vault', 'hostedPages', 'transactions', 'cardPayments', 'messages', 'apiKeys'],
+  needs: ['merchants', 'vault', 'hostedPages', 'transactions', 'cardPayments', 'messages', 'apiKeys', 'webhooks'],
   provides: ['dashboard'],
   build({ pool, config }, { vault }) {
     const dashboard = new DashboardService({
@@ -30,12 +30,13 @@ export const dashboardModule = defineModule({
   },
   routes(
     app,
-    { dashboard, hostedPages, merchants, transactions, cardPayments, messages, apiKeys },
+    { dashboard, hostedPages, merchants, transactions, cardPayments, messages, apiKeys, webhooks },
     { pool, clock, config },
   ) {
     dashboardRoutes(app, {
       dashboard,
       apiKeys,
+      webhooks,
       messages,
       publicBaseUrl: config.publicBaseUrl,
       transactions,

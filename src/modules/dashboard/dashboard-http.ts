@@ -9,8 +9,15 @@ import type { SignedIn } from './sessions/sessions.js';
 export const SESSION_COOKIE = 'tessera_dashboard';
 
 /** The navigation: each link shown only to a role that may open it. */
-const NAV: ReadonlyArray<{ href: string; label: string; action: Action; merchantOnly?: boolean }> = [
+const NAV: ReadonlyArray<{
+  href: string;
+  label: string;
+  action: Action;
+  merchantOnly?: boolean;
+  partnerOnly?: boolean;
+}> = [
   { href: '/dashboard', label: 'Home', action: 'home.view' },
+  { href: '/dashboard/partner', label: 'Portfolio', action: 'home.view', partnerOnly: true },
   { href: '/dashboard/transactions', label: 'Transactions', action: 'transactions.view', merchantOnly: true },
   { href: '/dashboard/terminal', label: 'Virtual terminal', action: 'terminal.charge', merchantOnly: true },
   { href: '/dashboard/webhooks', label: 'Webhooks', action: 'webhooks.view', merchantOnly: true },
@@ -37,10 +44,14 @@ export function dashboardHttp(dashboard: DashboardService, pages: HostedPages) {
     css,
     nav: {
       links: NAV.filter(
-        (l) => can(who.user.role, l.action) && (!l.merchantOnly || who.user.ownerKind === 'merchant'),
+        (l) =>
+          can(who.user.role, l.action) &&
+          (!l.merchantOnly || who.user.ownerKind === 'merchant') &&
+          (!l.partnerOnly || who.user.ownerKind === 'partner'),
       ).map((l) => ({ href: l.href, label: l.label, current: l.href === current })),
       who: `${who.user.name} (${who.user.role})`,
       csrf: who.csrf,
+      ...(who.actingForPartner ? { acting: 'a merchant of your portfolio' } : {}),
     },
   });
 

@@ -19,6 +19,7 @@ import { homeMain } from './pages/home.page.js';
 import { homeFigures } from './pages/home.reads.js';
 import { esc, page } from './pages/html.js';
 import { signInPage } from './pages/sign-in.page.js';
+import { partnerRoutes } from './partner.routes.js';
 import { terminalRoutes } from './terminal.routes.js';
 import { transactionRoutes } from './transactions.routes.js';
 import { webhookRoutes } from './webhooks.routes.js';
@@ -116,8 +117,9 @@ export function dashboardRoutes(app: App, deps: DashboardRouteDeps): void {
     scope.get('/dashboard', { config, schema }, async (request, reply) => {
       const who = await guard(request, reply, 'home.view');
       if (!who) return reply;
+      if (who.user.ownerKind === 'partner') return reply.redirect('/dashboard/partner', 303);
       if (who.user.ownerKind !== 'merchant') {
-        const kind = who.user.ownerKind === 'partner' ? 'Partner' : 'Operator';
+        const kind = 'Operator';
         return html(
           reply,
           200,
@@ -159,6 +161,7 @@ export function dashboardRoutes(app: App, deps: DashboardRouteDeps): void {
     accountRoutes(scope, { ...deps, http });
     keyRoutes(scope, { ...deps, http });
     webhookRoutes(scope, { ...deps, http });
+    partnerRoutes(scope, { ...deps, http });
   });
 }
 

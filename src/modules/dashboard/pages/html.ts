@@ -6,7 +6,13 @@ export interface PageFrame {
   title: string;
   css: string;
   /** The signed-in user's navigation (none on the sign-in page). */
-  nav?: { links: Array<{ href: string; label: string; current?: boolean }>; who: string; csrf: string };
+  nav?: {
+    links: Array<{ href: string; label: string; current?: boolean }>;
+    who: string;
+    csrf: string;
+    /** A partner's user in one of its merchants' dashboards: the way back to the portfolio. */
+    acting?: string;
+  };
 }
 
 /** The dashboard's page: a skip link, the navigation, the main content. Server-rendered, no script needed. */
@@ -18,7 +24,13 @@ export function page(frame: PageFrame, main: string): string {
           '',
         )}</ul></nav><div class="who"><span>${esc(frame.nav.who)}</span><form method="post" action="/dashboard/sign-out"><input type="hidden" name="csrf" value="${esc(
         frame.nav.csrf,
-      )}"><button type="submit">Sign out</button></form></div></header>`
+      )}"><button type="submit">Sign out</button></form></div>${
+        frame.nav.acting
+          ? `<form class="acting" method="post" action="/dashboard/partner/close"><input type="hidden" name="csrf" value="${esc(
+              frame.nav.csrf,
+            )}"><span>Viewing ${esc(frame.nav.acting)}</span> <button type="submit">Back to portfolio</button></form>`
+          : ''
+      }</header>`
     : '';
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${esc(
     frame.title,

@@ -11,9 +11,12 @@ export interface SessionPolicy {
 }
 
 export interface SignedIn {
+  /** The user as the pages see it: a partner's user acting in a merchant's dashboard is that merchant's, for now. */
   user: DashboardUser;
   csrf: string;
   idHash: string;
+  /** Set when a partner's user acts in one of its merchants' dashboards: the partner's id. */
+  actingForPartner?: string;
 }
 
 const hashOf = (cookie: string) => createHash('sha256').update(cookie).digest('hex');
@@ -68,8 +71,9 @@ export class DashboardSessions {
       last_seen_at: Date;
       expires_at: Date;
       revoked_at: Date | null;
+      acting_merchant_id: string | null;
     }>(
-      'SELECT user_id, generation, csrf_token, last_seen_at, expires_at, revoked_at FROM dashboard_sessions WHERE id_hash = $1',
+      'SELECT user_id, generation, csrf_token, last_seen_at, expires_at, revoked_at, acting_merchant_id FROM dashboard_sessions WHERE id_hash = $1',
       [idHash],
     );
     const row = rows[0];
@@ -81,7 +85,23 @@ export class DashboardSessions {
     if (now.getTime() - row.last_seen_at.getTime() > 60_000) {
       await this.pool.query('UPDATE dashboard_sessions SET last_seen_at = $2 WHERE id_hash = $1', [idHash, now]);
     }
-    return { user: publicUser(user), csrf: row.csrf_token, idHash };
+    const signedIn = { user: publicUser(user), csrf: row.csrf_token, idHash };
+    if (row.acting_merchant_id && user.ownerKind === 'partner' && user.partnerId) {
+      return {
+        ...signedIn,
+        user: { ...signedIn.user, ownerKind: 'merchant' as const, merchantId: row.acting_merchant_id },
+        actingForPartner: user.partnerId,
+      };
+    }
+    return signedIn;
+  }
+
+  /** A partner's user opens one of its merchants' dashboards (the caller checked the merchant is the partner's). */
+  async act(idHash: string, merchantId: string | null): Promise<void> {
+    await this.pool.query('UPDATE dashboard_sessions SET acting_merchant_id = $2 WHERE id_hash = $1', [
+      idHash,
+      merchantId,
+    ]);
   }
 
   async end(idHash: string): Promise<void> {

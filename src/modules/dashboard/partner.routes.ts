@@ -1,0 +1,68 @@
+import type { FastifyInstance } from 'fastify';
+import { isUuid } from '../../platform/crypto/ids.js';
+import { NotFoundError } from '../../platform/http/errors.js';
+import { pageRequest } from '../../platform/http/paging.js';
+import type { DashboardRouteDeps } from './dashboard.routes.js';
+import type { DashboardHttp } from './dashboard-http.js';
+import { page } from './pages/html.js';
+import { portfolioMain } from './pages/partner.page.js';
+
+const MERCHANTS = { orderBy: { companyName: 'company_name' }, defaultOrderBy: 'companyName', tieBreaker: 'id' };
+
+/**
+ * A partner's users: the portfolio of the partner's merchants, and each merchant's dashboard opened with the user's
+ * own role (the session acts in that merchant until it goes back). Only the partner's merchants open; any other id
+ * is as absent as it is in the partner API.
+ */
+export function partnerRoutes(scope: FastifyInstance, deps: DashboardRouteDeps & { http: DashboardHttp }): void {
+  const { http } = deps;
+  const config = { auth: 'public' as const };
+  const schema = { hide: true } as const;
+
+  scope.get('/dashboard/partner', { config, schema }, async (request, reply) => {
+    const who = await http.guard(request, reply, 'home.view');
+    if (!who) return reply;
+    if (who.user.ownerKind !== 'partner') return http.notFound(reply, who);
+    const result = await deps.merchants.listForPartner(
+      { partnerId: who.user.partnerId! },
+      pageRequest({ pageSize: 100, asc: true }, MERCHANTS),
+    );
+    return http.html(
+      reply,
+      200,
+      page(
+        http.frameOf(who, 'Portfolio', '/dashboard/partner'),
+        portfolioMain({ ...result, merchants: result.items, csrf: who.csrf }),
+      ),
+    );
+  });
+
+  scope.post('/dashboard/partner/open', { config, schema }, async (request, reply) => {
+    const who = await http.checkedPost(request, reply, 'home.view');
+    if (!who) return reply;
+    const merchantId = String((request.body as Record<string, string>).merchantId ?? '');
+    if (who.user.ownerKind !== 'partner' || !isUuid(merchantId)) return http.notFound(reply, who);
+    try {
+      await deps.merchants.merchantInScope(
+        { kind: 'partner', partnerId: who.user.partnerId!, clientId: `dashboard:${who.user.id}`, permissions: [] },
+        merchantId,
+      );
+    } catch (error) {
+      if (error instanceof NotFoundError) return http.notFound(reply, who);
+      throw error;
+    }
+    await deps.dashboard.sessions.act(who.idHash, merchantId);
+    await deps.dashboard.audit.record(
+      { user: who.user, action: 'partner.open-merchant', target: merchantId, outcome: 'ok', ip: request.ip },
+      new Date(),
+    );
+    return reply.redirect('/dashboard', 303);
+  });
+
+  scope.post('/dashboard/partner/close', { config, schema }, async (request, reply) => {
+    const who = await http.checkedPost(request, reply, 'home.view');
+    if (!who) return reply;
+    if (who.actingForPartner) await deps.dashboard.sessions.act(who.idHash, null);
+    return reply.redirect('/dashboard/partner', 303);
+  });
+}

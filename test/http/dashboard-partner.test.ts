@@ -1,0 +1,76 @@
+// A partner's users: the portfolio of the partner's merchants, a merchant's dashboard opened with the user's own role
+// (an analyst of the partner reads but cannot refund), another partner's merchant answered 404, and the way back.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { dashboardSession, field } from '../dashboard-helpers.js';
+import { type MerchantTenant, startNode, type TestNode } from '../harness.js';
+
+describe('dashboard for a partner', () => {
+  let t: TestNode;
+  let mine: MerchantTenant;
+  let theirs: MerchantTenant;
+  let partnerId: string;
+  before(async () => {
+    t = await startNode();
+    const partner = await t.partner();
+    partnerId = partner.id;
+    mine = await t.merchant({ partnerId, body: { companyName: 'Portfolio Pizza' } });
+    const otherPartner = await t.partner();
+    theirs = await t.merchant({ partnerId: otherPartner.id, body: { companyName: 'Somebody Else Cafe' } });
+    await t.request('POST', '/pay-api/v1/transactions/sale', {
+      token: mine.token,
+      body: {
+        amount: 18,
+        referenceId: 'PIZZA-1',
+        accountNumber: '4111111111111111',
+        expirationMonth: 12,
+        expirationYear: 2035,
+        securityCode: '123',
+        billingAddress: { line1: '123 Test St', postalCode: '10001' },
+      },
+    });
+  });
+  after(() => t.stop());
+
+  it('opens its merchant’s dashboard with its own role, and only its merchants', async () => {
+    const analyst = await dashboardSession(t, { partnerId }, 'analyst');
+    const home = await analyst.get('/dashboard');
+    assert.equal(home.status, 303);
+    assert.equal(home.headers.location, '/dashboard/partner');
+    const portfolio = await analyst.get('/dashboard/partner');
+    assert.match(portfolio.text, /Portfolio Pizza/);
+    assert.doesNotMatch(portfolio.text, /Somebody Else Cafe/);
+    const csrf = field(portfolio.text, 'csrf');
+    assert.equal((await analyst.post('/dashboard/partner/open', { csrf, merchantId: theirs.id })).status, 404);
+    const opened = await analyst.post('/dashboard/partner/open', { csrf, merchantId: mine.id });
+    assert.equal(opened.status, 303);
+    const merchantHome = await analyst.get('/dashboard');
+    assert.equal(merchantHome.status, 200);
+    assert.match(merchantHome.text, /<h1>Portfolio Pizza<\/h1>/);
+    assert.match(merchantHome.text, /Back to portfolio/);
+    const list = await analyst.get('/dashboard/transactions');
+    assert.match(list.text, /PIZZA-1/);
+    const id = /\/dashboard\/transactions\/([0-9a-f-]{36})/.exec(list.text)![1]!;
+    const detail = await analyst.get(`/dashboard/transactions/${id}`);
+    assert.doesNotMatch(detail.text, /\/refund"/, 'an analyst does not refund, in any merchant');
+    assert.equal(
+      (
+        await analyst.post(`/dashboard/transactions/${id}/refund`, {
+          csrf,
+          formId: field(detail.text, 'formId'),
+          amount: '1.00',
+          confirm: 'yes',
+        })
+      ).status,
+      403,
+    );
+    const back = await analyst.post('/dashboard/partner/close', { csrf });
+    assert.equal(back.status, 303);
+    assert.equal((await analyst.get('/dashboard')).headers.location, '/dashboard/partner');
+    const audit = await t.query<{ action: string; partner_id: string }>(
+      `SELECT action, partner_id FROM dashboard_audit WHERE action = 'partner.open-merchant' AND target = $1`,
+      [mine.id],
+    );
+    assert.equal(audit[0]?.partner_id, partnerId);
+  });
+});

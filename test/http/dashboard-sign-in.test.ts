@@ -157,7 +157,12 @@ describe('dashboard sign-in', () => {
 
   it('never sends a user to another site after signing in', async () => {
     const u = await newUser();
-    for (const next of ['https://evil.example/', '//evil.example/x', '/somewhere-else']) {
+    for (const next of [
+      'https://evil.example/',
+      '//evil.example/x',
+      '/somewhere-else',
+      '/dashboard/../admin/v1/clock',
+    ]) {
       const res = await signIn({ email: u.email, password: u.password, code: codeAt(u.totpSecret, -1), next });
       assert.equal(res.status, 303, res.text);
       assert.equal(res.headers.location, '/dashboard');

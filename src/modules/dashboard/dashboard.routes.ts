@@ -167,7 +167,8 @@ export function dashboardRoutes(app: App, deps: DashboardRouteDeps): void {
 
 /** Where to go after signing in: only a dashboard path of ours (never another site). */
 function safeNext(next: string | undefined): string {
-  return next && /^\/dashboard(\/[\w\-/?=&.%]*)?$/.test(next) && !next.startsWith('//') ? next : '/dashboard';
+  // No '..' (a browser would resolve /dashboard/../x out of the dashboard) and nothing that names another site.
+  return next && /^\/dashboard(\/[\w\-/?=&.%]*)?$/.test(next) && !next.includes('..') ? next : '/dashboard';
 }
 
 function sessionCookie(value: string, maxAgeSeconds: number, secure: boolean): string {

@@ -58,6 +58,8 @@ export interface Config {
   readonly dashboardSessionIdleMinutes: number;
   /** A dashboard session ends this long after sign-in (hours). */
   readonly dashboardSessionHours: number;
+  /** Sign-in attempts to the dashboard per client address per minute (every node together). */
+  readonly dashboardSignInPerMinute: number;
   /** How long an inbound file in a bank's drop box must keep its size before it is read as whole (ms). */
   readonly achInboundSettleMs: number;
   /** The same card, amount and referenceId within this window is refused as a duplicate. */
@@ -192,6 +194,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     achInboundSettleMs: read.integer('ACH_INBOUND_SETTLE_MS', 2000, { min: 0, max: 600_000 }),
     dashboardSessionIdleMinutes: read.integer('DASHBOARD_SESSION_IDLE_MINUTES', 30, { min: 1, max: 1440 }),
     dashboardSessionHours: read.integer('DASHBOARD_SESSION_HOURS', 12, { min: 1, max: 720 }),
+    dashboardSignInPerMinute: read.integer('DASHBOARD_SIGN_IN_PER_MINUTE', 20, { min: 1, max: 100_000 }),
     duplicateWindowMinutes: read.integer('DUPLICATE_CHECK_MINUTES', 10, { min: 0, max: 24 * 60 }),
     authorizationExpiryDays: read.integer('AUTHORIZATION_EXPIRY_DAYS', 7, { min: 1, max: 30 }),
     webhookHeaderPrefix: read.string('WEBHOOK_HEADER_PREFIX', 'Service'),

@@ -12,7 +12,8 @@ describe('dashboard sign-in', () => {
   let t: TestNode;
   let m: MerchantTenant;
   before(async () => {
-    t = await startNode();
+    // Every sign-in of this file comes from one address: more than the default 20 a minute.
+    t = await startNode({ env: { DASHBOARD_SIGN_IN_PER_MINUTE: '1000' } });
     m = await t.merchant({ body: { companyName: 'Dash Co' } });
   });
   after(() => t.stop());
@@ -103,6 +104,26 @@ describe('dashboard sign-in', () => {
     const res = await signIn({ email: u.email, password: u.password, code: codeAt(u.totpSecret, -1) });
     assert.equal(res.status, 401);
     assert.match(res.text, /locked/);
+  });
+
+  it('limits sign-in attempts per client address', async () => {
+    const limited = await startNode({ env: { DASHBOARD_SIGN_IN_PER_MINUTE: '3' } });
+    try {
+      const post = () =>
+        limited.request('POST', '/dashboard/sign-in', {
+          payload: new URLSearchParams({
+            email: 'x@example.com',
+            password: 'whatever it is',
+            code: '123456',
+          }).toString(),
+          headers: FORM,
+        });
+      const statuses = [];
+      for (let i = 0; i < 4; i++) statuses.push((await post()).status);
+      assert.deepEqual(statuses, [401, 401, 401, 429]);
+    } finally {
+      await limited.stop();
+    }
   });
 
   it('refuses a sign-in form posted from another site', async () => {

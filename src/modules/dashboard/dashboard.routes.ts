@@ -24,8 +24,6 @@ import { terminalRoutes } from './terminal.routes.js';
 import { transactionRoutes } from './transactions.routes.js';
 import { webhookRoutes } from './webhooks.routes.js';
 
-const SIGN_IN_PER_MINUTE = 20;
-
 export interface DashboardRouteDeps {
   dashboard: DashboardService;
   webhooks: WebhooksService;
@@ -40,6 +38,8 @@ export interface DashboardRouteDeps {
   /** Business time: what "today" is for the figures (the sandbox's clock may be moved). */
   clock: Clock;
   sessionHours: number;
+  /** DASHBOARD_SIGN_IN_PER_MINUTE */
+  signInPerMinute: number;
 }
 
 /** The dashboard under /dashboard: server-rendered pages, forms that post back, a session cookie. */
@@ -69,7 +69,7 @@ export function dashboardRoutes(app: App, deps: DashboardRouteDeps): void {
       const body = (request.body ?? {}) as Record<string, string>;
       const next = safeNext(body.next);
       const email = String(body.email ?? '').slice(0, 320);
-      const wait = await pages.limit('dashboard-sign-in', request, SIGN_IN_PER_MINUTE);
+      const wait = await pages.limit('dashboard-sign-in', request, deps.signInPerMinute);
       if (wait !== undefined) {
         reply.header('retry-after', String(wait));
         return html(reply, 429, signInPage(css, { email, next, error: `Too many attempts. Wait ${wait} seconds.` }));

@@ -46,6 +46,7 @@ export const dashboardModule = defineModule({
       pool,
       clock,
       sessionHours: config.dashboardSessionHours,
+      signInPerMinute: config.dashboardSignInPerMinute,
     });
   },
 });

@@ -167,4 +167,21 @@ describe('dashboard transactions', () => {
     assert.equal((await analyst.get('/dashboard/audit')).status, 403);
     assert.doesNotMatch((await analyst.get('/dashboard')).text, /Audit log/, 'not in its navigation');
   });
+
+  it('exports the filtered list as CSV, exactly, to a reader; not to staff', async () => {
+    await sale(m, 1234.05, '=HYPERLINK("http://evil.example")');
+    const analyst = await dashboardSession(t, { merchantId: m.id }, 'analyst');
+    const list = await analyst.get('/dashboard/transactions?min=1000');
+    assert.match(list.text, /export\.csv\?min=1000/);
+    const csv = await analyst.get('/dashboard/transactions/export.csv?min=1000');
+    assert.equal(csv.status, 200);
+    assert.match(String(csv.headers['content-type']), /^text\/csv/);
+    const lines = csv.text.trim().split('\n');
+    assert.equal(lines[0], 'id,createdAt,type,status,amount,card,reference,customer');
+    assert.equal(lines.length, 2, 'only what the filter takes');
+    assert.match(lines[1]!, /,Sale,Captured,1234\.05,/);
+    assert.match(lines[1]!, /"'=HYPERLINK/, 'a formula is kept as text');
+    const staff = await dashboardSession(t, { merchantId: m.id }, 'staff');
+    assert.equal((await staff.get('/dashboard/transactions/export.csv')).status, 403);
+  });
 });

@@ -6,11 +6,17 @@ import { pageRequest } from '../../platform/http/paging.js';
 import type { CardPaymentsService } from '../payments/card-payments.service.js';
 import { CardDataSource, CreateMethod, type Transaction, TransactionType } from '../payments/transactions.model.js';
 import type { TransactionsService } from '../payments/transactions.service.js';
+import type { TransactionFilter } from '../payments/transactions-list.repo.js';
 import { can } from './accounts/roles.js';
+import type { DashboardUser } from './accounts/users.repo.js';
 import type { DashboardRouteDeps } from './dashboard.routes.js';
 import type { DashboardHttp } from './dashboard-http.js';
+
+type SignedInUser = DashboardUser;
+
 import { cents } from './form-values.js';
 import { page } from './pages/html.js';
+import { transactionsCsv } from './pages/transactions.csv.js';
 import { type ListQuery, transactionMain, transactionsMain } from './pages/transactions.page.js';
 
 const PAGE_SIZE = 25;
@@ -39,12 +45,8 @@ export function transactionRoutes(scope: FastifyInstance, deps: TransactionRoute
   const config = { auth: 'public' as const };
   const schema = { hide: true } as const;
 
-  scope.get('/dashboard/transactions', { config, schema }, async (request, reply) => {
-    const who = await http.guard(request, reply, 'transactions.view');
-    if (!who) return reply;
-    if (who.user.ownerKind !== 'merchant') return http.notFound(reply, who);
-    const raw = request.query as Record<string, string | undefined>;
-    const { timeZone } = (await deps.merchants.getConfiguration(who.user.merchantId!)).settings;
+  /** The list's query as the page shows it and as the payments core filters by (staff: only what they took). */
+  const filterOf = (raw: Record<string, string | undefined>, timeZone: string, user: SignedInUser) => {
     const day = (text: string | undefined, end: boolean) => {
       const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text ?? '');
       if (!m) return undefined;
@@ -62,22 +64,32 @@ export function transactionRoutes(scope: FastifyInstance, deps: TransactionRoute
       page: Math.min(int(raw.page) ?? 0, 9999),
     };
     // Staff see the transactions they took in the virtual terminal (the Portal source, with them as its source).
-    const staff = who.user.role === 'staff';
+    const staff = user.role === 'staff';
     const from = day(q.from, false);
     const to = day(q.to, true);
     const min = cents(q.min);
     const max = cents(q.max);
+    const filter: TransactionFilter = {
+      merchantId: user.merchantId!,
+      ...(staff ? { createMethodId: CreateMethod.Portal, sourceId: user.id } : {}),
+      ...(q.statusId !== undefined ? { statusId: q.statusId } : {}),
+      ...(q.typeId !== undefined ? { typeId: q.typeId } : {}),
+      ...(from ? { from } : {}),
+      ...(to ? { to } : {}),
+      ...(min !== undefined ? { minCents: min } : {}),
+      ...(max !== undefined ? { maxCents: max } : {}),
+    };
+    return { q, filter, staff };
+  };
+
+  scope.get('/dashboard/transactions', { config, schema }, async (request, reply) => {
+    const who = await http.guard(request, reply, 'transactions.view');
+    if (!who) return reply;
+    if (who.user.ownerKind !== 'merchant') return http.notFound(reply, who);
+    const { timeZone } = (await deps.merchants.getConfiguration(who.user.merchantId!)).settings;
+    const { q, filter, staff } = filterOf(request.query as Record<string, string | undefined>, timeZone, who.user);
     const result = await deps.transactions.list(
-      {
-        merchantId: who.user.merchantId!,
-        ...(staff ? { createMethodId: CreateMethod.Portal, sourceId: who.user.id } : {}),
-        ...(q.statusId !== undefined ? { statusId: q.statusId } : {}),
-        ...(q.typeId !== undefined ? { typeId: q.typeId } : {}),
-        ...(from ? { from } : {}),
-        ...(to ? { to } : {}),
-        ...(min !== undefined ? { minCents: min } : {}),
-        ...(max !== undefined ? { maxCents: max } : {}),
-      },
+      filter,
       pageRequest({ page: q.page, pageSize: PAGE_SIZE, ...(q.search ? { search: q.search } : {}) }, LIST),
     );
     const note = staff ? 'The payments you took in the virtual terminal.' : undefined;
@@ -86,9 +98,28 @@ export function transactionRoutes(scope: FastifyInstance, deps: TransactionRoute
       200,
       page(
         http.frameOf(who, 'Transactions', '/dashboard/transactions'),
-        transactionsMain(q, result, PAGE_SIZE, timeZone, note),
+        transactionsMain(q, result, PAGE_SIZE, timeZone, note, can(who.user.role, 'transactions.export')),
       ),
     );
+  });
+
+  /** The filtered list as CSV, streamed a page at a time (any size), amounts exact (from cents, not floats). */
+  scope.get('/dashboard/transactions/export.csv', { config, schema }, async (request, reply) => {
+    const who = await http.guard(request, reply, 'transactions.export');
+    if (!who) return reply;
+    if (who.user.ownerKind !== 'merchant') return http.notFound(reply, who);
+    const { timeZone } = (await deps.merchants.getConfiguration(who.user.merchantId!)).settings;
+    const { q, filter } = filterOf(request.query as Record<string, string | undefined>, timeZone, who.user);
+    await deps.dashboard.audit.record(
+      { user: who.user, action: 'transactions.export', outcome: 'ok', detail: { ...q }, ip: request.ip },
+      new Date(),
+    );
+    const rows = deps.transactions.stream(filter, q.search);
+    reply
+      .header('content-type', 'text/csv; charset=utf-8')
+      .header('content-disposition', 'attachment; filename="transactions.csv"')
+      .header('cache-control', 'no-store');
+    return reply.send(transactionsCsv(rows));
   });
 
   /** The transaction's page, or 404 for an id that is not this merchant's (as the API answers). */

@@ -35,33 +35,7 @@ export async function listTransactions(
   >;
   total: number;
 }> {
-  const where = ['t.merchant_id = $1'];
-  const params: unknown[] = [filter.merchantId];
-  const add = (clause: (n: string) => string, value: unknown) => {
-    params.push(value);
-    where.push(clause(`$${params.length}`));
-  };
-  if (filter.createMethodId !== undefined) add((n) => `t.create_method_id = ${n}`, filter.createMethodId);
-  if (filter.batchId !== undefined) add((n) => `t.batch_id = ${n}`, filter.batchId);
-  if (filter.noBatch === true) where.push('t.batch_id IS NULL');
-  if (filter.noBatch === false) where.push('t.batch_id IS NOT NULL');
-  if (filter.statusId !== undefined) add((n) => `t.status_id = ${n}`, filter.statusId);
-  if (filter.customerId !== undefined) add((n) => `t.customer_id = ${n}`, filter.customerId);
-  if (filter.from) add((n) => `t.created_at >= ${n}`, filter.from);
-  if (filter.to) add((n) => `t.created_at <= ${n}`, filter.to);
-  if (filter.typeId !== undefined) add((n) => `t.type_id = ${n}`, filter.typeId);
-  if (filter.sourceId !== undefined) add((n) => `t.source_id = ${n}`, filter.sourceId);
-  if (filter.minCents !== undefined) add((n) => `t.total_cents >= ${n}`, filter.minCents);
-  if (filter.maxCents !== undefined) add((n) => `t.total_cents <= ${n}`, filter.maxCents);
-  if (page.search) {
-    add(
-      (n) =>
-        `(t.id::text ILIKE ${n} OR t.reference_id ILIKE ${n} OR t.pan_mask ILIKE ${n} OR t.auth_code ILIKE ${n}
-          OR c.first_name ILIKE ${n} OR c.last_name ILIKE ${n} OR c.company_name ILIKE ${n} OR c.email ILIKE ${n}
-          OR concat_ws(' ', c.first_name, c.last_name) ILIKE ${n})`,
-      likePattern(page.search),
-    );
-  }
+  const { where, params } = whereOf(filter, page.search);
   params.push(page.limit, page.offset);
   const { rows } = await sql.query(
     `SELECT ${TX_COLUMNS}, nullif(concat_ws(' ', c.first_name, c.last_name), '') AS customer_name,
@@ -92,6 +66,69 @@ export async function listTransactions(
     })),
     total,
   };
+}
+
+/** The filter as SQL conditions over `transactions t` (joined to `customer_contacts c`) and their parameters. */
+function whereOf(filter: TransactionFilter, search: string | undefined): { where: string[]; params: unknown[] } {
+  const where = ['t.merchant_id = $1'];
+  const params: unknown[] = [filter.merchantId];
+  const add = (clause: (n: string) => string, value: unknown) => {
+    params.push(value);
+    where.push(clause(`$${params.length}`));
+  };
+  if (filter.createMethodId !== undefined) add((n) => `t.create_method_id = ${n}`, filter.createMethodId);
+  if (filter.batchId !== undefined) add((n) => `t.batch_id = ${n}`, filter.batchId);
+  if (filter.noBatch === true) where.push('t.batch_id IS NULL');
+  if (filter.noBatch === false) where.push('t.batch_id IS NOT NULL');
+  if (filter.statusId !== undefined) add((n) => `t.status_id = ${n}`, filter.statusId);
+  if (filter.customerId !== undefined) add((n) => `t.customer_id = ${n}`, filter.customerId);
+  if (filter.from) add((n) => `t.created_at >= ${n}`, filter.from);
+  if (filter.to) add((n) => `t.created_at <= ${n}`, filter.to);
+  if (filter.typeId !== undefined) add((n) => `t.type_id = ${n}`, filter.typeId);
+  if (filter.sourceId !== undefined) add((n) => `t.source_id = ${n}`, filter.sourceId);
+  if (filter.minCents !== undefined) add((n) => `t.total_cents >= ${n}`, filter.minCents);
+  if (filter.maxCents !== undefined) add((n) => `t.total_cents <= ${n}`, filter.maxCents);
+  if (search) {
+    add(
+      (n) =>
+        `(t.id::text ILIKE ${n} OR t.reference_id ILIKE ${n} OR t.pan_mask ILIKE ${n} OR t.auth_code ILIKE ${n}
+          OR c.first_name ILIKE ${n} OR c.last_name ILIKE ${n} OR c.company_name ILIKE ${n} OR c.email ILIKE ${n}
+          OR concat_ws(' ', c.first_name, c.last_name) ILIKE ${n})`,
+      likePattern(search),
+    );
+  }
+  return { where, params };
+}
+
+/**
+ * Every matching transaction, newest first, in keyset pages (created_at, id): an export of any size holds one page in
+ * memory, and a transaction made while it runs does not shift the pages.
+ */
+export async function* streamTransactions(
+  sql: Sql,
+  filter: TransactionFilter,
+  search: string | undefined,
+  pageSize = 1000,
+): AsyncGenerator<Transaction & { customerName: string | null }> {
+  let after: { createdAt: Date; id: string } | undefined;
+  for (;;) {
+    const { where, params } = whereOf(filter, search);
+    if (after) {
+      params.push(after.createdAt, after.id);
+      where.push(`(t.created_at, t.id) < ($${params.length - 1}, $${params.length})`);
+    }
+    params.push(pageSize);
+    const { rows } = await sql.query(
+      `SELECT ${TX_COLUMNS}, nullif(concat_ws(' ', c.first_name, c.last_name), '') AS customer_name
+       FROM transactions t LEFT JOIN customer_contacts c ON c.id = t.customer_id
+       WHERE ${where.join(' AND ')} ORDER BY t.created_at DESC, t.id DESC LIMIT $${params.length}`,
+      params,
+    );
+    for (const row of rows) yield { ...toTransaction(row), customerName: row.customer_name };
+    if (rows.length < pageSize) return;
+    const last = rows[rows.length - 1]!;
+    after = { createdAt: last.created_at, id: last.id };
+  }
 }
 
 /**

@@ -12,7 +12,7 @@ import {
   findRefundsOf,
   findTransaction,
 } from './transactions.repo.js';
-import { listTransactions, type TransactionFilter } from './transactions-list.repo.js';
+import { listTransactions, streamTransactions, type TransactionFilter } from './transactions-list.repo.js';
 
 /** Reads of transactions (any method) and the settle command. */
 export class TransactionsService {
@@ -47,6 +47,11 @@ export class TransactionsService {
 
   list(filter: TransactionFilter, page: PageRequest) {
     return listTransactions(this.pool, filter, page);
+  }
+
+  /** Every matching transaction, newest first, a page at a time (an export of any size). */
+  stream(filter: TransactionFilter, search?: string) {
+    return streamTransactions(this.pool, filter, search);
   }
 
   /**

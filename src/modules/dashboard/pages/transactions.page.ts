@@ -25,6 +25,7 @@ export function transactionsMain(
   pageSize: number,
   timeZone: string,
   note?: string,
+  canExport = false,
 ): string {
   const query = (page: number) =>
     `?${new URLSearchParams(
@@ -40,6 +41,14 @@ export function transactionsMain(
 <td class="num">${money(t.totalCents)}</td></tr>`,
     )
     .join('');
+  /** The filters alone (no page): what the CSV export takes. */
+  const filters = () => {
+    const { page: _page, ...rest } = q;
+    const params = new URLSearchParams(
+      Object.entries(rest).filter(([, v]) => v !== undefined && v !== '') as Array<[string, string]>,
+    ).toString();
+    return params ? `?${params}` : '';
+  };
   const pages = Math.max(1, Math.ceil(result.total / pageSize));
   const nav = `<nav aria-label="Pages" class="pager">${
     q.page > 0 ? `<a href="${esc(query(q.page - 1))}" rel="prev">Previous</a>` : ''
@@ -57,7 +66,11 @@ export function transactionsMain(
 <div><label for="min">Amount from</label><input id="min" name="min" inputmode="decimal" value="${esc(q.min ?? '')}"></div>
 <div><label for="max">Amount to</label><input id="max" name="max" inputmode="decimal" value="${esc(q.max ?? '')}"></div>
 </div><button type="submit">Filter</button></form>
-${note ? `<p class="card">${esc(note)}</p>` : ''}
+${note ? `<p class="card">${esc(note)}</p>` : ''}${
+  canExport
+    ? `<p><a href="/dashboard/transactions/export.csv${esc(filters())}" download>Download this list as CSV</a></p>`
+    : ''
+}
 <section class="card"><div class="scroll"><table><caption>Transactions</caption><thead><tr><th scope="col">When</th><th scope="col">Type</th><th scope="col">Status</th><th scope="col">Card</th><th scope="col">Customer</th><th scope="col">Reference</th><th scope="col" class="num">Amount</th></tr></thead><tbody>${
     rows || '<tr><td colspan="7">No transactions match.</td></tr>'
   }</tbody></table></div>${nav}</section>`;

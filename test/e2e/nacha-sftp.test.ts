@@ -192,6 +192,8 @@ describe('ACH over SFTP (nacha-sftp, a real OpenSSH server)', () => {
       token: m1.token,
     });
     assert.match(JSON.stringify(methods.body), /0098/, 'the vaulted account took the corrected number');
+    // The return file is removed once applied (just after its entries change); the one still being written stays.
+    await eventually(async () => !bank.inboundNames().includes('returns-1.ach'), 20_000);
     assert.deepEqual(bank.inboundNames(), ['.returns-2.ach.part'], 'a file still being written is left alone');
 
     // The same return file again: recognised by name and SHA-256, applied once.

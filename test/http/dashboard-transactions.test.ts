@@ -184,4 +184,16 @@ describe('dashboard transactions', () => {
     const staff = await dashboardSession(t, { merchantId: m.id }, 'staff');
     assert.equal((await staff.get('/dashboard/transactions/export.csv')).status, 403);
   });
+
+  it('shows the settlement batches with their totals to a reader', async () => {
+    const settled = await t.request('POST', '/pay-api/v1/transactions/settle', { token: m.token });
+    assert.equal(settled.status, 200, settled.text);
+    const analyst = await dashboardSession(t, { merchantId: m.id }, 'analyst');
+    const page = await analyst.get('/dashboard/settlements');
+    assert.equal(page.status, 200);
+    assert.match(page.text, /Net settled, last 1 batches/);
+    assert.match(page.text, /<td>Settled<\/td>/);
+    const staff = await dashboardSession(t, { merchantId: m.id }, 'staff');
+    assert.equal((await staff.get('/dashboard/settlements')).status, 403);
+  });
 });

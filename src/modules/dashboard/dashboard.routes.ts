@@ -9,6 +9,7 @@ import type { MerchantsService } from '../merchants/merchants.service.js';
 import type { MessagesService } from '../messages/messages.service.js';
 import type { CardPaymentsService } from '../payments/card-payments.service.js';
 import type { TransactionsService } from '../payments/transactions.service.js';
+import type { SettlementsService } from '../settlements/settlements.service.js';
 import type { WebhooksService } from '../webhooks/webhooks.service.js';
 import { accountRoutes } from './account.routes.js';
 import type { DashboardService } from './dashboard.service.js';
@@ -20,12 +21,14 @@ import { homeFigures } from './pages/home.reads.js';
 import { esc, page } from './pages/html.js';
 import { signInPage } from './pages/sign-in.page.js';
 import { partnerRoutes } from './partner.routes.js';
+import { settlementRoutes } from './settlements.routes.js';
 import { terminalRoutes } from './terminal.routes.js';
 import { transactionRoutes } from './transactions.routes.js';
 import { webhookRoutes } from './webhooks.routes.js';
 
 export interface DashboardRouteDeps {
   dashboard: DashboardService;
+  settlements: SettlementsService;
   webhooks: WebhooksService;
   apiKeys: ApiKeysService;
   messages: MessagesService;
@@ -162,6 +165,7 @@ export function dashboardRoutes(app: App, deps: DashboardRouteDeps): void {
     keyRoutes(scope, { ...deps, http });
     webhookRoutes(scope, { ...deps, http });
     partnerRoutes(scope, { ...deps, http });
+    settlementRoutes(scope, { ...deps, http });
   });
 }
 

@@ -17,7 +17,17 @@ export const dashboardModule = defineModule({
     'roles, second factor, sessions and audit log.',
   tables: ['dashboard_users', 'dashboard_sessions', 'dashboard_tokens', 'dashboard_audit'],
   reads: ['transaction_amounts', 'event_records'],
-  needs: ['merchants', 'vault', 'hostedPages', 'transactions', 'cardPayments', 'messages', 'apiKeys', 'webhooks'],
+  needs: [
+    'merchants',
+    'vault',
+    'hostedPages',
+    'transactions',
+    'cardPayments',
+    'messages',
+    'apiKeys',
+    'webhooks',
+    'settlements',
+  ],
   provides: ['dashboard'],
   build({ pool, config }, { vault }) {
     const dashboard = new DashboardService({
@@ -30,11 +40,12 @@ export const dashboardModule = defineModule({
   },
   routes(
     app,
-    { dashboard, hostedPages, merchants, transactions, cardPayments, messages, apiKeys, webhooks },
+    { dashboard, hostedPages, merchants, transactions, cardPayments, messages, apiKeys, webhooks, settlements },
     { pool, clock, config },
   ) {
     dashboardRoutes(app, {
       dashboard,
+      settlements,
       apiKeys,
       webhooks,
       messages,

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { dashboardSession, field } from '../dashboard-helpers.js';
-import { type MerchantTenant, startNode, type TestNode } from '../harness.js';
+import { eventually, type MerchantTenant, startNode, type TestNode } from '../harness.js';
 
 describe('dashboard transactions', () => {
   let t: TestNode;
@@ -77,6 +77,14 @@ describe('dashboard transactions', () => {
     );
     const after = await owner.get(`/dashboard/transactions/${id}?done=Refunded.`);
     assert.match(after.text, /Up to \$25\.00/);
+    // The request log is written in batches, a moment later.
+    await eventually(async () => {
+      const logged = await t.query(`SELECT 1 FROM request_logs WHERE merchant_id = $1 AND path = $2`, [
+        m.id,
+        `/dashboard/transactions/${id}/refund`,
+      ]);
+      return logged.length >= 1;
+    }, 10_000);
     const audit = await t.query<{ action: string; outcome: string }>(
       `SELECT action, outcome FROM dashboard_audit WHERE target = $1 ORDER BY at`,
       [id],

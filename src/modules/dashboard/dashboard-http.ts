@@ -83,6 +83,17 @@ export function dashboardHttp(dashboard: DashboardService, pages: HostedPages) {
       reply.redirect(`/dashboard/sign-in?next=${encodeURIComponent(request.url)}`, 303);
       return undefined;
     }
+    // The merchant's request log (`tessera logs tail`) and every log line name the dashboard user, as they name an
+    // API key for the API's requests.
+    if (who.user.merchantId) {
+      request.principal = {
+        kind: 'merchant',
+        clientId: `dashboard:${who.user.id}`,
+        merchantId: who.user.merchantId,
+        partnerId: who.user.partnerId,
+        permissions: [],
+      };
+    }
     if (!can(who.user.role, action)) {
       await refuse(request, reply, who, action, 'role');
       html(reply, 403, page(frameOf(who, 'Not allowed'), '<h1>Not allowed</h1><p>Your role cannot do this.</p>'));

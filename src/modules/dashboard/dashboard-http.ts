@@ -20,6 +20,7 @@ const NAV: ReadonlyArray<{
   { href: '/dashboard/partner', label: 'Portfolio', action: 'home.view', partnerOnly: true },
   { href: '/dashboard/transactions', label: 'Transactions', action: 'transactions.view', merchantOnly: true },
   { href: '/dashboard/terminal', label: 'Virtual terminal', action: 'terminal.charge', merchantOnly: true },
+  { href: '/dashboard/customers', label: 'Customers', action: 'customers.view', merchantOnly: true },
   { href: '/dashboard/settlements', label: 'Settlements', action: 'settlements.view', merchantOnly: true },
   { href: '/dashboard/webhooks', label: 'Webhooks', action: 'webhooks.view', merchantOnly: true },
   { href: '/dashboard/keys', label: 'API keys', action: 'keys.manage', merchantOnly: true },

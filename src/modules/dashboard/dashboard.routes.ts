@@ -5,6 +5,7 @@ import type { Pool } from '../../platform/db/pool.js';
 import type { App } from '../../platform/http/server.js';
 import type { ApiKeysService } from '../api-keys/api-keys.service.js';
 import type { HostedPages } from '../checkout/hosted-pages.js';
+import type { CustomersService } from '../customers/customers.service.js';
 import type { MerchantsService } from '../merchants/merchants.service.js';
 import type { MessagesService } from '../messages/messages.service.js';
 import type { CardPaymentsService } from '../payments/card-payments.service.js';
@@ -12,6 +13,7 @@ import type { TransactionsService } from '../payments/transactions.service.js';
 import type { SettlementsService } from '../settlements/settlements.service.js';
 import type { WebhooksService } from '../webhooks/webhooks.service.js';
 import { accountRoutes } from './account.routes.js';
+import { customerRoutes } from './customers.routes.js';
 import type { DashboardService } from './dashboard.service.js';
 import { dashboardHttp, SESSION_COOKIE } from './dashboard-http.js';
 import { keyRoutes } from './keys.routes.js';
@@ -28,6 +30,7 @@ import { webhookRoutes } from './webhooks.routes.js';
 
 export interface DashboardRouteDeps {
   dashboard: DashboardService;
+  customers: CustomersService;
   settlements: SettlementsService;
   webhooks: WebhooksService;
   apiKeys: ApiKeysService;
@@ -166,6 +169,7 @@ export function dashboardRoutes(app: App, deps: DashboardRouteDeps): void {
     webhookRoutes(scope, { ...deps, http });
     partnerRoutes(scope, { ...deps, http });
     settlementRoutes(scope, { ...deps, http });
+    customerRoutes(scope, { ...deps, http });
   });
 }
 

@@ -27,6 +27,7 @@ export const dashboardModule = defineModule({
     'apiKeys',
     'webhooks',
     'settlements',
+    'customers',
   ],
   provides: ['dashboard'],
   build({ pool, config }, { vault }) {
@@ -40,11 +41,23 @@ export const dashboardModule = defineModule({
   },
   routes(
     app,
-    { dashboard, hostedPages, merchants, transactions, cardPayments, messages, apiKeys, webhooks, settlements },
+    {
+      dashboard,
+      hostedPages,
+      merchants,
+      transactions,
+      cardPayments,
+      messages,
+      apiKeys,
+      webhooks,
+      settlements,
+      customers,
+    },
     { pool, clock, config },
   ) {
     dashboardRoutes(app, {
       dashboard,
+      customers,
       settlements,
       apiKeys,
       webhooks,

@@ -15,6 +15,7 @@ const NAV: ReadonlyArray<{
   action: Action;
   merchantOnly?: boolean;
   partnerOnly?: boolean;
+  operatorOnly?: boolean;
 }> = [
   { href: '/dashboard', label: 'Home', action: 'home.view' },
   { href: '/dashboard/partner', label: 'Portfolio', action: 'home.view', partnerOnly: true },
@@ -24,6 +25,7 @@ const NAV: ReadonlyArray<{
   { href: '/dashboard/settlements', label: 'Settlements', action: 'settlements.view', merchantOnly: true },
   { href: '/dashboard/webhooks', label: 'Webhooks', action: 'webhooks.view', merchantOnly: true },
   { href: '/dashboard/keys', label: 'API keys', action: 'keys.manage', merchantOnly: true },
+  { href: '/dashboard/operator/bank-files', label: 'Bank files', action: 'operator.view', operatorOnly: true },
   { href: '/dashboard/team', label: 'Team', action: 'team.manage' },
   { href: '/dashboard/audit', label: 'Audit log', action: 'audit.view' },
 ];
@@ -49,7 +51,8 @@ export function dashboardHttp(dashboard: DashboardService, pages: HostedPages) {
         (l) =>
           can(who.user.role, l.action) &&
           (!l.merchantOnly || who.user.ownerKind === 'merchant') &&
-          (!l.partnerOnly || who.user.ownerKind === 'partner'),
+          (!l.partnerOnly || who.user.ownerKind === 'partner') &&
+          (!l.operatorOnly || who.user.ownerKind === 'operator'),
       ).map((l) => ({ href: l.href, label: l.label, current: l.href === current })),
       who: `${who.user.name} (${who.user.role})`,
       csrf: who.csrf,

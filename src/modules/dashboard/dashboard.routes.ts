@@ -8,6 +8,7 @@ import type { HostedPages } from '../checkout/hosted-pages.js';
 import type { CustomersService } from '../customers/customers.service.js';
 import type { MerchantsService } from '../merchants/merchants.service.js';
 import type { MessagesService } from '../messages/messages.service.js';
+import type { AchPaymentsService } from '../payments/ach/ach.service.js';
 import type { CardPaymentsService } from '../payments/card-payments.service.js';
 import type { TransactionsService } from '../payments/transactions.service.js';
 import type { SettlementsService } from '../settlements/settlements.service.js';
@@ -17,6 +18,7 @@ import { customerRoutes } from './customers.routes.js';
 import type { DashboardService } from './dashboard.service.js';
 import { dashboardHttp, SESSION_COOKIE } from './dashboard-http.js';
 import { keyRoutes } from './keys.routes.js';
+import { operatorRoutes } from './operator.routes.js';
 import { auditMain } from './pages/audit.page.js';
 import { homeMain } from './pages/home.page.js';
 import { homeFigures } from './pages/home.reads.js';
@@ -30,6 +32,7 @@ import { webhookRoutes } from './webhooks.routes.js';
 
 export interface DashboardRouteDeps {
   dashboard: DashboardService;
+  ach: AchPaymentsService;
   customers: CustomersService;
   settlements: SettlementsService;
   webhooks: WebhooksService;
@@ -170,6 +173,7 @@ export function dashboardRoutes(app: App, deps: DashboardRouteDeps): void {
     partnerRoutes(scope, { ...deps, http });
     settlementRoutes(scope, { ...deps, http });
     customerRoutes(scope, { ...deps, http });
+    operatorRoutes(scope, { ...deps, http });
   });
 }
 

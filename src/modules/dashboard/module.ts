@@ -28,6 +28,7 @@ export const dashboardModule = defineModule({
     'webhooks',
     'settlements',
     'customers',
+    'ach',
   ],
   provides: ['dashboard'],
   build({ pool, config }, { vault }) {
@@ -52,11 +53,13 @@ export const dashboardModule = defineModule({
       webhooks,
       settlements,
       customers,
+      ach,
     },
     { pool, clock, config },
   ) {
     dashboardRoutes(app, {
       dashboard,
+      ach,
       customers,
       settlements,
       apiKeys,

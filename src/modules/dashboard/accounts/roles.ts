@@ -31,6 +31,8 @@ export const ACTIONS = {
   'settings.manage': MANAGERS,
   'team.manage': MANAGERS,
   'audit.view': MANAGERS,
+  /** The operator's console (operator users only): the deployment's files exchanged with banks. */
+  'operator.view': READERS,
   /** Its own account: password, second factor, sign out everywhere. */
   'account.manage': EVERYONE,
 } as const satisfies Record<string, readonly Role[]>;

@@ -64,6 +64,10 @@ describe('dashboard for a partner', () => {
       ).status,
       403,
     );
+    // The merchant leaves the partner: the session no longer acts in it.
+    await t.query('UPDATE merchants SET partner_id = $2 WHERE id = $1', [mine.id, theirs.partnerId ?? null]);
+    assert.equal((await analyst.get('/dashboard')).headers.location, '/dashboard/partner');
+    await t.query('UPDATE merchants SET partner_id = $2 WHERE id = $1', [mine.id, partnerId]);
     const back = await analyst.post('/dashboard/partner/close', { csrf });
     assert.equal(back.status, 303);
     assert.equal((await analyst.get('/dashboard')).headers.location, '/dashboard/partner');

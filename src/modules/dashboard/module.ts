@@ -16,7 +16,7 @@ export const dashboardModule = defineModule({
     'The dashboard: a web application under /dashboard for merchants, partners and the operator, with its users, ' +
     'roles, second factor, sessions and audit log.',
   tables: ['dashboard_users', 'dashboard_sessions', 'dashboard_tokens', 'dashboard_audit'],
-  reads: ['transaction_amounts', 'event_records'],
+  reads: ['transaction_amounts', 'event_records', 'merchant_accounts'],
   needs: [
     'merchants',
     'vault',

@@ -86,7 +86,17 @@ export class DashboardSessions {
       await this.pool.query('UPDATE dashboard_sessions SET last_seen_at = $2 WHERE id_hash = $1', [idHash, now]);
     }
     const signedIn = { user: publicUser(user), csrf: row.csrf_token, idHash };
-    if (row.acting_merchant_id && user.ownerKind === 'partner' && user.partnerId) {
+    // Acting in a merchant only while the merchant is still the partner's (a merchant moved away ends it at once).
+    const stillTheirs =
+      row.acting_merchant_id && user.ownerKind === 'partner' && user.partnerId
+        ? (
+            await this.pool.query('SELECT 1 FROM merchant_accounts WHERE id = $1 AND partner_id = $2', [
+              row.acting_merchant_id,
+              user.partnerId,
+            ])
+          ).rowCount === 1
+        : false;
+    if (stillTheirs && user.partnerId) {
       return {
         ...signedIn,
         user: { ...signedIn.user, ownerKind: 'merchant' as const, merchantId: row.acting_merchant_id },

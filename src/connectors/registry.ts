@@ -1,5 +1,5 @@
 import type { AchConnector } from './ach/ach-connector.js';
-import type { BankDropBox } from './ach/bank-drop-box.js';
+import type { BankDropBox, DropBoxSession } from './ach/bank-drop-box.js';
 import type { CardConnector, CardOutcome } from './card/card-connector.js';
 
 /** How long Tessera waits for a processor before treating the outcome as unknown (and reconciling later). */
@@ -24,6 +24,7 @@ export interface ConnectorDeadlines {
 export class Connectors {
   private readonly cardsWithDeadlines = new Map<string, CardConnector>();
   private readonly banksWithDeadlines = new Map<string, AchConnector>();
+  private readonly bankMs: number;
 
   constructor(
     cards: ReadonlyMap<string, CardConnector>,
@@ -33,6 +34,7 @@ export class Connectors {
   ) {
     for (const [name, card] of cards) this.cardsWithDeadlines.set(name, cardWithDeadlines(card, deadlines.cardMs));
     for (const [name, bank] of banks) this.banksWithDeadlines.set(name, bankWithDeadlines(bank, deadlines.bankMs));
+    this.bankMs = deadlines.bankMs;
   }
 
   ach(name: string): AchConnector {
@@ -41,11 +43,23 @@ export class Connectors {
     return connector;
   }
 
-  /** A file-exchange connector's drop box (nacha-sftp); its callers bound each exchange by the bank deadline. */
-  dropBox(name: string): BankDropBox {
+  /**
+   * A session with a processor's bank drop box (nacha-sftp) for `work`, under the bank deadline like every bank call:
+   * at the deadline the session closes (what is in flight fails) and this rejects with DeadlineError; the session
+   * closes when `work` ends either way.
+   */
+  async withDropBox<T>(name: string, processorId: string, work: (session: DropBoxSession) => Promise<T>): Promise<T> {
     const dropBox = this.dropBoxes.get(name);
     if (!dropBox) throw new Error(`No bank drop box named "${name}" is installed`);
-    return dropBox;
+    return withDeadline(async (signal) => {
+      const session = await dropBox.open(processorId, { signal });
+      signal.addEventListener('abort', () => session.close(), { once: true });
+      try {
+        return await work(session);
+      } finally {
+        session.close();
+      }
+    }, this.bankMs);
   }
 
   card(name: string): CardConnector {

@@ -84,12 +84,15 @@ export function RateSchema(options: { description?: string; examples?: number[] 
   );
 }
 
-/** 123456 → "1,234.56"; -5 → "-0.05": integer arithmetic, the same figures the calculations answer. */
-export function formatCents(cents: number): string {
+/** 123456 → "1234.56"; -5 → "-0.05": integer arithmetic, never a float (CSV files, machine-read figures). */
+export function centsToDecimal(cents: number): string {
   const sign = cents < 0 ? '-' : '';
   const abs = Math.abs(cents);
-  const whole = Math.floor(abs / 100)
-    .toString()
-    .replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-  return `${sign}${whole}.${String(abs % 100).padStart(2, '0')}`;
+  return `${sign}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, '0')}`;
+}
+
+/** 123456 → "1,234.56"; -5 → "-0.05": integer arithmetic, the same figures the calculations answer. */
+export function formatCents(cents: number): string {
+  // Commas in the whole part only (the cents never have three digits).
+  return centsToDecimal(cents).replace(/\B(?=(\d{3})+\.)/g, ',');
 }

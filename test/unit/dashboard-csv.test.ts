@@ -1,8 +1,9 @@
-// The CSV export's amounts come from integer cents as text: the same digits as the cents say, for any amount.
+// Amounts as text from integer cents (the CSV export's, and the grouped form pages and messages show): the same
+// digits as the cents say, for any amount.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { decimal } from '../../src/modules/dashboard/pages/transactions.csv.js';
+import { centsToDecimal as decimal, formatCents } from '../../src/platform/money.js';
 
 describe('dashboard CSV amounts', () => {
   it('writes cents exactly, sign and all', () => {
@@ -15,6 +16,7 @@ describe('dashboard CSV amounts', () => {
         const text = decimal(cents);
         assert.equal(BigInt(text.replace('.', '').replace(/^(-?)0+(?=\d)/, '$1')), BigInt(cents));
         assert.match(text, /^-?\d+\.\d{2}$/);
+        assert.equal(formatCents(cents).replaceAll(',', ''), text, 'the grouped form is the same figure');
       }),
     );
   });

@@ -2,6 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { HostedPages } from '../checkout/hosted-pages.js';
 import { parseCookie } from '../checkout/hosted-pages.js';
 import { type Action, can } from './accounts/roles.js';
+import type { AuditEntry } from './audit.js';
 import type { DashboardService } from './dashboard.service.js';
 import { type PageFrame, page } from './pages/html.js';
 import type { SignedIn } from './sessions/sessions.js';
@@ -60,25 +61,12 @@ export function dashboardHttp(dashboard: DashboardService, pages: HostedPages) {
     },
   });
 
-  const refuse = async (
-    request: FastifyRequest,
-    reply: FastifyReply,
-    who: SignedIn,
-    action: string,
-    reason: string,
-  ) => {
-    await dashboard.audit.record(
-      {
-        user: who.user,
-        action,
-        outcome: 'refused',
-        detail: { reason },
-        ip: request.ip,
-        correlationId: String(request.id),
-      },
-      new Date(),
-    );
-  };
+  /** What the signed-in user did, in the audit log: with who, from which address, under which request. */
+  const audit = (request: FastifyRequest, who: SignedIn, entry: Omit<AuditEntry, 'user' | 'ip' | 'correlationId'>) =>
+    dashboard.audit.record({ ...entry, user: who.user, ip: request.ip, correlationId: String(request.id) }, new Date());
+
+  const refuse = (request: FastifyRequest, who: SignedIn, action: string, reason: string) =>
+    audit(request, who, { action, outcome: 'refused', detail: { reason } });
 
   /** The signed-in user allowed `action`; otherwise the answer is sent (the sign-in page, or 403) and undefined. */
   const guard = async (request: FastifyRequest, reply: FastifyReply, action: Action) => {
@@ -99,7 +87,7 @@ export function dashboardHttp(dashboard: DashboardService, pages: HostedPages) {
       };
     }
     if (!can(who.user.role, action)) {
-      await refuse(request, reply, who, action, 'role');
+      await refuse(request, who, action, 'role');
       html(reply, 403, page(frameOf(who, 'Not allowed'), '<h1>Not allowed</h1><p>Your role cannot do this.</p>'));
       return undefined;
     }
@@ -112,7 +100,7 @@ export function dashboardHttp(dashboard: DashboardService, pages: HostedPages) {
     if (!who) return undefined;
     const token = (request.body as Record<string, string> | undefined)?.csrf;
     if (!pages.sameOrigin(request) || !token || token !== who.csrf) {
-      await refuse(request, reply, who, action, 'csrf');
+      await refuse(request, who, action, 'csrf');
       html(
         reply,
         403,
@@ -126,7 +114,7 @@ export function dashboardHttp(dashboard: DashboardService, pages: HostedPages) {
   const notFound = (reply: FastifyReply, who: SignedIn) =>
     html(reply, 404, page(frameOf(who, 'Not found'), '<h1>Not found</h1><p>There is nothing here.</p>'));
 
-  return { css, html, signedIn, frameOf, guard, checkedPost, notFound };
+  return { css, html, signedIn, frameOf, guard, checkedPost, notFound, audit };
 }
 
 export type DashboardHttp = ReturnType<typeof dashboardHttp>;

@@ -58,7 +58,8 @@ export function dashboardRoutes(app: App, deps: DashboardRouteDeps): void {
     const { dashboard, pages } = deps;
     const config = { auth: 'public' as const };
     const schema = { hide: true } as const;
-    const { css, html, guard, checkedPost, frameOf } = dashboardHttp(dashboard, pages);
+    const http = dashboardHttp(dashboard, pages);
+    const { css, html, guard, checkedPost, frameOf, audit } = http;
 
     scope.get(`/dashboard/assets/:file`, { config, schema }, async (request, reply) => {
       if (`/dashboard/assets/${(request.params as { file: string }).file}` !== css) return reply.code(404).send();
@@ -106,7 +107,7 @@ export function dashboardRoutes(app: App, deps: DashboardRouteDeps): void {
       const who = await checkedPost(request, reply, 'account.manage');
       if (!who) return reply;
       await dashboard.sessions.end(who.idHash);
-      await dashboard.audit.record({ user: who.user, action: 'sign-out', outcome: 'ok', ip: request.ip }, new Date());
+      await audit(request, who, { action: 'sign-out', outcome: 'ok' });
       reply.header('set-cookie', sessionCookie('', 0, pages.secureCookie));
       return reply.redirect('/dashboard/sign-in', 303);
     });
@@ -115,10 +116,7 @@ export function dashboardRoutes(app: App, deps: DashboardRouteDeps): void {
       const who = await checkedPost(request, reply, 'account.manage');
       if (!who) return reply;
       await dashboard.sessions.endAll(who.user.id);
-      await dashboard.audit.record(
-        { user: who.user, action: 'sign-out-everywhere', outcome: 'ok', ip: request.ip },
-        new Date(),
-      );
+      await audit(request, who, { action: 'sign-out-everywhere', outcome: 'ok' });
       reply.header('set-cookie', sessionCookie('', 0, pages.secureCookie));
       return reply.redirect('/dashboard/sign-in', 303);
     });
@@ -164,7 +162,6 @@ export function dashboardRoutes(app: App, deps: DashboardRouteDeps): void {
       return html(reply, 200, page(frameOf(who, 'Audit log', '/dashboard/audit'), auditMain(rows, timeZone)));
     });
 
-    const http = dashboardHttp(dashboard, pages);
     transactionRoutes(scope, { ...deps, http });
     terminalRoutes(scope, { ...deps, http });
     accountRoutes(scope, { ...deps, http });

@@ -73,10 +73,7 @@ export function keyRoutes(scope: FastifyInstance, deps: KeyRouteDeps): void {
         undefined,
         name,
       );
-      await deps.dashboard.audit.record(
-        { user: who.user, action: 'keys.create', target: issued.clientId, outcome: 'ok', ip: request.ip },
-        new Date(),
-      );
+      await http.audit(request, who, { action: 'keys.create', target: issued.clientId, outcome: 'ok' });
       // The secret is in this answer only (no redirect: a reload must not show it again, and it is never stored).
       return show(reply.header('cache-control', 'no-store'), who, 200, { issued });
     } catch (error) {
@@ -103,10 +100,7 @@ export function keyRoutes(scope: FastifyInstance, deps: KeyRouteDeps): void {
       if (!(error instanceof ForbiddenError)) throw error;
       return show(reply, who, 403, { notice: error.message });
     }
-    await deps.dashboard.audit.record(
-      { user: who.user, action: 'keys.revoke', target: clientId, outcome: 'ok', ip: request.ip },
-      new Date(),
-    );
+    await http.audit(request, who, { action: 'keys.revoke', target: clientId, outcome: 'ok' });
     return reply.redirect(`/dashboard/keys`, 303);
   });
 }

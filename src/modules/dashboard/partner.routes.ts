@@ -52,10 +52,7 @@ export function partnerRoutes(scope: FastifyInstance, deps: DashboardRouteDeps &
       throw error;
     }
     await deps.dashboard.sessions.act(who.idHash, merchantId);
-    await deps.dashboard.audit.record(
-      { user: who.user, action: 'partner.open-merchant', target: merchantId, outcome: 'ok', ip: request.ip },
-      new Date(),
-    );
+    await http.audit(request, who, { action: 'partner.open-merchant', target: merchantId, outcome: 'ok' });
     return reply.redirect('/dashboard', 303);
   });
 

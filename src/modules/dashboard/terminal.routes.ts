@@ -78,17 +78,7 @@ export function terminalRoutes(scope: FastifyInstance, deps: TransactionRouteDep
       return render(reply, who, 400, values, errors, 'Please correct the fields marked below.');
 
     const audit = (outcome: 'ok' | 'refused' | 'failed', detail: Record<string, unknown>) =>
-      deps.dashboard.audit.record(
-        {
-          user: who.user,
-          action: `terminal.${values.kind}`,
-          outcome,
-          detail,
-          ip: request.ip,
-          correlationId: String(request.id),
-        },
-        new Date(),
-      );
+      http.audit(request, who, { action: `terminal.${values.kind}`, outcome, detail });
     try {
       const result = await deps.cardPayments.pay(
         paymentCommand({

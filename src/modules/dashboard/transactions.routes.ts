@@ -110,10 +110,7 @@ export function transactionRoutes(scope: FastifyInstance, deps: TransactionRoute
     if (who.user.ownerKind !== 'merchant') return http.notFound(reply, who);
     const { timeZone } = (await deps.merchants.getConfiguration(who.user.merchantId!)).settings;
     const { q, filter } = filterOf(request.query as Record<string, string | undefined>, timeZone, who.user);
-    await deps.dashboard.audit.record(
-      { user: who.user, action: 'transactions.export', outcome: 'ok', detail: { ...q }, ip: request.ip },
-      new Date(),
-    );
+    await http.audit(request, who, { action: 'transactions.export', outcome: 'ok', detail: { ...q } });
     const rows = deps.transactions.stream(filter, q.search);
     reply
       .header('content-type', 'text/csv; charset=utf-8')
@@ -187,18 +184,7 @@ export function transactionRoutes(scope: FastifyInstance, deps: TransactionRoute
       if (!formId) return detail(request, reply, who, id, 400, { error: 'This form had expired. Please try again.' });
       const claim = { id: formId, recovering: true };
       const audit = (outcome: 'ok' | 'refused' | 'failed', detail: Record<string, unknown>) =>
-        deps.dashboard.audit.record(
-          {
-            user: who.user,
-            action: `transaction.${action}`,
-            target: id,
-            outcome,
-            detail,
-            ip: request.ip,
-            correlationId: String(request.id),
-          },
-          new Date(),
-        );
+        http.audit(request, who, { action: `transaction.${action}`, target: id, outcome, detail });
       try {
         if (action === 'refund') {
           const amount = cents(body.amount);

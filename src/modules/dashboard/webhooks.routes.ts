@@ -87,17 +87,12 @@ export function webhookRoutes(scope: FastifyInstance, deps: WebhookRouteDeps): v
     if (who.user.ownerKind !== 'merchant' || !isUuid(id)) return http.notFound(reply, who);
     try {
       const attempt = await deps.webhooks.retry({ merchantId: who.user.merchantId! }, id);
-      await deps.dashboard.audit.record(
-        {
-          user: who.user,
-          action: 'webhooks.retry',
-          target: id,
-          outcome: 'ok',
-          detail: { status: attempt.status },
-          ip: request.ip,
-        },
-        new Date(),
-      );
+      await http.audit(request, who, {
+        action: 'webhooks.retry',
+        target: id,
+        outcome: 'ok',
+        detail: { status: attempt.status },
+      });
       const done = `Retried: ${attempt.status}${attempt.response_status_code ? ` (${attempt.response_status_code})` : ''}.`;
       return reply.redirect(`/dashboard/webhooks?done=${encodeURIComponent(done)}`, 303);
     } catch (error) {

@@ -68,7 +68,7 @@ export const paymentsModule = defineModule({
       ledger,
       settlements,
       connector: (name) => connectors.ach(name),
-      dropBox: (name) => connectors.dropBox(name),
+      withDropBox: (connector, processorId, work) => connectors.withDropBox(connector, processorId, work),
       alerts: {
         deliveryFailed: (connection) => metrics.achDeliveryAlerts.inc({ connection }),
         bankFile: (direction, state) => metrics.achBankFiles.inc({ direction, state }),

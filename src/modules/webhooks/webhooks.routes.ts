@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
-import { stringify } from 'csv-stringify';
 import Type from 'typebox';
+import { csvStream } from '../../platform/http/csv-export.js';
 import { AUTHENTICATED_ERRORS, errorResponses } from '../../platform/http/error-schemas.js';
 import { ValidationError } from '../../platform/http/errors.js';
 import { dateRange, listValues, pageRequest } from '../../platform/http/paging.js';
@@ -147,11 +147,6 @@ function logFilter(query: LogQuery): LogFilter {
   };
 }
 
-/** Spreadsheet programs run cells that start with these as formulas; a leading quote keeps them text. */
-function csvSafe(value: string): string {
-  return /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
-}
-
 function exportStream(rows: AsyncGenerator<LogRow>, format: 'csv' | 'json'): Readable {
   if (format === 'json') {
     return Readable.from(
@@ -166,18 +161,7 @@ function exportStream(rows: AsyncGenerator<LogRow>, format: 'csv' | 'json'): Rea
       })(),
     );
   }
-  const csv = stringify({
-    header: true,
-    columns: [...EXPORT_COLUMNS],
-    cast: { string: csvSafe, boolean: (value) => String(value) },
-  });
-  const source = Readable.from(
-    (async function* () {
-      for await (const row of rows) yield logView(row);
-    })(),
-  );
-  source.on('error', (error) => csv.destroy(error));
-  return source.pipe(csv);
+  return csvStream(rows, EXPORT_COLUMNS, logView);
 }
 
 /** What these routes use. */

@@ -1,5 +1,5 @@
 import type { AchConnector } from '../../../connectors/ach/ach-connector.js';
-import type { BankDropBox } from '../../../connectors/ach/bank-drop-box.js';
+import type { DropBoxSession } from '../../../connectors/ach/bank-drop-box.js';
 import type { Clock } from '../../../platform/clock/clock.js';
 import type { Pool, Sql } from '../../../platform/db/pool.js';
 import type { Tx } from '../../../platform/db/tx.js';
@@ -41,15 +41,13 @@ export interface AchDeps {
   ledger: Ledger;
   settlements: SettlementsService;
   connector(name: string): AchConnector;
-  /** A file-exchange connector's drop box (nacha-sftp). */
-  dropBox(name: string): BankDropBox;
+  /** A session with a file-exchange processor's bank drop box (nacha-sftp), under the bank deadline. */
+  withDropBox<T>(connector: string, processorId: string, work: (session: DropBoxSession) => Promise<T>): Promise<T>;
   /** Counts what an operator is alerted to (metrics). */
   alerts?: {
     deliveryFailed(connectionKey: string, reason: string): void;
     bankFile(direction: 'outbound' | 'inbound', state: string): void;
   };
-  /** A bank exchange's deadline (BANK_TIMEOUT_MS). */
-  bankMs?: number;
   /** How long an inbound file must keep its size to be read (ACH_INBOUND_SETTLE_MS). */
   inboundSettleMs?: number;
   /** This process's node liveness id: a bank file being delivered is claimed for it. */

@@ -2,7 +2,6 @@ import { setTimeout as pause } from 'node:timers/promises';
 import { parseAcknowledgment } from '../../../../connectors/ach/acknowledgment.js';
 import { type DropBoxEntry, type DropBoxSession, remotePath } from '../../../../connectors/ach/bank-drop-box.js';
 import { NachaFormatError, parseNacha } from '../../../../connectors/ach/nacha.js';
-import { BANK_TIMEOUT_MS, withDeadline } from '../../../../connectors/registry.js';
 import { newId } from '../../../../platform/crypto/ids.js';
 import type { AchContext } from '../ach-context.js';
 import { applyAcknowledgment } from './acknowledge.js';
@@ -33,22 +32,15 @@ export async function collectBankFiles(ctx: AchContext, connectionKey: string): 
      ON CONFLICT (connection_key) DO UPDATE SET polled_at = EXCLUDED.polled_at`,
     [connectionKey, ctx.clock.now()],
   );
-  const dropBox = ctx.deps.dropBox(connection.connector);
-  return withDeadline(async (signal) => {
-    const session = await dropBox.open(connection.lead.id, { signal });
-    signal.addEventListener('abort', () => session.close(), { once: true });
-    try {
-      const first = await wholeCandidates(session);
-      if (first.length === 0) return 0;
-      await pause(ctx.deps.inboundSettleMs ?? SETTLE_MS);
-      const second = await wholeCandidates(session);
-      const whole = settledFiles(first, second);
-      for (const entry of whole) await takeFile(ctx, connection, session, entry.name);
-      return whole.length;
-    } finally {
-      session.close();
-    }
-  }, ctx.deps.bankMs ?? BANK_TIMEOUT_MS);
+  return ctx.deps.withDropBox(connection.connector, connection.lead.id, async (session) => {
+    const first = await wholeCandidates(session);
+    if (first.length === 0) return 0;
+    await pause(ctx.deps.inboundSettleMs ?? SETTLE_MS);
+    const second = await wholeCandidates(session);
+    const whole = settledFiles(first, second);
+    for (const entry of whole) await takeFile(ctx, connection, session, entry.name);
+    return whole.length;
+  });
 }
 
 /** The files of the first look still there at the second with the same size and time: no longer being written. */

@@ -1,5 +1,5 @@
 import { remotePath } from '../../../../connectors/ach/bank-drop-box.js';
-import { BANK_TIMEOUT_MS, withDeadline } from '../../../../connectors/registry.js';
+import { BANK_TIMEOUT_MS } from '../../../../connectors/registry.js';
 import { type Tx, withTransaction } from '../../../../platform/db/tx.js';
 import { crashPoint, isArmed } from '../../../../platform/faults/crash-points.js';
 import { eventsInsert } from '../../../events/outbox.js';
@@ -36,7 +36,7 @@ export async function deliverBankFile(ctx: AchContext, bankFileId: string): Prom
   // Two workers never deliver one file at once (a job lease that lapsed under a live worker included): the file is
   // claimed for this node, until the exchange's deadline and a margin.
   const node = ctx.deps.nodeId?.() ?? 0;
-  const claimSeconds = Math.ceil((ctx.deps.bankMs ?? BANK_TIMEOUT_MS) / 1000) + 30;
+  const claimSeconds = Math.ceil(BANK_TIMEOUT_MS / 1000) + 30;
   const claimed = await ctx.deps.pool.query(
     `UPDATE ach_bank_files SET delivering_node = $2, delivering_until = now() + make_interval(secs => $3)
      WHERE id = $1 AND (delivering_node IS NULL OR delivering_until < now() OR NOT tessera_node_alive(delivering_node))`,
@@ -63,59 +63,52 @@ async function deliverLocked(ctx: AchContext, bankFileId: string): Promise<void>
     return;
   }
   const processor = await ctx.deps.merchants.processorWithSettings(file.processor_id);
-  const dropBox = ctx.deps.dropBox(processor!.connector);
   try {
-    await withDeadline(async (signal) => {
-      const session = await dropBox.open(file.processor_id, { signal });
-      signal.addEventListener('abort', () => session.close(), { once: true });
-      try {
-        const finalPath = remotePath(session.outboundDir, file.remote_name);
-        const tempPath = remotePath(session.outboundDir, file.temp_name!);
-        if (file.state === 'uploaded' || file.state === 'uploading') {
-          if (await session.stat(finalPath)) return markSent(ctx, file);
-          if (await session.stat(tempPath)) {
-            // The rename did not happen. Recorded before the temporary file goes: a crash right after its removal
-            // must not look like a rename the bank may have taken.
-            await moveBankFile(ctx.deps.pool, file.id, ['uploaded'], 'uploading');
-            await session.remove(tempPath);
-          } else if (file.state === 'uploaded') {
-            return alert(
-              ctx,
-              file,
-              'Neither the final nor the temporary file is on the server after a rename that may have happened: ' +
-                'the bank may have taken it. Not sent again: ask the bank, then resolve it ' +
-                '(POST /admin/v1/ach/bank-files/{id}/resolve).',
-            );
-          }
-        } else if (await session.stat(tempPath)) {
+    await ctx.deps.withDropBox(processor!.connector, file.processor_id, async (session) => {
+      const finalPath = remotePath(session.outboundDir, file.remote_name);
+      const tempPath = remotePath(session.outboundDir, file.temp_name!);
+      if (file.state === 'uploaded' || file.state === 'uploading') {
+        if (await session.stat(finalPath)) return markSent(ctx, file);
+        if (await session.stat(tempPath)) {
+          // The rename did not happen. Recorded before the temporary file goes: a crash right after its removal
+          // must not look like a rename the bank may have taken.
+          await moveBankFile(ctx.deps.pool, file.id, ['uploaded'], 'uploading');
           await session.remove(tempPath);
+        } else if (file.state === 'uploaded') {
+          return alert(
+            ctx,
+            file,
+            'Neither the final nor the temporary file is on the server after a rename that may have happened: ' +
+              'the bank may have taken it. Not sent again: ask the bank, then resolve it ' +
+              '(POST /admin/v1/ach/bank-files/{id}/resolve).',
+          );
         }
-        if (late) {
-          // Recorded `uploaded` but the temporary file was there: nothing reached the bank, and the deadline passed.
-          return expire(ctx, { ...file, state: 'uploading' }, 'not delivered by its deadline');
-        }
-        const content = await ctx.bankFiles.open(file.id, file.content_sealed);
-        if (sha256(content) !== file.sha256) throw new Error('The stored file does not match its SHA-256');
-        await moveBankFile(ctx.deps.pool, file.id, IN_FLIGHT, 'uploading', {
-          uploading_at: ctx.clock.now(),
-          attempts: file.attempts + 1,
-        });
-        crashPoint('ach-deliver:before-upload');
-        if (isArmed('ach-deliver:during-upload')) {
-          await session.upload(tempPath, content.subarray(0, Math.floor(content.length / 2)));
-          crashPoint('ach-deliver:during-upload');
-        }
-        await session.upload(tempPath, content);
-        crashPoint('ach-deliver:after-upload');
-        await moveBankFile(ctx.deps.pool, file.id, ['uploading'], 'uploaded', { uploaded_at: ctx.clock.now() });
-        crashPoint('ach-deliver:before-rename');
-        await session.rename(tempPath, finalPath);
-        crashPoint('ach-deliver:after-rename');
-        await markSent(ctx, file);
-      } finally {
-        session.close();
+      } else if (await session.stat(tempPath)) {
+        await session.remove(tempPath);
       }
-    }, ctx.deps.bankMs ?? BANK_TIMEOUT_MS);
+      if (late) {
+        // Recorded `uploaded` but the temporary file was there: nothing reached the bank, and the deadline passed.
+        return expire(ctx, { ...file, state: 'uploading' }, 'not delivered by its deadline');
+      }
+      const content = await ctx.bankFiles.open(file.id, file.content_sealed);
+      if (sha256(content) !== file.sha256) throw new Error('The stored file does not match its SHA-256');
+      await moveBankFile(ctx.deps.pool, file.id, IN_FLIGHT, 'uploading', {
+        uploading_at: ctx.clock.now(),
+        attempts: file.attempts + 1,
+      });
+      crashPoint('ach-deliver:before-upload');
+      if (isArmed('ach-deliver:during-upload')) {
+        await session.upload(tempPath, content.subarray(0, Math.floor(content.length / 2)));
+        crashPoint('ach-deliver:during-upload');
+      }
+      await session.upload(tempPath, content);
+      crashPoint('ach-deliver:after-upload');
+      await moveBankFile(ctx.deps.pool, file.id, ['uploading'], 'uploaded', { uploaded_at: ctx.clock.now() });
+      crashPoint('ach-deliver:before-rename');
+      await session.rename(tempPath, finalPath);
+      crashPoint('ach-deliver:after-rename');
+      await markSent(ctx, file);
+    });
   } catch (error) {
     const message = (error as Error).message;
     await ctx.deps.pool.query('UPDATE ach_bank_files SET last_error = $2 WHERE id = $1', [file.id, message]);

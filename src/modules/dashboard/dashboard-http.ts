@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ConflictError, ValidationError } from '../../platform/http/errors.js';
 import type { HostedPages } from '../checkout/hosted-pages.js';
 import { parseCookie } from '../checkout/hosted-pages.js';
 import { type Action, can } from './accounts/roles.js';
@@ -23,6 +24,9 @@ const NAV: ReadonlyArray<{
   { href: '/dashboard/transactions', label: 'Transactions', action: 'transactions.view', merchantOnly: true },
   { href: '/dashboard/terminal', label: 'Virtual terminal', action: 'terminal.charge', merchantOnly: true },
   { href: '/dashboard/customers', label: 'Customers', action: 'customers.view', merchantOnly: true },
+  { href: '/dashboard/subscriptions', label: 'Subscriptions', action: 'billing.view', merchantOnly: true },
+  { href: '/dashboard/invoices', label: 'Invoices', action: 'billing.view', merchantOnly: true },
+  { href: '/dashboard/links', label: 'Payment links', action: 'billing.view', merchantOnly: true },
   { href: '/dashboard/settlements', label: 'Settlements', action: 'settlements.view', merchantOnly: true },
   { href: '/dashboard/webhooks', label: 'Webhooks', action: 'webhooks.view', merchantOnly: true },
   { href: '/dashboard/keys', label: 'API keys', action: 'keys.manage', merchantOnly: true },
@@ -118,3 +122,10 @@ export function dashboardHttp(dashboard: DashboardService, pages: HostedPages) {
 }
 
 export type DashboardHttp = ReturnType<typeof dashboardHttp>;
+export type Signed = NonNullable<Awaited<ReturnType<DashboardHttp['guard']>>>;
+
+/** Why a service refused what the user asked (the message its page shows); anything else is thrown on. */
+export function refusalOf(error: unknown): string {
+  if (error instanceof ValidationError || error instanceof ConflictError) return error.message;
+  throw error;
+}

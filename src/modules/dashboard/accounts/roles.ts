@@ -24,6 +24,9 @@ export const ACTIONS = {
   'customers.view': READERS,
   'customers.manage': MANAGERS,
   'settlements.view': READERS,
+  /** Subscriptions, invoices and payment links: seen by readers, changed by managers. */
+  'billing.view': READERS,
+  'billing.manage': MANAGERS,
   'webhooks.view': BUILDERS,
   'webhooks.manage': BUILDERS,
   'keys.manage': BUILDERS,

@@ -45,3 +45,29 @@ export function money(cents: number, locale = 'en-US'): string {
 export function dateTime(at: Date, timeZone: string, locale = 'en-US'): string {
   return new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short', timeZone }).format(at);
 }
+
+/** A page's outcome line: what was done (a status) or why not (an alert). */
+export function flash(m: { notice?: string | undefined; error?: string | undefined }): string {
+  return `${m.notice ? `<p class="notice" role="status">${esc(m.notice)}</p>` : ''}${
+    m.error ? `<p class="alert" role="alert">${esc(m.error)}</p>` : ''
+  }`;
+}
+
+/**
+ * A confirmed action: a form that posts back with the session's CSRF token, a box to tick first, and (when given) a
+ * form id that makes a second submission of the same form do nothing more.
+ */
+export function actionForm(f: {
+  action: string;
+  id: string;
+  title: string;
+  csrf: string;
+  confirm: string;
+  button: string;
+  formId?: string;
+  body?: string;
+}): string {
+  return `<form method="post" action="${esc(f.action)}" class="card" aria-labelledby="${f.id}-h"><h2 id="${f.id}-h">${esc(f.title)}</h2>
+<input type="hidden" name="csrf" value="${esc(f.csrf)}">${f.formId ? `<input type="hidden" name="formId" value="${esc(f.formId)}">` : ''}${f.body ?? ''}
+<div class="confirm"><input type="checkbox" id="confirm-${f.id}" name="confirm" value="yes" required><label for="confirm-${f.id}">${esc(f.confirm)}</label></div><button type="submit">${esc(f.button)}</button></form>`;
+}

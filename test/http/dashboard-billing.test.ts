@@ -1,0 +1,168 @@
+// Subscriptions, invoices and payment links in the dashboard: a subscription suspended and resumed (and refused a
+// second suspension with the service's reason), an invoice made from the form, published, marked paid, with its PDF;
+// a payment link created and deactivated; each move in the audit log; another merchant's objects 404; an analyst sees
+// them but cannot move them (no form, and a forged post refused).
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { dashboardSession, field } from '../dashboard-helpers.js';
+import { type MerchantTenant, startNode, type TestNode } from '../harness.js';
+
+describe('dashboard subscriptions, invoices and links', () => {
+  let t: TestNode;
+  let m: MerchantTenant;
+  before(async () => {
+    t = await startNode();
+    m = await t.merchant();
+  });
+  after(() => t.stop());
+
+  it('suspends and resumes a subscription, refusing what its status does not allow', async () => {
+    const configuration = await t.expectOk(t.request('GET', '/pay-api/v1/configurations/payments', { token: m.token }));
+    const processor = configuration.availablePaymentProcessors.find((p: { typeId: number }) => p.typeId === 1).id;
+    const customer = await t.ok(m, 'POST', '/pay-api/v1/customers', { firstName: 'Sub', lastName: 'Scriber' });
+    const card = await t.ok(m, 'POST', `/pay-api/v1/customers/${customer.id}/payment-methods/cards`, {
+      pan: '4111111111111111',
+      expirationMonth: 12,
+      expirationYear: 2035,
+    });
+    const subscription = await t.ok(m, 'POST', '/sub-api/v1/subscriptions', {
+      customerId: customer.id,
+      paymentMethodId: card.id,
+      amount: 15,
+      paymentFrequencyUnit: 3,
+      paymentFrequency: 1,
+      numberOfPayments: 6,
+      transactionType: 2,
+      requesterIpAddress: '198.51.100.4',
+      paymentProcessorId: processor,
+      paymentStartDateTime: new Date(Date.now() + 30 * 86_400_000).toISOString(),
+    });
+    const owner = await dashboardSession(t, { merchantId: m.id }, 'owner');
+    const list = await owner.get('/dashboard/subscriptions?statusId=1');
+    assert.equal(list.status, 200);
+    assert.match(list.text, /Sub Scriber/);
+    const url = `/dashboard/subscriptions/${subscription.id}`;
+    const before = await owner.get(url);
+    assert.match(before.text, /Active/);
+    assert.match(before.text, /\$15\.00/);
+    const csrf = field(before.text, 'csrf');
+    assert.equal((await owner.post(`${url}/suspend`, { csrf })).status, 400, 'unconfirmed');
+    const suspended = await owner.post(`${url}/suspend`, { csrf, confirm: 'yes' });
+    assert.equal(suspended.status, 303);
+    assert.equal((await t.ok(m, 'GET', `/sub-api/v1/subscriptions/${subscription.id}`)).statusId, 3);
+    const again = await owner.post(`${url}/suspend`, { csrf, confirm: 'yes' });
+    assert.equal(again.status, 409);
+    assert.match(again.text, /role="alert"/);
+    assert.equal((await owner.post(`${url}/resume`, { csrf, confirm: 'yes' })).status, 303);
+    assert.equal((await t.ok(m, 'GET', `/sub-api/v1/subscriptions/${subscription.id}`)).statusId, 1);
+
+    const analyst = await dashboardSession(t, { merchantId: m.id }, 'analyst');
+    const seen = await analyst.get(url);
+    assert.equal(seen.status, 200);
+    assert.doesNotMatch(seen.text, /\/suspend"/);
+    assert.equal(
+      (await analyst.post(`${url}/suspend`, { csrf: field(seen.text, 'csrf'), confirm: 'yes' })).status,
+      403,
+    );
+    const stranger = await dashboardSession(t, { merchantId: (await t.merchant()).id }, 'owner');
+    assert.equal((await stranger.get(url)).status, 404);
+    assert.equal(
+      (
+        await stranger.post(`${url}/suspend`, {
+          csrf: field((await stranger.get('/dashboard')).text, 'csrf'),
+          confirm: 'yes',
+        })
+      ).status,
+      404,
+    );
+    assert.equal((await t.ok(m, 'GET', `/sub-api/v1/subscriptions/${subscription.id}`)).statusId, 1);
+    const audit = await owner.get('/dashboard/audit');
+    assert.match(audit.text, /subscription\.suspend/);
+    assert.match(audit.text, /subscription\.resume/);
+  });
+
+  it('creates an invoice from the form, publishes it, marks it paid, and shows its PDF', async () => {
+    const owner = await dashboardSession(t, { merchantId: m.id }, 'owner');
+    const form = await owner.get('/dashboard/invoices/new');
+    assert.equal(form.status, 200);
+    const csrf = field(form.text, 'csrf');
+    const bad = await owner.post('/dashboard/invoices', {
+      csrf,
+      firstName: 'Ada',
+      product0: 'Consulting',
+      price0: 'lots',
+    });
+    assert.equal(bad.status, 400);
+    assert.match(bad.text, /unit price is not an amount/);
+    assert.match(bad.text, /value="Consulting"/, 'the form keeps what was typed');
+    const created = await owner.post('/dashboard/invoices', {
+      csrf,
+      firstName: 'Ada',
+      lastName: 'Lovelace',
+      email: 'ada@example.com',
+      product0: 'Consulting',
+      quantity0: '2',
+      price0: '150.10',
+      product1: 'Travel',
+      price1: '0.07',
+    });
+    assert.equal(created.status, 303, created.text);
+    const url = String(created.headers.location).split('?')[0]!;
+    const draft = await owner.get(url);
+    assert.match(draft.text, /Draft/);
+    const invoiceId = url.split('/').pop()!;
+    const api = await t.ok(m, 'GET', `/pay-int-api/invoices/${invoiceId}`);
+    assert.equal(api.subtotalAmount, 300.27);
+    assert.deepEqual(
+      api.lineItems.map((l: { productName: string; quantity: number; unitPrice: number }) => [
+        l.productName,
+        l.quantity,
+        l.unitPrice,
+      ]),
+      [
+        ['Consulting', 2, 150.1],
+        ['Travel', 1, 0.07],
+      ],
+    );
+    assert.equal((await owner.post(`${url}/publish`, { csrf, confirm: 'yes' })).status, 303);
+    const published = await owner.get(url);
+    assert.match(published.text, /Published/);
+    assert.match(published.text, /\/invoices\/[\w-]+">Its payment page/);
+    const pdf = await owner.get(`${url}/invoice.pdf`);
+    assert.equal(pdf.status, 200);
+    assert.equal(pdf.headers['content-type'], 'application/pdf');
+    assert.equal((await owner.post(`${url}/mark-paid`, { csrf, confirm: 'yes', note: 'Cash' })).status, 303);
+    assert.equal((await t.ok(m, 'GET', `/pay-int-api/invoices/${invoiceId}`)).status, 3);
+    const twice = await owner.post(`${url}/cancel`, { csrf, confirm: 'yes' });
+    assert.equal(twice.status, 409, 'a paid invoice cannot be canceled');
+    const list = await owner.get('/dashboard/invoices?statusId=3');
+    assert.match(list.text, new RegExp(api.number));
+    const stranger = await dashboardSession(t, { merchantId: (await t.merchant()).id }, 'owner');
+    assert.equal((await stranger.get(url)).status, 404);
+    assert.equal((await stranger.get(`${url}/invoice.pdf`)).status, 404);
+  });
+
+  it('creates a payment link and deactivates it', async () => {
+    const owner = await dashboardSession(t, { merchantId: m.id }, 'owner');
+    const listPage = await owner.get('/dashboard/links');
+    const csrf = field(listPage.text, 'csrf');
+    assert.equal((await owner.post('/dashboard/links', { csrf, name: 'Donation', amount: '1.2.3' })).status, 400);
+    const created = await owner.post('/dashboard/links', { csrf, name: 'Donation', amount: '', singleUse: 'no' });
+    assert.equal(created.status, 303, created.text);
+    const links = await t.ok(m, 'GET', '/v2/payment-links');
+    const link = (links.items ?? links.data ?? []).find((l: { name: string }) => l.name === 'Donation');
+    assert.ok(link, JSON.stringify(links));
+    const shown = await owner.get('/dashboard/links');
+    assert.match(shown.text, /Payer chooses/);
+    assert.match(shown.text, /\/l\/\w+/);
+    assert.equal((await owner.post(`/dashboard/links/${link.paymentLinkId}/deactivate`, { csrf, confirm: 'yes' })).status, 303);
+    const after = await t.ok(m, 'GET', `/v2/payment-links/${link.paymentLinkId}`);
+    assert.match(JSON.stringify(after), /Inactive/);
+    const stranger = await dashboardSession(t, { merchantId: (await t.merchant()).id }, 'owner');
+    const strangerCsrf = field((await stranger.get('/dashboard/links')).text, 'csrf');
+    assert.equal(
+      (await stranger.post(`/dashboard/links/${link.paymentLinkId}/deactivate`, { csrf: strangerCsrf, confirm: 'yes' })).status,
+      404,
+    );
+  });
+});

@@ -38,6 +38,7 @@ export function registerDashboardCommands(program: Command, configOrExit: () => 
         const dashboard = new DashboardService({
           pool,
           wallClock: systemClock,
+          businessClock: systemClock,
           dataKeys,
           policy: { idleMinutes: config.dashboardSessionIdleMinutes, maxHours: config.dashboardSessionHours },
         });

@@ -52,6 +52,31 @@ describe('dashboard transactions', () => {
     assert.match((await owner.get('/dashboard/transactions?statusId=91')).text, /No transactions match/);
   });
 
+  it('pages the list by keyset, 25 at a time, without skipping rows of the same millisecond', async () => {
+    const shop = await t.merchant();
+    const made = new Set<string>();
+    for (let n = 0; n < 27; n++) made.add(await sale(shop, 1 + n, `PAGE-${n}`));
+    // All in one millisecond, microseconds apart: a cursor cut to the millisecond would skip some.
+    await t.query(
+      `UPDATE transactions SET created_at = timestamptz '2026-11-20 12:00:00.123' + make_interval(secs => (abs(hashtext(id::text)) % 900) / 1e6)
+       WHERE merchant_id = $1`,
+      [shop.id],
+    );
+    const owner = await dashboardSession(t, { merchantId: shop.id }, 'owner');
+    const seen: string[] = [];
+    let url: string | undefined = '/dashboard/transactions';
+    let pages = 0;
+    while (url && pages++ < 5) {
+      const listed = await owner.get(url);
+      assert.equal(listed.status, 200);
+      seen.push(...[...listed.text.matchAll(/href="\/dashboard\/transactions\/([0-9a-f-]{36})"/g)].map((x) => x[1]!));
+      url = /href="([^"]*)" rel="next">Older/.exec(listed.text)?.[1]?.replaceAll('&amp;', '&');
+    }
+    assert.equal(pages, 2);
+    assert.equal(seen.length, 27);
+    assert.deepEqual(new Set(seen), made);
+  });
+
   it('refunds from the transaction page once per form, after confirmation', async () => {
     const id = await sale(m, 40, 'ORDER-2001');
     const owner = await dashboardSession(t, { merchantId: m.id }, 'owner');

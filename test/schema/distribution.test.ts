@@ -16,6 +16,8 @@ const TENANT = [
   'ach_files',
   'card_avs_reversals',
   'customers',
+  'dashboard_volume',
+  'dashboard_volume_marks',
   'data_keys',
   'devices',
   'event_stream_leases',

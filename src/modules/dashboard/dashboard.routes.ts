@@ -150,6 +150,7 @@ export function dashboardRoutes(app: App, deps: DashboardRouteDeps): void {
       const configuration = await deps.merchants.getConfiguration(who.user.merchantId!);
       const figures = await homeFigures(
         deps.pool,
+        dashboard.volume,
         who.user.merchantId!,
         deps.clock.now(),
         configuration.settings.timeZone,

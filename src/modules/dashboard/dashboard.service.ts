@@ -10,6 +10,7 @@ import { DashboardAccounts } from './accounts/accounts.js';
 import { AccountRecovery } from './accounts/recovery.js';
 import { DashboardAudit } from './audit.js';
 import { DashboardSessions, type SessionPolicy } from './sessions/sessions.js';
+import { VolumeRollup } from './volume/volume-rollup.js';
 
 export interface DashboardAsset {
   url: string;
@@ -24,8 +25,11 @@ export class DashboardService {
   readonly audit: DashboardAudit;
   readonly recovery: AccountRecovery;
   readonly css: DashboardAsset;
+  /** The home page's kept figures. */
+  readonly volume: VolumeRollup;
 
-  constructor(deps: { pool: Pool; wallClock: Clock; dataKeys: DataKeys; policy: SessionPolicy }) {
+  constructor(deps: { pool: Pool; wallClock: Clock; businessClock: Clock; dataKeys: DataKeys; policy: SessionPolicy }) {
+    this.volume = new VolumeRollup(deps.pool, deps.businessClock);
     this.audit = new DashboardAudit(deps.pool);
     this.sessions = new DashboardSessions(deps.pool, deps.wallClock, deps.policy);
     const totpSealer = new DeploymentSealer(deps.dataKeys, 'dashboard-totp', 'dashboard-totp');

@@ -2,6 +2,7 @@ import { systemClock } from '../../platform/clock/clock.js';
 import { defineModule } from '../manifest.js';
 import { dashboardRoutes } from './dashboard.routes.js';
 import { DashboardService } from './dashboard.service.js';
+import { dashboardQueues, dashboardSchedules } from './dashboard.jobs.js';
 
 declare module '../services.js' {
   interface Services {
@@ -15,7 +16,14 @@ export const dashboardModule = defineModule({
   summary:
     'The dashboard: a web application under /dashboard for merchants, partners and the operator, with its users, ' +
     'roles, second factor, sessions and audit log.',
-  tables: ['dashboard_users', 'dashboard_sessions', 'dashboard_tokens', 'dashboard_audit'],
+  tables: [
+    'dashboard_users',
+    'dashboard_sessions',
+    'dashboard_tokens',
+    'dashboard_audit',
+    'dashboard_volume',
+    'dashboard_volume_marks',
+  ],
   reads: ['transaction_amounts', 'event_records', 'merchant_accounts'],
   needs: [
     'merchants',
@@ -35,10 +43,13 @@ export const dashboardModule = defineModule({
     'links',
   ],
   provides: ['dashboard'],
-  build({ pool, config }, { vault }) {
+  queues: ({ dashboard }) => dashboardQueues(dashboard),
+  schedules: dashboardSchedules,
+  build({ pool, config, clock }, { vault }) {
     const dashboard = new DashboardService({
       pool,
       wallClock: systemClock,
+      businessClock: clock,
       dataKeys: vault.dataKeys,
       policy: { idleMinutes: config.dashboardSessionIdleMinutes, maxHours: config.dashboardSessionHours },
     });

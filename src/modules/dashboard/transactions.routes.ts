@@ -2,11 +2,10 @@ import type { FastifyInstance } from 'fastify';
 import { zonedInstant } from '../../platform/clock/zoned.js';
 import { isUuid, newId } from '../../platform/crypto/ids.js';
 import { ValidationError } from '../../platform/http/errors.js';
-import { pageRequest } from '../../platform/http/paging.js';
 import type { CardPaymentsService } from '../payments/card-payments.service.js';
 import { CardDataSource, CreateMethod, type Transaction, TransactionType } from '../payments/transactions.model.js';
 import type { TransactionsService } from '../payments/transactions.service.js';
-import type { TransactionFilter } from '../payments/transactions-list.repo.js';
+import type { ListCursor, TransactionFilter } from '../payments/transactions-list.repo.js';
 import { can } from './accounts/roles.js';
 import type { DashboardUser } from './accounts/users.repo.js';
 import type { DashboardRouteDeps } from './dashboard.routes.js';
@@ -20,12 +19,6 @@ import { transactionsCsv } from './pages/transactions.csv.js';
 import { type ListQuery, transactionMain, transactionsMain } from './pages/transactions.page.js';
 
 const PAGE_SIZE = 25;
-const LIST = {
-  orderBy: { createdAt: 't.created_at' },
-  defaultOrderBy: 'createdAt',
-  tieBreaker: 't.id',
-  notNull: ['createdAt'],
-};
 const CARD_TYPES: readonly number[] = [TransactionType.Sale, TransactionType.Authorization, TransactionType.Capture];
 
 export interface TransactionRouteDeps extends DashboardRouteDeps {
@@ -36,6 +29,16 @@ export interface TransactionRouteDeps extends DashboardRouteDeps {
 
 /** A transaction the user took in the virtual terminal. */
 const tookIt = (t: Transaction, userId: string) => t.createMethodId === CreateMethod.Portal && t.sourceId === userId;
+
+/** A list cursor as the link carries it (opaque to the user), and back; anything malformed is the first page. */
+const cursorText = (c: ListCursor) => Buffer.from(`${c.createdAt}|${c.id}`).toString('base64url');
+function cursorOf(text: string | undefined): ListCursor | undefined {
+  if (!text || text.length > 200) return undefined;
+  const [createdAt, id] = Buffer.from(text, 'base64url').toString().split('|');
+  return createdAt && id && isUuid(id) && /^\d{4}-\d{2}-\d{2} [\d:.]+[+-][\d:]+$/.test(createdAt)
+    ? { createdAt, id }
+    : undefined;
+}
 
 const int = (text: string | undefined) => (text && /^\d{1,4}$/.test(text) ? Number(text) : undefined);
 
@@ -61,7 +64,7 @@ export function transactionRoutes(scope: FastifyInstance, deps: TransactionRoute
       ...(raw.to ? { to: raw.to.slice(0, 10) } : {}),
       ...(raw.min ? { min: raw.min.slice(0, 12) } : {}),
       ...(raw.max ? { max: raw.max.slice(0, 12) } : {}),
-      page: Math.min(int(raw.page) ?? 0, 9999),
+      ...(cursorOf(raw.after) ? { after: raw.after! } : {}),
     };
     // Staff see the transactions they took in the virtual terminal (the Portal source, with them as its source).
     const staff = user.role === 'staff';
@@ -88,17 +91,18 @@ export function transactionRoutes(scope: FastifyInstance, deps: TransactionRoute
     if (who.user.ownerKind !== 'merchant') return http.notFound(reply, who);
     const { timeZone } = (await deps.merchants.getConfiguration(who.user.merchantId!)).settings;
     const { q, filter, staff } = filterOf(request.query as Record<string, string | undefined>, timeZone, who.user);
-    const result = await deps.transactions.list(
-      filter,
-      pageRequest({ page: q.page, pageSize: PAGE_SIZE, ...(q.search ? { search: q.search } : {}) }, LIST),
-    );
+    // A keyset page: its cost is the page's, not the number of matching rows (no total: a count of a million rows
+    // would cost more than the page).
+    const rows = await deps.transactions.page(filter, q.search, cursorOf(q.after), PAGE_SIZE + 1);
+    const items = rows.slice(0, PAGE_SIZE);
+    const older = rows.length > PAGE_SIZE ? cursorText(items[items.length - 1]!.cursor) : undefined;
     const note = staff ? 'The payments you took in the virtual terminal.' : undefined;
     return http.html(
       reply,
       200,
       page(
         http.frameOf(who, 'Transactions', '/dashboard/transactions'),
-        transactionsMain(q, result, PAGE_SIZE, timeZone, note, can(who.user.role, 'transactions.export')),
+        transactionsMain(q, { items, older }, timeZone, note, can(who.user.role, 'transactions.export')),
       ),
     );
   });

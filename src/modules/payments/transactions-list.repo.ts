@@ -101,6 +101,47 @@ function whereOf(filter: TransactionFilter, search: string | undefined): { where
 }
 
 /**
+ * Where a keyset page starts: after this transaction (newest first). `createdAt` is PostgreSQL's own text of the
+ * instant: a JavaScript Date keeps milliseconds only, and a cursor cut to the millisecond would skip the rows of the
+ * same millisecond that the page boundary falls between.
+ */
+export interface ListCursor {
+  createdAt: string;
+  id: string;
+}
+
+/**
+ * One page of matching transactions, newest first, after `after`: a read that costs the page, not the number of
+ * matching rows (no total; the dashboard's list and the exports use it).
+ */
+export async function keysetTransactions(
+  sql: Sql,
+  filter: TransactionFilter,
+  search: string | undefined,
+  after: ListCursor | undefined,
+  limit: number,
+): Promise<Array<Transaction & { customerName: string | null; cursor: ListCursor }>> {
+  const { where, params } = whereOf(filter, search);
+  if (after) {
+    params.push(after.createdAt, after.id);
+    where.push(`(t.created_at, t.id) < ($${params.length - 1}::timestamptz, $${params.length})`);
+  }
+  params.push(limit);
+  const { rows } = await sql.query(
+    `SELECT ${TX_COLUMNS}, nullif(concat_ws(' ', c.first_name, c.last_name), '') AS customer_name,
+            t.created_at::text AS cursor_at
+     FROM transactions t LEFT JOIN customer_contacts c ON c.id = t.customer_id
+     WHERE ${where.join(' AND ')} ORDER BY t.created_at DESC, t.id DESC LIMIT $${params.length}`,
+    params,
+  );
+  return rows.map((row) => ({
+    ...toTransaction(row),
+    customerName: row.customer_name,
+    cursor: { createdAt: row.cursor_at, id: row.id },
+  }));
+}
+
+/**
  * Every matching transaction, newest first, in keyset pages (created_at, id): an export of any size holds one page in
  * memory, and a transaction made while it runs does not shift the pages.
  */
@@ -110,24 +151,12 @@ export async function* streamTransactions(
   search: string | undefined,
   pageSize = 1000,
 ): AsyncGenerator<Transaction & { customerName: string | null }> {
-  let after: { createdAt: Date; id: string } | undefined;
+  let after: ListCursor | undefined;
   for (;;) {
-    const { where, params } = whereOf(filter, search);
-    if (after) {
-      params.push(after.createdAt, after.id);
-      where.push(`(t.created_at, t.id) < ($${params.length - 1}, $${params.length})`);
-    }
-    params.push(pageSize);
-    const { rows } = await sql.query(
-      `SELECT ${TX_COLUMNS}, nullif(concat_ws(' ', c.first_name, c.last_name), '') AS customer_name
-       FROM transactions t LEFT JOIN customer_contacts c ON c.id = t.customer_id
-       WHERE ${where.join(' AND ')} ORDER BY t.created_at DESC, t.id DESC LIMIT $${params.length}`,
-      params,
-    );
-    for (const row of rows) yield { ...toTransaction(row), customerName: row.customer_name };
+    const rows = await keysetTransactions(sql, filter, search, after, pageSize);
+    yield* rows;
     if (rows.length < pageSize) return;
-    const last = rows[rows.length - 1]!;
-    after = { createdAt: last.created_at, id: last.id };
+    after = rows[rows.length - 1]!.cursor;
   }
 }
 

@@ -12,7 +12,13 @@ import {
   findRefundsOf,
   findTransaction,
 } from './transactions.repo.js';
-import { listTransactions, streamTransactions, type TransactionFilter } from './transactions-list.repo.js';
+import {
+  keysetTransactions,
+  type ListCursor,
+  listTransactions,
+  streamTransactions,
+  type TransactionFilter,
+} from './transactions-list.repo.js';
 
 /** Reads of transactions (any method) and the settle command. */
 export class TransactionsService {
@@ -47,6 +53,11 @@ export class TransactionsService {
 
   list(filter: TransactionFilter, page: PageRequest) {
     return listTransactions(this.pool, filter, page);
+  }
+
+  /** A page of matching transactions, newest first, after a cursor; no total (its cost is the page's alone). */
+  page(filter: TransactionFilter, search: string | undefined, after: ListCursor | undefined, limit: number) {
+    return keysetTransactions(this.pool, filter, search, after, limit);
   }
 
   /** Every matching transaction, newest first, a page at a time (an export of any size). */

@@ -1,6 +1,7 @@
 import { localParts, zonedInstant } from '../../../platform/clock/zoned.js';
 import type { Pool } from '../../../platform/db/pool.js';
-import { REFUND_TYPES, SALE_TYPES, TransactionStatus } from '../../payments/transactions.model.js';
+import { volumeColumns, volumeParams } from '../volume/volume-figures.js';
+import { floorQuarter, type VolumeRollup } from '../volume/volume-rollup.js';
 
 export interface HomeFigures {
   timeZone: string;
@@ -18,45 +19,45 @@ export interface PeriodFigures {
   refundsCents: number;
 }
 
-const APPROVED = [
-  TransactionStatus.Authorized,
-  TransactionStatus.Captured,
-  TransactionStatus.Settled,
-  TransactionStatus.PartiallyAuthorized,
-  TransactionStatus.Refunded,
-  TransactionStatus.Scheduled,
-  TransactionStatus.Pending,
-  TransactionStatus.Cleared,
-];
-const DECLINED = [TransactionStatus.Declined, TransactionStatus.Failed];
-
 /**
- * The merchant's home figures, read from the payments core's published `transaction_amounts` view over the
- * merchant's index on (merchant_id, created_at): today's and this month's sales, approvals, declines and refunds in
- * the merchant's time zone, today's volume per hour, and the latest transactions.
+ * The merchant's home figures in its time zone: today's and this month's sales, approvals, declines and refunds, and
+ * today's volume per hour. The kept quarter-hour buckets (volume-rollup.ts) answer up to the current quarter; only the
+ * rows newer than them are read from the payments core's published `transaction_amounts` view (over its index on
+ * (merchant_id, created_at)), so the page costs the same with a million transactions this month as with ten.
  */
-export async function homeFigures(pool: Pool, merchantId: string, now: Date, timeZone: string): Promise<HomeFigures> {
+export async function homeFigures(
+  pool: Pool,
+  volume: VolumeRollup,
+  merchantId: string,
+  now: Date,
+  timeZone: string,
+): Promise<HomeFigures> {
   const local = localParts(now, timeZone);
   const dayStart = zonedInstant(local.year, local.month, local.day, 0, 0, timeZone);
   const monthStart = zonedInstant(local.year, local.month, 1, 0, 0, timeZone);
-  const { rows } = await pool.query<{
-    today: boolean;
-    hour: number;
-    sales: string;
-    approved: number;
-    declined: number;
-    refunds: string;
-  }>(
-    `SELECT created_at >= $3 AS today, extract(hour FROM created_at AT TIME ZONE $4)::int AS hour,
-       COALESCE(sum(total_cents) FILTER (WHERE type_id = ANY($5) AND status_id = ANY($7)), 0)::text AS sales,
-       count(*) FILTER (WHERE type_id = ANY($5) AND status_id = ANY($7))::int AS approved,
-       count(*) FILTER (WHERE status_id = ANY($8))::int AS declined,
-       COALESCE(sum(total_cents) FILTER (WHERE type_id = ANY($6) AND status_id = ANY($7)), 0)::text AS refunds
-     FROM transaction_amounts
-     WHERE merchant_id = $1 AND created_at >= $2 AND created_at <= $9
-     GROUP BY 1, 2`,
-    [merchantId, monthStart, dayStart, timeZone, [...SALE_TYPES], [...REFUND_TYPES], APPROVED, DECLINED, now],
-  );
+  const complete = await volume.current(merchantId, now);
+  // The kept buckets end here; the rows from here to now are read as they are.
+  const kept = new Date(Math.max(monthStart.getTime(), Math.min(complete.getTime(), floorQuarter(now).getTime())));
+  type Row = { today: boolean; hour: number; sales: string; approved: number; declined: number; refunds: string };
+  const [buckets, fresh] = await Promise.all([
+    pool.query<Row>(
+      `SELECT bucket >= $3 AS today, extract(hour FROM bucket AT TIME ZONE $4)::int AS hour,
+         sum(sales_cents)::text AS sales, sum(approved)::int AS approved, sum(declined)::int AS declined,
+         sum(refunds_cents)::text AS refunds
+       FROM dashboard_volume WHERE merchant_id = $1 AND bucket >= $2 AND bucket < $5
+       GROUP BY 1, 2`,
+      [merchantId, monthStart, dayStart, timeZone, kept],
+    ),
+    pool.query<Row>(
+      `SELECT created_at >= $3 AS today, extract(hour FROM created_at AT TIME ZONE $4)::int AS hour,
+         ${volumeColumns(6)}
+       FROM transaction_amounts
+       WHERE merchant_id = $1 AND created_at >= $2 AND created_at <= $5
+       GROUP BY 1, 2`,
+      [merchantId, kept, dayStart, timeZone, now, ...volumeParams()],
+    ),
+  ]);
+  const rows = [...buckets.rows, ...fresh.rows];
   const empty = (): PeriodFigures => ({ salesCents: 0, approved: 0, declined: 0, refundsCents: 0 });
   const today = empty();
   const month = empty();

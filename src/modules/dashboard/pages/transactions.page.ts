@@ -10,7 +10,8 @@ export interface ListQuery {
   to?: string;
   min?: string;
   max?: string;
-  page: number;
+  /** Where the page starts (a cursor from the previous page's "Older" link); none: the newest. */
+  after?: string;
 }
 
 const options = (names: Record<number, string>, selected: number | undefined) =>
@@ -21,18 +22,19 @@ const options = (names: Record<number, string>, selected: number | undefined) =>
 /** The list with its filters (a GET form: a filtered list is a link that can be shared or bookmarked). */
 export function transactionsMain(
   q: ListQuery,
-  result: { items: Array<Transaction & { customerName: string | null }>; total: number },
-  pageSize: number,
+  result: { items: Array<Transaction & { customerName: string | null }>; older: string | undefined },
   timeZone: string,
   note?: string,
   canExport = false,
 ): string {
-  const query = (page: number) =>
-    `?${new URLSearchParams(
-      Object.entries({ ...q, page: String(page) }).filter(([, v]) => v !== undefined && v !== '') as Array<
-        [string, string]
-      >,
-    )}`;
+  /** The filters alone (no cursor): what the CSV export and the first page take. */
+  const filters = (extra: Record<string, string> = {}) => {
+    const { after: _after, ...rest } = q;
+    const params = new URLSearchParams(
+      Object.entries({ ...rest, ...extra }).filter(([, v]) => v !== undefined && v !== '') as Array<[string, string]>,
+    ).toString();
+    return params ? `?${params}` : '';
+  };
   const rows = result.items
     .map(
       (t) => `<tr><td><a href="/dashboard/transactions/${esc(t.id)}">${esc(dateTime(t.createdAt, timeZone))}</a></td>
@@ -41,19 +43,10 @@ export function transactionsMain(
 <td class="num">${money(t.totalCents)}</td></tr>`,
     )
     .join('');
-  /** The filters alone (no page): what the CSV export takes. */
-  const filters = () => {
-    const { page: _page, ...rest } = q;
-    const params = new URLSearchParams(
-      Object.entries(rest).filter(([, v]) => v !== undefined && v !== '') as Array<[string, string]>,
-    ).toString();
-    return params ? `?${params}` : '';
-  };
-  const pages = Math.max(1, Math.ceil(result.total / pageSize));
   const nav = `<nav aria-label="Pages" class="pager">${
-    q.page > 0 ? `<a href="${esc(query(q.page - 1))}" rel="prev">Previous</a>` : ''
-  } <span>Page ${q.page + 1} of ${pages} (${result.total} transactions)</span> ${
-    q.page + 1 < pages ? `<a href="${esc(query(q.page + 1))}" rel="next">Next</a>` : ''
+    q.after ? `<a href="/dashboard/transactions${esc(filters())}">Newest</a>` : ''
+  } ${
+    result.older ? `<a href="/dashboard/transactions${esc(filters({ after: result.older }))}" rel="next">Older</a>` : ''
   }</nav>`;
   return `<h1>Transactions</h1>
 <form method="get" action="/dashboard/transactions" class="card filters" role="search" aria-label="Filter transactions">

@@ -11,6 +11,7 @@ import { migrate } from '../src/platform/db/migrator.js';
 import { freePort } from '../src/platform/net.js';
 import { projectRoot } from '../src/platform/paths.js';
 import { billingBenchmark } from './billing.js';
+import { dashboardBenchmark } from './dashboard.js';
 import { eventStreamBenchmark } from './event-streams.js';
 import { type Figure, runWithClients } from './fixed-clients.js';
 import { invoicesBenchmark } from './invoices.js';
@@ -618,6 +619,31 @@ if (!ONLY || ONLY.some((part) => 'partner'.includes(part))) {
   }).finally(() => stopServer(partnerServer));
 }
 
+// Run 12: the dashboard's home page and transactions list for a merchant with 1,000,000 transactions this month.
+let dashboard: Awaited<ReturnType<typeof dashboardBenchmark>> | undefined;
+if (!ONLY || ONLY.some((part) => 'dashboard'.includes(part))) {
+  const dashboardServer = await startServer({ DASHBOARD_SIGN_IN_PER_MINUTE: '1000' });
+  dashboard = await dashboardBenchmark({
+    api: dashboardServer.api,
+    baselineUrl: dashboardServer.baseline,
+    databaseUrl: db.url,
+    adminToken: ADMIN_TOKEN,
+    durationSeconds: DURATION,
+    dashboardUser: (merchantId) =>
+      new Promise((resolve) => {
+        const answer = (message: unknown) => {
+          const user = (message as { dashboardUser?: { email: string; password: string; totpSecret: string } })
+            .dashboardUser;
+          if (!user) return;
+          dashboardServer.process.off('message', answer);
+          resolve(user);
+        };
+        dashboardServer.process.on('message', answer);
+        dashboardServer.process.send({ dashboardUser: merchantId });
+      }),
+  }).finally(() => stopServer(dashboardServer));
+}
+
 const summary = {
   date: new Date().toISOString(),
   node: process.version,
@@ -646,6 +672,7 @@ const summary = {
   invoicesInline,
   links,
   partner,
+  dashboard,
 };
 console.log(`
   authenticated GET / baseline throughput            ${summary.authenticatedGet?.throughputRatio}  (target >= 0.5)
@@ -676,6 +703,8 @@ console.log(`
   invoice list p99, ${invoices?.list?.invoices} invoices (1 client; 8)     ${(invoices?.list?.firstPage as Figure | undefined)?.p99Ms} ms; ${(invoices?.list?.concurrent as Figure | undefined)?.p99Ms} ms (target < 20 ms; over baseline p99 ${invoices?.list?.p99Ratio})
   partner merchants p99, ${partner?.merchants} merchants, 200/page  ${partner?.own.p99Ms} ms (worst filter/sort ${partner?.worstP99Ms} ms; 8 clients ${partner?.concurrent.p99Ms} ms; target < 50 ms; over baseline p99 ${partner?.p99Ratio})
   link page opened / checkout page (per second)      ${links?.throughputRatio}  (${links?.linkOpened.perSecond} vs ${links?.checkoutPage.perSecond}/s; p99 ${links?.linkOpened.p99Ms} vs ${links?.checkoutPage.p99Ms} ms; target >= 0.5)
+  dashboard home / transactions p99, ${dashboard?.transactions} tx   ${dashboard?.home.p99Ms} / ${dashboard?.list.p99Ms} ms (worst page ${dashboard?.worstP99Ms} ms; target < 100 ms; over baseline p99 ${dashboard?.p99Ratio}; first view ${dashboard?.firstViewMs} ms; one scan of the month ${dashboard?.monthScanMs} ms)
+  dashboard first page, gzip (HTML + stylesheet)     ${dashboard?.weight.homeGzipBytes} bytes  (target < 307,200)
   billing run installments/s / API vaulted sale      ${billing?.throughputRatio}  (${billing?.perSecond} vs ${billing?.apiSale.requestsPerSecond} req/s; target >= 0.5, memory flat: live heap ${billing?.liveHeapGrowthMiB.at10k} → ${billing?.liveHeapGrowthMiB.at100k} MiB, ledger clean)
 `);
 if (!ONLY) {
@@ -713,6 +742,12 @@ if (links && links.throughputRatio < 0.5) {
 const listP99 = (invoices?.list?.firstPage as Figure | undefined)?.p99Ms;
 if (listP99 !== undefined && listP99 >= 20) {
   console.error('the invoice list misses its target (a page under 20 ms p99 with 100,000 invoices)');
+  process.exitCode = 1;
+}
+if (dashboard && !dashboard.meetsTarget) {
+  console.error(
+    'the dashboard misses its target (home and transactions under 100 ms with 1,000,000 transactions, first page under 300 KB)',
+  );
   process.exitCode = 1;
 }
 if (partner && !partner.meetsTarget) {

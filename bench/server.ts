@@ -42,6 +42,22 @@ process.send?.({ ready: true });
 // The POS benchmark asks for this process's memory (after a full collection when --expose-gc is on) and how many
 // long-polls it holds.
 process.on('message', (message) => {
+  // The dashboard benchmark asks for a signed-in owner of its merchant (made as the sandbox's demo owner is).
+  const wanted = (message as { dashboardUser?: string } | undefined)?.dashboardUser;
+  if (wanted) {
+    const password = 'bench dashboard passphrase';
+    void node.ctx.services.dashboard.accounts
+      .create({
+        email: `owner-${wanted}@bench.example`,
+        name: 'Bench owner',
+        role: 'owner',
+        password,
+        ownerKind: 'merchant',
+        merchantId: wanted,
+      })
+      .then(({ user, totpSecret }) => process.send?.({ dashboardUser: { email: user.email, password, totpSecret } }));
+    return;
+  }
   // The event-stream benchmark asks for this process's CPU time.
   if (message === 'cpu') return process.send?.({ cpu: process.cpuUsage() });
   if (message !== 'memory') return;

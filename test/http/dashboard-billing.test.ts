@@ -155,13 +155,17 @@ describe('dashboard subscriptions, invoices and links', () => {
     const shown = await owner.get('/dashboard/links');
     assert.match(shown.text, /Payer chooses/);
     assert.match(shown.text, /\/l\/\w+/);
-    assert.equal((await owner.post(`/dashboard/links/${link.paymentLinkId}/deactivate`, { csrf, confirm: 'yes' })).status, 303);
+    assert.equal(
+      (await owner.post(`/dashboard/links/${link.paymentLinkId}/deactivate`, { csrf, confirm: 'yes' })).status,
+      303,
+    );
     const after = await t.ok(m, 'GET', `/v2/payment-links/${link.paymentLinkId}`);
     assert.match(JSON.stringify(after), /Inactive/);
     const stranger = await dashboardSession(t, { merchantId: (await t.merchant()).id }, 'owner');
     const strangerCsrf = field((await stranger.get('/dashboard/links')).text, 'csrf');
     assert.equal(
-      (await stranger.post(`/dashboard/links/${link.paymentLinkId}/deactivate`, { csrf: strangerCsrf, confirm: 'yes' })).status,
+      (await stranger.post(`/dashboard/links/${link.paymentLinkId}/deactivate`, { csrf: strangerCsrf, confirm: 'yes' }))
+        .status,
       404,
     );
   });

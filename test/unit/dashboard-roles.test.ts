@@ -44,7 +44,7 @@ describe('dashboard roles', () => {
 
   it('lets the owner do everything, an analyst only read, staff only charge and see', () => {
     const writes = (Object.keys(ACTIONS) as Action[]).filter(
-      (a) => /\.(manage|charge)$/.test(a) && a !== 'account.manage',
+      (a) => /\.(manage|charge|receipt)$/.test(a) && a !== 'account.manage',
     );
     for (const action of Object.keys(ACTIONS) as Action[]) {
       assert.ok(can('owner', action), `the owner may ${action}`);
@@ -55,6 +55,7 @@ describe('dashboard roles', () => {
       'account.manage',
       'home.view',
       'terminal.charge',
+      'transactions.receipt',
       'transactions.view',
     ]);
   });

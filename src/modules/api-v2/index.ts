@@ -2,7 +2,6 @@ import type { Clock } from '../../platform/clock/clock.js';
 import type { Pool } from '../../platform/db/pool.js';
 import type { App } from '../../platform/http/server.js';
 import type { Services } from '../services.js';
-import { ReceiptSms } from './receipt-sms.js';
 import { v2ApiKeysRoutes } from './v2-api-keys.routes.js';
 import { v2AutofillRoutes } from './v2-autofill.routes.js';
 import { v2CalculateRoutes } from './v2-calculate.routes.js';
@@ -28,6 +27,7 @@ export type V2Services = Pick<
   | 'transactions'
   | 'vault'
   | 'messages'
+  | 'receipts'
   | 'settlements'
   | 'terminals'
   | 'pos'
@@ -49,7 +49,7 @@ export function v2Routes(app: App, ctx: { services: V2Services; pool: Pool; cloc
   v2HoldsRoutes(app, payments);
   v2CalculateRoutes(app, { merchants: s.merchants });
   v2ReceiptsRoutes(app, {
-    receipts: new ReceiptSms({ pool, transactions: s.transactions, merchants: s.merchants, messages: s.messages }),
+    receipts: s.receipts,
   });
   v2SettingsRoutes(app, { merchants: s.merchants });
   v2AutofillRoutes(app, { merchants: s.merchants });

@@ -12,6 +12,7 @@ export const apiV2Module = defineModule({
     'transactions',
     'vault',
     'messages',
+    'receipts',
     'settlements',
     'terminals',
     'pos',

@@ -2,7 +2,7 @@ import Type from 'typebox';
 import { AUTHENTICATED_ERRORS, errorResponses } from '../../platform/http/error-schemas.js';
 import { merchantOf } from '../../platform/http/principal.js';
 import type { App } from '../../platform/http/server.js';
-import type { ReceiptSms } from './receipt-sms.js';
+import type { Receipts } from '../messages/receipts.js';
 import { EMPTY_OK } from './v2-empty.js';
 import { IdParams } from './v2-transactions.schemas.js';
 
@@ -15,7 +15,7 @@ const SendReceiptBody = Type.Object(
 );
 
 /** `POST /v2/transactions/{id}/send-receipt`. */
-export function v2ReceiptsRoutes(app: App, deps: { receipts: ReceiptSms }): void {
+export function v2ReceiptsRoutes(app: App, deps: { receipts: Receipts }): void {
   app.post(
     '/v2/transactions/:id/send-receipt',
     {

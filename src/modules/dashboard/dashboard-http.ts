@@ -126,6 +126,11 @@ export type Signed = NonNullable<Awaited<ReturnType<DashboardHttp['guard']>>>;
 
 /** Why a service refused what the user asked (the message its page shows); anything else is thrown on. */
 export function refusalOf(error: unknown): string {
-  if (error instanceof ValidationError || error instanceof ConflictError) return error.message;
+  if (error instanceof ValidationError) {
+    // The fields' own messages say why; the error's message alone is the API's generic line.
+    const messages = Object.values(error.errors ?? {}).flat();
+    return messages.length > 0 ? messages.join(' ') : error.message;
+  }
+  if (error instanceof ConflictError) return error.message;
   throw error;
 }

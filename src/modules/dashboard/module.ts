@@ -1,8 +1,8 @@
 import { systemClock } from '../../platform/clock/clock.js';
 import { defineModule } from '../manifest.js';
+import { dashboardQueues, dashboardSchedules } from './dashboard.jobs.js';
 import { dashboardRoutes } from './dashboard.routes.js';
 import { DashboardService } from './dashboard.service.js';
-import { dashboardQueues, dashboardSchedules } from './dashboard.jobs.js';
 
 declare module '../services.js' {
   interface Services {
@@ -41,6 +41,8 @@ export const dashboardModule = defineModule({
     'invoices',
     'invoiceDelivery',
     'links',
+    'ledger',
+    'receipts',
   ],
   provides: ['dashboard'],
   queues: ({ dashboard }) => dashboardQueues(dashboard),
@@ -73,6 +75,8 @@ export const dashboardModule = defineModule({
       invoices,
       invoiceDelivery,
       links,
+      ledger,
+      receipts,
     },
     { pool, clock, config },
   ) {
@@ -85,6 +89,8 @@ export const dashboardModule = defineModule({
       invoices,
       invoiceDelivery,
       links,
+      ledger,
+      receipts,
       apiKeys,
       webhooks,
       messages,

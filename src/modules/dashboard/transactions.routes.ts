@@ -1,15 +1,17 @@
 import type { FastifyInstance } from 'fastify';
 import { zonedInstant } from '../../platform/clock/zoned.js';
 import { isUuid, newId } from '../../platform/crypto/ids.js';
-import { ValidationError } from '../../platform/http/errors.js';
+import type { Ledger } from '../ledger/ledger.js';
+import type { Receipts } from '../messages/receipts.js';
 import type { CardPaymentsService } from '../payments/card-payments.service.js';
+import type { RequestClaim } from '../payments/payment-request.js';
 import { CardDataSource, CreateMethod, type Transaction, TransactionType } from '../payments/transactions.model.js';
 import type { TransactionsService } from '../payments/transactions.service.js';
 import type { ListCursor, TransactionFilter } from '../payments/transactions-list.repo.js';
 import { can } from './accounts/roles.js';
 import type { DashboardUser } from './accounts/users.repo.js';
 import type { DashboardRouteDeps } from './dashboard.routes.js';
-import type { DashboardHttp } from './dashboard-http.js';
+import { type DashboardHttp, refusalOf } from './dashboard-http.js';
 
 type SignedInUser = DashboardUser;
 
@@ -25,6 +27,8 @@ export interface TransactionRouteDeps extends DashboardRouteDeps {
   http: DashboardHttp;
   transactions: TransactionsService;
   cardPayments: CardPaymentsService;
+  ledger: Ledger;
+  receipts: Receipts;
 }
 
 /** A transaction the user took in the virtual terminal. */
@@ -139,10 +143,19 @@ export function transactionRoutes(scope: FastifyInstance, deps: TransactionRoute
     // Staff open only what they took; anything else is as absent for them as another merchant's.
     const t = found && (who.user.role !== 'staff' || tookIt(found, who.user.id)) ? found : undefined;
     if (!t) return http.notFound(reply, who);
-    const { timeZone } = (await deps.merchants.getConfiguration(t.merchantId)).settings;
-    const { rows: events } = await deps.pool.query<{ type: string; occurred_at: Date }>(
-      `SELECT type, occurred_at FROM event_records WHERE merchant_id = $1 AND resource_id = $2 ORDER BY occurred_at, id`,
-      [t.merchantId, t.id],
+    const [configuration, { rows: events }, ledger] = await Promise.all([
+      deps.merchants.getConfiguration(t.merchantId),
+      deps.pool.query<{ id: string; type: string; occurred_at: Date }>(
+        `SELECT id, type, occurred_at FROM event_records WHERE merchant_id = $1 AND resource_id = $2
+         ORDER BY occurred_at, id`,
+        [t.merchantId, t.id],
+      ),
+      deps.ledger.entriesOf(t.merchantId, t.id),
+    ]);
+    const { timeZone } = configuration.settings;
+    const deliveries = await deps.webhooks.logsOfEvents(
+      { merchantId: t.merchantId },
+      events.map((e) => e.id),
     );
     const refundable = CARD_TYPES.includes(t.typeId) && t.method === 'card' ? t.capturedCents - t.refundedCents : 0;
     return http.html(
@@ -156,8 +169,18 @@ export function transactionRoutes(scope: FastifyInstance, deps: TransactionRoute
           csrf: who.csrf,
           formId: newId(),
           canManage: can(who.user.role, 'transactions.manage'),
+          tips: configuration.settings.isTipsEnabled,
+          canReceipt: can(who.user.role, 'transactions.receipt'),
           refundableCents: refundable,
           events: events.map((e) => ({ type: e.type, occurredAt: e.occurred_at })),
+          deliveries: deliveries.map((d) => ({
+            at: d.created_at,
+            endpoint: d.endpoint_name,
+            eventType: d.event_type,
+            attempt: d.attempt_number,
+            outcome: d.response_status_code ? `${d.status} (${d.response_status_code})` : d.status,
+          })),
+          ledger,
           ...message,
         }),
       ),
@@ -171,8 +194,51 @@ export function transactionRoutes(scope: FastifyInstance, deps: TransactionRoute
     return detail(request, reply, who, (request.params as { id: string }).id, 200, notice ? { notice } : {});
   });
 
-  /** Refund and void: confirmed, once per form (its id is the operation's idempotency key), through the payments core. */
-  for (const action of ['refund', 'void'] as const) {
+  /** What each action does through the payments core, and what the page says after. */
+  const ACTIONS = {
+    capture: {
+      done: 'Captured.',
+      run: async (merchantId: string, id: string, amount: number | undefined, claim: RequestClaim) => {
+        const result = await deps.cardPayments.capture(merchantId, id, amount, claim);
+        return { amountCents: amount ?? null, statusId: result.transaction.statusId };
+      },
+    },
+    tip: {
+      done: 'Tip adjusted.',
+      run: async (merchantId: string, id: string, amount: number | undefined, claim: RequestClaim) => {
+        const result = await deps.cardPayments.tipAdjust(merchantId, id, amount ?? 0, claim);
+        return { tipCents: amount ?? 0, statusId: result.transaction.statusId };
+      },
+    },
+    refund: {
+      done: 'Refunded.',
+      run: async (merchantId: string, id: string, amount: number | undefined, claim: RequestClaim) => {
+        const result = await deps.cardPayments.refund(merchantId, id, amount!, CardDataSource.Internet, claim);
+        return { amountCents: amount, refundId: result.transaction.id, statusId: result.transaction.statusId };
+      },
+    },
+    void: {
+      done: 'Voided.',
+      run: async (merchantId: string, id: string, _amount: number | undefined, claim: RequestClaim) => {
+        const result = await deps.cardPayments.void(merchantId, id, claim);
+        return { statusId: result.transaction.statusId };
+      },
+    },
+  } as const;
+  /** Which actions need an amount: refund one above zero; a tip zero or more; a capture, when given, above zero. */
+  const amountError = (action: keyof typeof ACTIONS, text: string | undefined, amount: number | undefined) => {
+    if (action === 'void') return undefined;
+    if (action === 'capture' && !(text ?? '').trim()) return undefined;
+    if (amount === undefined) return 'The amount is not an amount.';
+    if (action !== 'tip' && amount <= 0) return 'The amount must be more than zero.';
+    return undefined;
+  };
+
+  /**
+   * Capture, tip adjustment, refund and void: confirmed, once per form (its id is the operation's idempotency key),
+   * through the payments core as the API's are.
+   */
+  for (const action of Object.keys(ACTIONS) as Array<keyof typeof ACTIONS>) {
     scope.post(`/dashboard/transactions/:id/${action}`, { config, schema }, async (request, reply) => {
       const who = await http.checkedPost(request, reply, 'transactions.manage');
       if (!who) return reply;
@@ -186,38 +252,49 @@ export function transactionRoutes(scope: FastifyInstance, deps: TransactionRoute
       if (body.confirm !== 'yes') return detail(request, reply, who, id, 400, { error: 'Please confirm first.' });
       const formId = isUuid(body.formId ?? '') ? body.formId! : undefined;
       if (!formId) return detail(request, reply, who, id, 400, { error: 'This form had expired. Please try again.' });
-      const claim = { id: formId, recovering: true };
-      const audit = (outcome: 'ok' | 'refused' | 'failed', detail: Record<string, unknown>) =>
+      const amount = cents(body.amount);
+      const wrong = amountError(action, body.amount, amount);
+      if (wrong) return detail(request, reply, who, id, 400, { error: wrong });
+      const audit = (outcome: 'ok' | 'refused', detail: Record<string, unknown>) =>
         http.audit(request, who, { action: `transaction.${action}`, target: id, outcome, detail });
       try {
-        if (action === 'refund') {
-          const amount = cents(body.amount);
-          if (amount === undefined || amount <= 0) {
-            return detail(request, reply, who, id, 400, { error: 'The amount to refund is not an amount.' });
-          }
-          const result = await deps.cardPayments.refund(
-            who.user.merchantId!,
-            id,
-            amount,
-            CardDataSource.Internet,
-            claim,
-          );
-          await audit('ok', {
-            amountCents: amount,
-            refundId: result.transaction.id,
-            statusId: result.transaction.statusId,
-          });
-        } else {
-          const result = await deps.cardPayments.void(who.user.merchantId!, id, claim);
-          await audit('ok', { statusId: result.transaction.statusId });
-        }
+        await audit(
+          'ok',
+          await ACTIONS[action].run(who.user.merchantId!, id, amount, { id: formId, recovering: true }),
+        );
       } catch (error) {
-        if (!(error instanceof ValidationError)) throw error;
-        await audit('refused', { message: error.message });
-        return detail(request, reply, who, id, 400, { error: error.message });
+        const message = refusalOf(error);
+        await audit('refused', { message });
+        return detail(request, reply, who, id, 400, { error: message });
       }
-      const done = action === 'refund' ? 'Refunded.' : 'Voided.';
-      return reply.redirect(`/dashboard/transactions/${id}?done=${encodeURIComponent(done)}`, 303);
+      return reply.redirect(`/dashboard/transactions/${id}?done=${encodeURIComponent(ACTIONS[action].done)}`, 303);
     });
   }
+
+  /** The receipt by e-mail, or by SMS with the customer's consent, through the messages module. */
+  scope.post('/dashboard/transactions/:id/receipt', { config, schema }, async (request, reply) => {
+    const who = await http.checkedPost(request, reply, 'transactions.receipt');
+    if (!who) return reply;
+    const id = (request.params as { id: string }).id;
+    const found =
+      who.user.ownerKind === 'merchant' && isUuid(id)
+        ? await deps.transactions.get(who.user.merchantId!, id)
+        : undefined;
+    if (!found || (who.user.role === 'staff' && !tookIt(found, who.user.id))) return http.notFound(reply, who);
+    const body = request.body as Record<string, string>;
+    const to = (body.to ?? '').trim().slice(0, 254);
+    try {
+      if (body.channel === 'sms') await deps.receipts.send(found.merchantId, id, to, body.consent === 'yes');
+      else await deps.receipts.email(found.merchantId, id, to);
+      await http.audit(request, who, {
+        action: 'transaction.receipt',
+        target: id,
+        outcome: 'ok',
+        detail: { channel: body.channel === 'sms' ? 'sms' : 'email' },
+      });
+    } catch (error) {
+      return detail(request, reply, who, id, 400, { error: refusalOf(error) });
+    }
+    return reply.redirect(`/dashboard/transactions/${id}?done=${encodeURIComponent('Receipt sent.')}`, 303);
+  });
 }

@@ -137,6 +137,25 @@ export class Ledger {
     if (!this.accountIds.has(merchantId)) await this.accounts(merchantId);
   }
 
+  /** A transaction's entries, in the order they were posted (its page in the dashboard shows them). */
+  async entriesOf(
+    merchantId: string,
+    transactionId: string,
+  ): Promise<Array<{ account: string; kind: string; amountCents: number; createdAt: Date }>> {
+    const { rows } = await this.pool.query<{ code: string; kind: string; amount_cents: string; created_at: Date }>(
+      `SELECT a.code, e.kind, e.amount_cents, e.created_at
+       FROM ledger_entries e JOIN ledger_accounts a ON a.id = e.account_id
+       WHERE e.merchant_id = $1 AND e.transaction_id = $2 ORDER BY e.id`,
+      [merchantId, transactionId],
+    );
+    return rows.map((r) => ({
+      account: r.code,
+      kind: r.kind,
+      amountCents: Number(r.amount_cents),
+      createdAt: r.created_at,
+    }));
+  }
+
   /** Fallback inside the caller's transaction; not cached, since the transaction may roll back. */
   private async accountsIn(tx: Sql, merchantId: string): Promise<Map<LedgerAccount, number>> {
     await tx.query(

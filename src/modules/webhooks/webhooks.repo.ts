@@ -261,6 +261,21 @@ export async function listLogs(
   return { rows, total: counted[0]!.n };
 }
 
+/** The attempts to deliver these events (through their deliveries), oldest first; at most 200. */
+export async function logsOfEvents(sql: Sql, owner: WebhookOwner, eventIds: readonly string[]): Promise<LogRow[]> {
+  if (eventIds.length === 0) return [];
+  const params: unknown[] = [];
+  const where = ownerCondition(owner, params);
+  params.push(eventIds);
+  const { rows } = await sql.query<LogRow>(
+    `SELECT ${LOG_COLUMNS} FROM webhook_delivery_logs
+     WHERE ${where} AND delivery_id IN (SELECT id FROM webhook_deliveries WHERE event_id = ANY($${params.length}::uuid[]))
+     ORDER BY created_at, seq LIMIT 200`,
+    params,
+  );
+  return rows;
+}
+
 /**
  * Every matching log, newest first, fetched in keyset pages so an export of any size holds one page in memory.
  */

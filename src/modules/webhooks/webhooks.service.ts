@@ -27,6 +27,7 @@ import {
   leaseDelivery,
   listEndpoints,
   listLogs,
+  logsOfEvents,
   recordAttempts,
   streamLogs,
   updateEndpoint,
@@ -205,6 +206,11 @@ export class WebhooksService {
 
   listLogs(owner: WebhookOwner, filter: LogFilter, page: PageRequest): Promise<{ rows: LogRow[]; total: number }> {
     return listLogs(this.pool, owner, filter, page);
+  }
+
+  /** The delivery attempts of these events, oldest first (a transaction's page shows its deliveries). */
+  logsOfEvents(owner: WebhookOwner, eventIds: readonly string[]): Promise<LogRow[]> {
+    return logsOfEvents(this.pool, owner, eventIds);
   }
 
   async getLog(owner: WebhookOwner, id: string): Promise<LogDetailRow> {

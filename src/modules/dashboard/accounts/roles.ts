@@ -19,6 +19,8 @@ export const ACTIONS = {
   'transactions.export': READERS,
   /** Capture, void, refund, tip adjustment. */
   'transactions.manage': MANAGERS,
+  /** A transaction's receipt by e-mail or SMS (staff: for the payments it took). */
+  'transactions.receipt': ['owner', 'admin', 'staff'],
   /** The virtual terminal: keyed card sales and authorizations, vaulted methods, ACH debits. */
   'terminal.charge': ['owner', 'admin', 'staff'],
   'customers.view': READERS,

@@ -1,6 +1,6 @@
 import type { Transaction } from '../../payments/transactions.model.js';
-import { STATUS_NAMES, TransactionStatus, TYPE_NAMES } from '../../payments/transactions.model.js';
-import { dateTime, esc, money } from './html.js';
+import { STATUS_NAMES, TransactionStatus, TransactionType, TYPE_NAMES } from '../../payments/transactions.model.js';
+import { actionForm, dateTime, esc, flash, money } from './html.js';
 
 export interface ListQuery {
   search?: string;
@@ -76,13 +76,21 @@ export interface DetailModel {
   /** A fresh id for each action form: submitting it twice does the action once. */
   formId: string;
   canManage: boolean;
+  /** Tips are enabled in the merchant's settings. */
+  tips: boolean;
+  canReceipt: boolean;
   refundableCents: number;
   events: Array<{ type: string; occurredAt: Date }>;
+  deliveries: Array<{ at: Date; endpoint: string; eventType: string; attempt: number; outcome: string }>;
+  ledger: Array<{ account: string; kind: string; amountCents: number; createdAt: Date }>;
   notice?: string;
   error?: string;
 }
 
-/** A transaction: what it is, its timeline, and the actions it allows (each asking for confirmation). */
+/**
+ * A transaction: what it is, its timeline (events, webhook deliveries, ledger entries), and the actions it allows
+ * (each asking for confirmation): capture, tip adjustment, refund, void, and a receipt by e-mail or SMS.
+ */
 export function transactionMain(m: DetailModel): string {
   const t = m.t;
   const fact = (label: string, value: string) => `<div><dt>${esc(label)}</dt><dd>${value}</dd></div>`;
@@ -94,6 +102,8 @@ export function transactionMain(m: DetailModel): string {
     fact('Card', esc(t.panMask ?? '—')),
     fact('Reference', esc(t.referenceId ?? '—')),
     fact('Authorization code', esc(t.authCode ?? '—')),
+    ...(t.tipCents ? [fact('Tip', money(t.tipCents))] : []),
+    ...(t.refundedCents ? [fact('Refunded', money(t.refundedCents))] : []),
     fact('Transaction id', `<code>${esc(t.id)}</code>`),
   ].join('');
   const timeline = m.events.length
@@ -101,29 +111,112 @@ export function transactionMain(m: DetailModel): string {
         .map((e) => `<li><time>${esc(dateTime(e.occurredAt, m.timeZone))}</time> ${esc(e.type)}</li>`)
         .join('')}</ol>`
     : '<p>No events yet.</p>';
-  const hidden = `<input type="hidden" name="csrf" value="${esc(m.csrf)}"><input type="hidden" name="formId" value="${esc(m.formId)}">`;
-  const confirm = (id: string, text: string) =>
-    `<div class="confirm"><input type="checkbox" id="${id}" name="confirm" value="yes" required><label for="${id}">${esc(text)}</label></div>`;
+  const deliveries = m.deliveries.length
+    ? `<div class="scroll"><table><caption>Webhook deliveries</caption><thead><tr><th scope="col">When</th><th scope="col">Endpoint</th><th scope="col">Event</th><th scope="col">Attempt</th><th scope="col">Outcome</th></tr></thead><tbody>${m.deliveries
+        .map(
+          (d) =>
+            `<tr><td>${esc(dateTime(d.at, m.timeZone))}</td><td>${esc(d.endpoint)}</td><td>${esc(d.eventType)}</td><td>${d.attempt}</td><td>${esc(d.outcome)}</td></tr>`,
+        )
+        .join('')}</tbody></table></div>`
+    : '';
+  const ledger = m.ledger.length
+    ? `<div class="scroll"><table><caption>Ledger entries</caption><thead><tr><th scope="col">When</th><th scope="col">Account</th><th scope="col">Entry</th><th scope="col" class="num">Amount</th></tr></thead><tbody>${m.ledger
+        .map(
+          (e) =>
+            `<tr><td>${esc(dateTime(e.createdAt, m.timeZone))}</td><td>${esc(e.account)}</td><td>${esc(e.kind)}</td><td class="num">${money(e.amountCents)}</td></tr>`,
+        )
+        .join('')}</tbody></table></div>`
+    : '';
+  const base = `/dashboard/transactions/${t.id}`;
+  const act = (name: string, title: string, confirm: string, body = '') =>
+    actionForm({
+      action: `${base}/${name}`,
+      id: name,
+      title,
+      csrf: m.csrf,
+      formId: m.formId,
+      confirm,
+      button: title,
+      body,
+    });
+  const amountField = (id: string, label: string, value: string, help: string) =>
+    `<label for="${id}">${esc(label)}</label><input id="${id}" name="amount" inputmode="decimal" required value="${esc(value)}" aria-describedby="${id}-help"><p id="${id}-help" class="help">${help}</p>`;
   const actions: string[] = [];
+  const card = t.method === 'card';
+  const unsettled = !t.settledAt;
+  if (m.canManage && card && t.statusId === TransactionStatus.Authorized) {
+    actions.push(
+      act(
+        'capture',
+        'Capture',
+        'I confirm capturing this payment',
+        amountField(
+          'capture-amount',
+          'Amount to capture',
+          (t.authorizedCents / 100).toFixed(2),
+          `Up to ${money(t.authorizedCents)}.`,
+        ),
+      ),
+    );
+  }
+  if (
+    m.canManage &&
+    m.tips &&
+    card &&
+    unsettled &&
+    (t.typeId === TransactionType.Sale || t.typeId === TransactionType.Authorization) &&
+    (t.statusId === TransactionStatus.Authorized || t.statusId === TransactionStatus.Captured)
+  ) {
+    actions.push(
+      act(
+        'tip',
+        'Adjust the tip',
+        'I confirm this tip',
+        amountField(
+          'tip-amount',
+          'Tip',
+          ((t.tipCents ?? 0) / 100).toFixed(2),
+          'The whole tip, replacing any tip before.',
+        ),
+      ),
+    );
+  }
   if (m.canManage && m.refundableCents > 0) {
-    actions.push(`<form method="post" action="/dashboard/transactions/${esc(t.id)}/refund" class="card" aria-labelledby="refund-h">
-<h2 id="refund-h">Refund</h2>${hidden}
-<label for="amount">Amount to refund</label><input id="amount" name="amount" inputmode="decimal" required value="${(m.refundableCents / 100).toFixed(2)}" aria-describedby="amount-help">
-<p id="amount-help" class="help">Up to ${money(m.refundableCents)}.</p>
-${confirm('confirm-refund', 'I confirm this refund')}<button type="submit">Refund</button></form>`);
+    actions.push(
+      act(
+        'refund',
+        'Refund',
+        'I confirm this refund',
+        amountField(
+          'amount',
+          'Amount to refund',
+          (m.refundableCents / 100).toFixed(2),
+          `Up to ${money(m.refundableCents)}.`,
+        ),
+      ),
+    );
   }
   if (
     m.canManage &&
     t.refundedCents === 0 &&
-    (t.statusId === TransactionStatus.Authorized || (t.statusId === TransactionStatus.Captured && !t.settledAt))
+    (t.statusId === TransactionStatus.Authorized || (t.statusId === TransactionStatus.Captured && unsettled))
   ) {
-    actions.push(`<form method="post" action="/dashboard/transactions/${esc(t.id)}/void" class="card" aria-labelledby="void-h">
-<h2 id="void-h">Void</h2>${hidden}<p>Cancels the payment before it settles.</p>
-${confirm('confirm-void', 'I confirm voiding this payment')}<button type="submit">Void</button></form>`);
+    actions.push(
+      act('void', 'Void', 'I confirm voiding this payment', '<p>Cancels the payment before it settles.</p>'),
+    );
+  }
+  if (m.canReceipt) {
+    actions.push(`<form method="post" action="${esc(base)}/receipt" class="card" aria-labelledby="receipt-h"><h2 id="receipt-h">Send the receipt</h2>
+<input type="hidden" name="csrf" value="${esc(m.csrf)}">
+<fieldset><legend>By</legend><div class="confirm"><input type="radio" id="by-email" name="channel" value="email" checked><label for="by-email">E-mail</label></div>
+<div class="confirm"><input type="radio" id="by-sms" name="channel" value="sms"><label for="by-sms">SMS</label></div></fieldset>
+<label for="receipt-to">E-mail address or mobile number</label><input id="receipt-to" name="to" required maxlength="254" autocomplete="off">
+<div class="confirm"><input type="checkbox" id="receipt-consent" name="consent" value="yes"><label for="receipt-consent">The customer agreed to receive it by SMS</label></div>
+<button type="submit">Send the receipt</button></form>`);
   }
   return `<p><a href="/dashboard/transactions">All transactions</a></p><h1>${money(t.totalCents)} ${esc(TYPE_NAMES[t.typeId] ?? '')}</h1>
-${m.notice ? `<p class="notice" role="status">${esc(m.notice)}</p>` : ''}${m.error ? `<p class="alert" role="alert">${esc(m.error)}</p>` : ''}
+${flash(m)}
 <section class="card" aria-labelledby="details-h"><h2 id="details-h">Details</h2><dl class="figures">${facts}</dl></section>
-<section class="card" aria-labelledby="timeline-h"><h2 id="timeline-h">Timeline</h2>${timeline}</section>
+<section class="card" aria-labelledby="timeline-h"><h2 id="timeline-h">Timeline</h2>${timeline}${deliveries}${ledger}</section>
 ${actions.join('')}`;
 }

@@ -60,7 +60,9 @@ export class VolumeRollup {
     const now = o.now ?? this.clock.now();
     const until = floorQuarter(now);
     return withTransaction(this.pool, async (tx) => {
-      await tx.query("SELECT pg_advisory_xact_lock(hashtextextended('dashboard-volume:' || $1::text, 0))", [merchantId]);
+      await tx.query("SELECT pg_advisory_xact_lock(hashtextextended('dashboard-volume:' || $1::text, 0))", [
+        merchantId,
+      ]);
       const { rows } = await tx.query<{ complete_until: Date }>(
         'SELECT complete_until FROM dashboard_volume_marks WHERE merchant_id = $1',
         [merchantId],

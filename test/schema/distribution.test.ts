@@ -19,6 +19,7 @@ const TENANT = [
   'dashboard_volume',
   'dashboard_volume_marks',
   'data_keys',
+  'device_users',
   'devices',
   'event_stream_leases',
   'invoice_categories',

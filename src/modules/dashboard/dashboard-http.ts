@@ -28,6 +28,7 @@ const NAV: ReadonlyArray<{
   { href: '/dashboard/invoices', label: 'Invoices', action: 'billing.view', merchantOnly: true },
   { href: '/dashboard/links', label: 'Payment links', action: 'billing.view', merchantOnly: true },
   { href: '/dashboard/settlements', label: 'Settlements', action: 'settlements.view', merchantOnly: true },
+  { href: '/dashboard/devices', label: 'Devices', action: 'devices.view', merchantOnly: true },
   { href: '/dashboard/webhooks', label: 'Webhooks', action: 'webhooks.view', merchantOnly: true },
   { href: '/dashboard/keys', label: 'API keys', action: 'keys.manage', merchantOnly: true },
   { href: '/dashboard/operator/bank-files', label: 'Bank files', action: 'operator.view', operatorOnly: true },

@@ -6,6 +6,7 @@ import type { App } from '../../platform/http/server.js';
 import type { ApiKeysService } from '../api-keys/api-keys.service.js';
 import type { HostedPages } from '../checkout/hosted-pages.js';
 import type { CustomersService } from '../customers/customers.service.js';
+import type { DevicesService } from '../devices/devices.service.js';
 import type { InvoiceDelivery } from '../invoices/invoice-delivery.js';
 import type { InvoicesService } from '../invoices/invoices.service.js';
 import type { Ledger } from '../ledger/ledger.js';
@@ -18,11 +19,13 @@ import type { CardPaymentsService } from '../payments/card-payments.service.js';
 import type { TransactionsService } from '../payments/transactions.service.js';
 import type { SettlementsService } from '../settlements/settlements.service.js';
 import type { SubscriptionsService } from '../subscriptions/subscriptions.service.js';
+import type { TerminalsService } from '../terminals/terminals.service.js';
 import type { WebhooksService } from '../webhooks/webhooks.service.js';
 import { accountRoutes } from './account.routes.js';
 import { customerRoutes } from './customers.routes.js';
 import type { DashboardService } from './dashboard.service.js';
 import { dashboardHttp, SESSION_COOKIE } from './dashboard-http.js';
+import { deviceRoutes } from './devices.routes.js';
 import { invoiceRoutes } from './invoices.routes.js';
 import { keyRoutes } from './keys.routes.js';
 import { linkRoutes } from './links.routes.js';
@@ -48,6 +51,8 @@ export interface DashboardRouteDeps {
   invoices: InvoicesService;
   invoiceDelivery: InvoiceDelivery;
   links: LinksService;
+  devices: DevicesService;
+  terminals: TerminalsService;
   ledger: Ledger;
   receipts: Receipts;
   webhooks: WebhooksService;
@@ -86,13 +91,15 @@ export function dashboardRoutes(app: App, deps: DashboardRouteDeps): void {
     });
 
     scope.get('/dashboard/sign-in', { config, schema }, async (request, reply) => {
-      const next = safeNext((request.query as { next?: string }).next);
-      return html(reply, 200, signInPage(css, { next }));
+      const query = request.query as { next?: string; device?: string };
+      const device = deviceOf(query.device);
+      return html(reply, 200, signInPage(css, { next: safeNext(query.next), ...(device ? { device } : {}) }));
     });
 
     scope.post('/dashboard/sign-in', { config, schema }, async (request, reply) => {
       const body = (request.body ?? {}) as Record<string, string>;
       const next = safeNext(body.next);
+      const device = deviceOf(body.device);
       const email = String(body.email ?? '').slice(0, 320);
       const wait = await pages.limit('dashboard-sign-in', request, deps.signInPerMinute);
       if (wait !== undefined) {
@@ -112,7 +119,30 @@ export function dashboardRoutes(app: App, deps: DashboardRouteDeps): void {
         const error = result.locked
           ? 'This account is locked after too many failed attempts. Try again in 15 minutes.'
           : 'The email, password or code is not right.';
-        return html(reply, 401, signInPage(css, { email, next, error }));
+        return html(reply, 401, signInPage(css, { email, next, error, ...(device ? { device } : {}) }));
+      }
+      // Signed in on one of the merchant's devices: the device lists the user (another merchant's device: nothing).
+      if (device && result.user.merchantId) {
+        const [firstName = '', ...rest] = result.user.name.trim().split(/\s+/);
+        const recorded = await deps.devices.recordUser(result.user.merchantId, device, {
+          id: result.user.id,
+          firstName,
+          lastName: rest.join(' '),
+          email: result.user.email,
+        });
+        if (recorded) {
+          await dashboard.audit.record(
+            {
+              user: result.user,
+              action: 'device.sign-in',
+              target: device,
+              outcome: 'ok',
+              ip: request.ip,
+              correlationId: String(request.id),
+            },
+            new Date(),
+          );
+        }
       }
       reply.header('set-cookie', sessionCookie(result.cookie, deps.sessionHours * 3600, pages.secureCookie));
       return reply.redirect(next, 303);
@@ -190,7 +220,14 @@ export function dashboardRoutes(app: App, deps: DashboardRouteDeps): void {
     subscriptionRoutes(scope, { ...deps, http });
     invoiceRoutes(scope, { ...deps, http });
     linkRoutes(scope, { ...deps, http });
+    deviceRoutes(scope, { ...deps, http });
   });
+}
+
+/** A device id as its app reports it (free text, bounded), or undefined. */
+function deviceOf(text: string | undefined): string | undefined {
+  const value = (text ?? '').trim();
+  return value && value.length <= 200 ? value : undefined;
 }
 
 /** Where to go after signing in: only a dashboard path of ours (never another site). */

@@ -10,6 +10,6 @@ export function deviceView(d: Device) {
     tapToPayStatusId: d.tapToPayStatusId,
     tapToPayEnabled: TOKEN_STATUSES.has(d.tapToPayStatusId),
     apiKeyName: d.apiKeyName,
-    userProfiles: [],
+    userProfiles: d.users,
   };
 }

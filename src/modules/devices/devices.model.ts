@@ -17,6 +17,16 @@ export interface Device {
   tapToPayRequestedAt: Date | null;
   createdAt: Date;
   modifiedAt: Date;
+  /** Who signed in on it, newest first (the API's `userProfiles`). */
+  users: UserProfile[];
+}
+
+/** A dashboard user as a device lists them. */
+export interface UserProfile {
+  id: string;
+  firstName: string;
+  lastName: string;
+  email: string;
 }
 
 /**

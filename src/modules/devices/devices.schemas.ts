@@ -57,7 +57,11 @@ export const DeviceView = Type.Object(
         lastName: Type.String(),
         email: Type.String(),
       }),
-      { description: 'Users of the device: always empty (users are not part of this API yet).' },
+      {
+        description:
+          "The merchant's dashboard users who signed in on the device (through the dashboard's sign-in page opened " +
+          'by its app with `?device=<deviceId>`), newest sign-in first.',
+      },
     ),
   },
   { additionalProperties: false, examples: [DEVICE_EXAMPLE] },

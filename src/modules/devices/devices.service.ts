@@ -11,8 +11,16 @@ import {
   TAP_TO_PAY_STATUS_NAMES,
   TapToPayStatus,
   TOKEN_STATUSES,
+  type UserProfile,
 } from './devices.model.js';
-import { approveRequestedBefore, findDevice, listDevices, moveTapToPay, upsertDevice } from './devices.repo.js';
+import {
+  approveRequestedBefore,
+  findDevice,
+  listDevices,
+  moveTapToPay,
+  recordDeviceUser,
+  upsertDevice,
+} from './devices.repo.js';
 
 export interface DevicesDeps {
   pool: Pool;
@@ -43,6 +51,11 @@ export class DevicesService {
       apiKeyName,
       at: this.deps.clock.now(),
     });
+  }
+
+  /** A user signed in on the merchant's device; false when the merchant has no such device (nothing recorded). */
+  recordUser(merchantId: string, deviceId: string, user: UserProfile): Promise<boolean> {
+    return recordDeviceUser(this.deps.pool, merchantId, normaliseDeviceId(deviceId), user, this.deps.clock.now());
   }
 
   list(merchantId: string): Promise<Device[]> {

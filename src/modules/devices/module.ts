@@ -13,7 +13,7 @@ declare module '../services.js' {
 export const devicesModule = defineModule({
   folder: 'modules/devices',
   summary: 'Tap to Pay devices: registration requests, approval, and the device tokens phones take payments with.',
-  tables: ['devices'],
+  tables: ['devices', 'device_users'],
   needs: ['signingKeys', 'oauth', 'apiKeys'],
   provides: ['devices'],
   build: ({ pool, clock }, { signingKeys, oauth }) => ({

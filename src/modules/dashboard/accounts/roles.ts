@@ -33,6 +33,9 @@ export const ACTIONS = {
   'webhooks.manage': BUILDERS,
   'keys.manage': BUILDERS,
   'logs.view': BUILDERS,
+  /** Devices and terminals: their status; Tap to Pay requested by managers. */
+  'devices.view': READERS,
+  'devices.manage': MANAGERS,
   'settings.manage': MANAGERS,
   'team.manage': MANAGERS,
   'audit.view': MANAGERS,

@@ -4,6 +4,7 @@ import { NotFoundError } from '../../platform/http/errors.js';
 import { pageRequest } from '../../platform/http/paging.js';
 import { CUSTOMER_LIST } from '../customers/customers.schemas.js';
 import type { CustomersService } from '../customers/customers.service.js';
+import { can } from './accounts/roles.js';
 import type { DashboardRouteDeps } from './dashboard.routes.js';
 import type { DashboardHttp } from './dashboard-http.js';
 import { customerMain, customersMain } from './pages/customers.page.js';
@@ -64,7 +65,10 @@ export function customerRoutes(
       return http.html(
         reply,
         200,
-        page(http.frameOf(who, 'Customer', '/dashboard/customers'), customerMain({ customer, methods, timeZone })),
+        page(
+          http.frameOf(who, 'Customer', '/dashboard/customers'),
+          customerMain({ customer, methods, timeZone, canCharge: can(who.user.role, 'terminal.charge') }),
+        ),
       );
     } catch (error) {
       if (error instanceof NotFoundError) return http.notFound(reply, who);

@@ -39,6 +39,7 @@ import { partnerRoutes } from './partner.routes.js';
 import { settlementRoutes } from './settlements.routes.js';
 import { subscriptionRoutes } from './subscriptions.routes.js';
 import { terminalRoutes } from './terminal.routes.js';
+import { savedChargeRoutes } from './terminal-saved.routes.js';
 import { transactionRoutes } from './transactions.routes.js';
 import { webhookRoutes } from './webhooks.routes.js';
 
@@ -210,6 +211,7 @@ export function dashboardRoutes(app: App, deps: DashboardRouteDeps): void {
 
     transactionRoutes(scope, { ...deps, http });
     terminalRoutes(scope, { ...deps, http });
+    savedChargeRoutes(scope, { ...deps, http });
     accountRoutes(scope, { ...deps, http });
     keyRoutes(scope, { ...deps, http });
     webhookRoutes(scope, { ...deps, http });

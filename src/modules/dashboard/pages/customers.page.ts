@@ -22,7 +22,12 @@ export function customersMain(m: { customers: Customer[]; total: number; search?
 }
 
 /** A customer and the payment methods in the vault for them, masked. */
-export function customerMain(m: { customer: Customer; methods: PaymentMethod[]; timeZone: string }): string {
+export function customerMain(m: {
+  customer: Customer;
+  methods: PaymentMethod[];
+  timeZone: string;
+  canCharge: boolean;
+}): string {
   const c = m.customer;
   const methods = m.methods
     .map((p) => {
@@ -41,5 +46,7 @@ export function customerMain(m: { customer: Customer; methods: PaymentMethod[]; 
 <div><dt>Company</dt><dd>${esc(c.companyName ?? '—')}</dd></div><div><dt>Since</dt><dd>${esc(dateTime(c.createdAt, m.timeZone))}</dd></div></dl></section>
 <section class="card"><div class="scroll"><table><caption>Payment methods</caption><thead><tr><th scope="col">Kind</th><th scope="col">Number</th><th scope="col">Expires</th><th scope="col">Default</th></tr></thead>
 <tbody>${methods || '<tr><td colspan="4">None in the vault.</td></tr>'}</tbody></table></div></section>
-<p><a href="/dashboard/transactions?search=${encodeURIComponent(c.email ?? nameOf(c))}">This customer's transactions</a></p>`;
+<p><a href="/dashboard/transactions?search=${encodeURIComponent(c.email ?? nameOf(c))}">This customer's transactions</a>${
+    m.canCharge ? ` · <a href="/dashboard/terminal/saved?customerId=${esc(c.id)}">Charge this customer</a>` : ''
+  }</p>`;
 }

@@ -34,7 +34,7 @@ export function terminalMain(m: {
       help ? `${name}-help` : undefined,
     )}>${help ? `<p id="${name}-help" class="help">${esc(help)}</p>` : ''}${error(name)}</div>`;
   const kind = v.kind === 'authorize' ? 'authorize' : 'sale';
-  return `<h1>Virtual terminal</h1>${m.alert ? `<p class="alert" role="alert">${esc(m.alert)}</p>` : ''}
+  return `<h1>Virtual terminal</h1><p><a href="/dashboard/terminal/saved">Charge a customer’s saved card or bank account, or debit a bank account</a></p>${m.alert ? `<p class="alert" role="alert">${esc(m.alert)}</p>` : ''}
 <form method="post" action="/dashboard/terminal" class="card" novalidate>
 <input type="hidden" name="csrf" value="${esc(m.csrf)}"><input type="hidden" name="formId" value="${esc(m.formId)}">
 <fieldset><legend>Charge</legend>

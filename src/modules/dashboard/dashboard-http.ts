@@ -31,7 +31,9 @@ const NAV: ReadonlyArray<{
   { href: '/dashboard/devices', label: 'Devices', action: 'devices.view', merchantOnly: true },
   { href: '/dashboard/webhooks', label: 'Webhooks', action: 'webhooks.view', merchantOnly: true },
   { href: '/dashboard/keys', label: 'API keys', action: 'keys.manage', merchantOnly: true },
+  { href: '/dashboard/logs', label: 'Request log', action: 'logs.view', merchantOnly: true },
   { href: '/dashboard/operator/bank-files', label: 'Bank files', action: 'operator.view', operatorOnly: true },
+  { href: '/dashboard/settings', label: 'Settings', action: 'settings.view', merchantOnly: true },
   { href: '/dashboard/team', label: 'Team', action: 'team.manage' },
   { href: '/dashboard/audit', label: 'Audit log', action: 'audit.view' },
 ];

@@ -82,7 +82,7 @@ export const SettingsView = Type.Object(
 );
 const MerchantParams = Type.Object({ merchantId: Uuid() });
 
-function settingsView(merchantId: string, s: InvoiceSettings) {
+export function invoiceSettingsView(merchantId: string, s: InvoiceSettings) {
   const pct = (v: number | null) => (v === null ? null : fromMillipercent(v));
   return {
     merchantId,
@@ -107,7 +107,7 @@ function settingsView(merchantId: string, s: InvoiceSettings) {
   };
 }
 
-function settingsOf(body: Static<typeof SettingsBody>): InvoiceSettings {
+export function invoiceSettingsOf(body: Static<typeof SettingsBody>): InvoiceSettings {
   return {
     dueDateAfterDays: body.dueDateAfterDays,
     taxMpct: optionalMillipercent(body.taxPercentage),
@@ -158,7 +158,7 @@ export function invoiceSettingsRoutes(app: App, deps: InvoiceSettingsRouteDeps):
     },
     async (request) => {
       const merchant = await deps.merchants.merchantInScope(tenantOf(request), request.params.merchantId);
-      return settingsView(merchant.id, await deps.settings.get(merchant.id));
+      return invoiceSettingsView(merchant.id, await deps.settings.get(merchant.id));
     },
   );
 
@@ -192,7 +192,10 @@ export function invoiceSettingsRoutes(app: App, deps: InvoiceSettingsRouteDeps):
           `'merchantId' must be the merchant of the path (${merchant.id}) when it is sent.`,
         );
       }
-      return settingsView(merchant.id, await deps.settings.replace(merchant.id, settingsOf(request.body)));
+      return invoiceSettingsView(
+        merchant.id,
+        await deps.settings.replace(merchant.id, invoiceSettingsOf(request.body)),
+      );
     },
   );
 }

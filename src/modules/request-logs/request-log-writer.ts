@@ -3,7 +3,14 @@
 // last quarter second of a development aid; what is written is read by any node.
 import type { Pool } from '../../platform/db/pool.js';
 import type { Logger } from '../../platform/observability/logger.js';
-import { insertRequestLogs, purgeRequestLogs, type RequestLogEntry } from './request-logs.repo.js';
+import {
+  insertRequestLogs,
+  listRequestLogs,
+  purgeRequestLogs,
+  type RequestLogEntry,
+  type RequestLogFilter,
+  type RequestLogRow,
+} from './request-logs.repo.js';
 
 const FLUSH_MS = 250;
 const MAX_BUFFER = 5000;
@@ -25,6 +32,11 @@ export class RequestLogWriter {
     // Under a flood (or a database away) the oldest lines go first; requests are never held up by their log.
     if (this.buffer.length >= MAX_BUFFER) this.buffer.shift();
     this.buffer.push(entry);
+  }
+
+  /** The merchant's lines as written (the dashboard's request log page): the latest, or after a position. */
+  list(filter: RequestLogFilter): Promise<RequestLogRow[]> {
+    return listRequestLogs(this.pool, filter);
   }
 
   start(): void {

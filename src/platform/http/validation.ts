@@ -35,6 +35,25 @@ export const validatorCompiler: FastifySchemaCompiler<TSchema> = ({ schema, http
   };
 };
 
+const compiled = new WeakMap<TSchema, ReturnType<typeof Compile>>();
+
+/**
+ * A value checked against a request schema as a JSON body is (no coercion), for what builds a body from elsewhere
+ * (the dashboard's forms): the same rules as the API, as the error body's field errors, or undefined when it passes.
+ */
+export function schemaErrors(schema: TSchema, value: unknown): FieldErrors | undefined {
+  let checker = compiled.get(schema);
+  if (!checker) {
+    checker = Compile(schema);
+    compiled.set(schema, checker);
+  }
+  if (checker.Check(value)) {
+    const unreadable = unreadableText(schema, value, '');
+    return unreadable ? fieldErrorsFrom([unreadable], 'body') : undefined;
+  }
+  return fieldErrorsFrom([...checker.Errors(value)] as SchemaError[], 'body');
+}
+
 /** Marks a string schema as free text that may span lines (TAB, LF and CR allowed); see unreadableText. */
 export const MULTILINE = 'x-multiline';
 export function multiline<T extends TSchema>(schema: T): T {

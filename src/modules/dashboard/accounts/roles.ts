@@ -36,6 +36,8 @@ export const ACTIONS = {
   /** Devices and terminals: their status; Tap to Pay requested by managers. */
   'devices.view': READERS,
   'devices.manage': MANAGERS,
+  /** The payment configuration and invoice defaults: seen by readers, changed by managers. */
+  'settings.view': READERS,
   'settings.manage': MANAGERS,
   'team.manage': MANAGERS,
   'audit.view': MANAGERS,

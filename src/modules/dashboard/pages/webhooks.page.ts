@@ -27,13 +27,15 @@ export function webhooksMain(m: {
   csrf: string;
   canManage: boolean;
   timeZone: string;
+  /** The form that adds an endpoint (managers only). */
+  addForm: string;
   notice?: string;
   error?: string;
 }): string {
   const endpoints = m.endpoints
     .map(
       (e) =>
-        `<tr><td>${esc(e.name)}</td><td><code>${esc(e.url)}</code></td><td>${esc(e.eventTypes.join(', '))}</td><td>${esc(e.status)}</td></tr>`,
+        `<tr><td><a href="/dashboard/webhooks/endpoints/${esc(e.id)}">${esc(e.name)}</a></td><td><code>${esc(e.url)}</code></td><td>${esc(e.eventTypes.join(', '))}</td><td>${esc(e.status)}</td></tr>`,
     )
     .join('');
   const logs = m.logs
@@ -42,7 +44,7 @@ export function webhooksMain(m: {
         m.canManage && l.retryable
           ? `<form method="post" action="/dashboard/webhooks/logs/${esc(l.id)}/retry"><input type="hidden" name="csrf" value="${esc(m.csrf)}"><button type="submit" aria-label="Retry the ${esc(l.eventType)} delivery to ${esc(l.endpointName)}">Retry</button></form>`
           : '';
-      return `<tr><td>${esc(dateTime(l.at, m.timeZone))}</td><td>${esc(l.endpointName)}</td><td>${esc(l.eventType)}</td><td>${l.attempt}</td>
+      return `<tr><td><a href="/dashboard/webhooks/logs/${esc(l.id)}">${esc(dateTime(l.at, m.timeZone))}</a></td><td>${esc(l.endpointName)}</td><td>${esc(l.eventType)}</td><td>${l.attempt}</td>
 <td>${esc(l.status)}${l.httpStatus ? ` (${l.httpStatus})` : ''}${l.error ? `: ${esc(l.error)}` : ''}</td><td>${retry}</td></tr>`;
     })
     .join('');
@@ -50,7 +52,7 @@ export function webhooksMain(m: {
     m.error ? `<p class="alert" role="alert">${esc(m.error)}</p>` : ''
   }
 <section class="card"><div class="scroll"><table><caption>Endpoints</caption><thead><tr><th scope="col">Name</th><th scope="col">URL</th><th scope="col">Events</th><th scope="col">Status</th></tr></thead>
-<tbody>${endpoints || '<tr><td colspan="4">No endpoints. Add one with the API (POST /v2/webhooks/endpoints).</td></tr>'}</tbody></table></div></section>
+<tbody>${endpoints || '<tr><td colspan="4">No endpoints yet.</td></tr>'}</tbody></table></div></section>${m.addForm}
 <section class="card"><div class="scroll"><table><caption>Latest deliveries</caption><thead><tr><th scope="col">When</th><th scope="col">Endpoint</th><th scope="col">Event</th><th scope="col">Attempt</th><th scope="col">Outcome</th><th scope="col">Retry</th></tr></thead>
 <tbody>${logs || '<tr><td colspan="6">No deliveries yet.</td></tr>'}</tbody></table></div></section>`;
 }

@@ -18,6 +18,7 @@ const NAV: ReadonlyArray<{
   merchantOnly?: boolean;
   partnerOnly?: boolean;
   operatorOnly?: boolean;
+  sandboxOnly?: boolean;
 }> = [
   { href: '/dashboard', label: 'Home', action: 'home.view' },
   { href: '/dashboard/partner', label: 'Portfolio', action: 'home.view', partnerOnly: true },
@@ -32,7 +33,16 @@ const NAV: ReadonlyArray<{
   { href: '/dashboard/webhooks', label: 'Webhooks', action: 'webhooks.view', merchantOnly: true },
   { href: '/dashboard/keys', label: 'API keys', action: 'keys.manage', merchantOnly: true },
   { href: '/dashboard/logs', label: 'Request log', action: 'logs.view', merchantOnly: true },
+  { href: '/dashboard/operator/merchants', label: 'Merchants', action: 'operator.view', operatorOnly: true },
+  { href: '/dashboard/operator/partners', label: 'Partners', action: 'operator.view', operatorOnly: true },
   { href: '/dashboard/operator/bank-files', label: 'Bank files', action: 'operator.view', operatorOnly: true },
+  {
+    href: '/dashboard/operator/sandbox',
+    label: 'Sandbox',
+    action: 'operator.view',
+    operatorOnly: true,
+    sandboxOnly: true,
+  },
   { href: '/dashboard/settings', label: 'Settings', action: 'settings.view', merchantOnly: true },
   { href: '/dashboard/team', label: 'Team', action: 'team.manage' },
   { href: '/dashboard/audit', label: 'Audit log', action: 'audit.view' },
@@ -43,7 +53,7 @@ const NAV: ReadonlyArray<{
  * server, whatever the page showed), check a form's CSRF token and origin, and answer a page with the headers every
  * dashboard page carries.
  */
-export function dashboardHttp(dashboard: DashboardService, pages: HostedPages) {
+export function dashboardHttp(dashboard: DashboardService, pages: HostedPages, sandbox = false) {
   const css = dashboard.css.url;
   const html = (reply: FastifyReply, status: number, body: string) =>
     pages.html(reply.header('cache-control', 'no-store'), status, body, pages.csp({ scripts: false }));
@@ -60,7 +70,8 @@ export function dashboardHttp(dashboard: DashboardService, pages: HostedPages) {
           can(who.user.role, l.action) &&
           (!l.merchantOnly || who.user.ownerKind === 'merchant') &&
           (!l.partnerOnly || who.user.ownerKind === 'partner') &&
-          (!l.operatorOnly || who.user.ownerKind === 'operator'),
+          (!l.operatorOnly || who.user.ownerKind === 'operator') &&
+          (!l.sandboxOnly || sandbox),
       ).map((l) => ({ href: l.href, label: l.label, current: l.href === current })),
       who: `${who.user.name} (${who.user.role})`,
       csrf: who.csrf,

@@ -1,6 +1,7 @@
 import formbody from '@fastify/formbody';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Clock } from '../../platform/clock/clock.js';
+import type { SandboxNetworkConditions } from '../../connectors/card/sandbox-conditions.js';
+import type { Clock, SharedClock } from '../../platform/clock/clock.js';
 import type { Pool } from '../../platform/db/pool.js';
 import type { App } from '../../platform/http/server.js';
 import type { ApiKeysService } from '../api-keys/api-keys.service.js';
@@ -15,9 +16,12 @@ import type { LinksService } from '../links/links.service.js';
 import type { MerchantsService } from '../merchants/merchants.service.js';
 import type { MessagesService } from '../messages/messages.service.js';
 import type { Receipts } from '../messages/receipts.js';
+import type { PartnersService } from '../partners/partners.service.js';
 import type { AchPaymentsService } from '../payments/ach/ach.service.js';
 import type { CardPaymentsService } from '../payments/card-payments.service.js';
 import type { TransactionsService } from '../payments/transactions.service.js';
+import type { PosService } from '../pos/pos.service.js';
+import type { ProcessorsService } from '../processors/processors.service.js';
 import type { RequestLogWriter } from '../request-logs/request-log-writer.js';
 import type { SettlementsService } from '../settlements/settlements.service.js';
 import type { SubscriptionsService } from '../subscriptions/subscriptions.service.js';
@@ -33,6 +37,7 @@ import { keyRoutes } from './keys.routes.js';
 import { linkRoutes } from './links.routes.js';
 import { logRoutes } from './logs.routes.js';
 import { operatorRoutes } from './operator.routes.js';
+import { operatorConsoleRoutes } from './operator-console.routes.js';
 import { auditMain } from './pages/audit.page.js';
 import { homeMain } from './pages/home.page.js';
 import { homeFigures } from './pages/home.reads.js';
@@ -59,6 +64,12 @@ export interface DashboardRouteDeps {
   links: LinksService;
   devices: DevicesService;
   requestLog: RequestLogWriter;
+  partners: PartnersService;
+  processors: ProcessorsService;
+  pos: PosService;
+  /** Present in the sandbox only (with the shared clock): the sandbox controls of the operator's console. */
+  sandboxNetwork: SandboxNetworkConditions | undefined;
+  sharedClock: SharedClock | undefined;
   terminals: TerminalsService;
   ledger: Ledger;
   receipts: Receipts;
@@ -85,7 +96,7 @@ export function dashboardRoutes(app: App, deps: DashboardRouteDeps): void {
     const { dashboard, pages } = deps;
     const config = { auth: 'public' as const };
     const schema = { hide: true } as const;
-    const http = dashboardHttp(dashboard, pages);
+    const http = dashboardHttp(dashboard, pages, deps.sandboxNetwork !== undefined);
     const { css, html, guard, checkedPost, frameOf, audit } = http;
 
     scope.get(`/dashboard/assets/:file`, { config, schema }, async (request, reply) => {
@@ -184,7 +195,10 @@ export function dashboardRoutes(app: App, deps: DashboardRouteDeps): void {
           200,
           page(
             frameOf(who, kind, '/dashboard'),
-            `<h1>${esc(kind)} console</h1><p>Signed in as ${esc(who.user.email)}.</p>`,
+            `<h1>${esc(kind)} console</h1><p>Signed in as ${esc(who.user.email)}.</p>
+<ul class="card"><li><a href="/dashboard/operator/merchants">Merchants</a>: their processors (credentials as set or unset), terminals and Tap to Pay requests</li>
+<li><a href="/dashboard/operator/partners">Partners</a></li><li><a href="/dashboard/operator/bank-files">Bank files</a>: the ACH files exchanged with banks</li>
+${deps.sandboxNetwork ? '<li><a href="/dashboard/operator/sandbox">Sandbox</a>: the clock, the card network, the outbox</li>' : ''}<li><a href="/dashboard/audit">Audit log</a></li></ul>`,
           ),
         );
       }
@@ -231,6 +245,7 @@ export function dashboardRoutes(app: App, deps: DashboardRouteDeps): void {
     deviceRoutes(scope, { ...deps, http });
     logRoutes(scope, { ...deps, http });
     settingsRoutes(scope, { ...deps, http });
+    operatorConsoleRoutes(scope, { ...deps, http });
   });
 }
 

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isUuid } from '../../platform/crypto/ids.js';
 import { NotFoundError } from '../../platform/http/errors.js';
 import { pageRequest } from '../../platform/http/paging.js';
-import { SUBSCRIPTION_LIST } from '../subscriptions/subscriptions.repo.js';
+import { SUBSCRIPTION_LIST } from '../subscriptions/subscriptions.schemas.js';
 import type { SubscriptionsService } from '../subscriptions/subscriptions.service.js';
 import { can } from './accounts/roles.js';
 import type { DashboardRouteDeps } from './dashboard.routes.js';

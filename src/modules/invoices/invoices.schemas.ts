@@ -7,6 +7,9 @@ import { AddressInput } from '../reference/address.js';
 import { UnitTypeRef } from './catalog.schemas.js';
 import { INVOICE_LIST } from './invoices.repo.js';
 
+/** The list's sort keys and paging, as the API's list query takes them (other modules' lists use it too). */
+export { INVOICE_LIST };
+
 const Uuid = (description?: string) => Type.String({ format: 'uuid', ...(description ? { description } : {}) });
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
 const Opt = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Optional(Nullable(schema));

@@ -288,6 +288,21 @@ export async function listPartnerMerchants(
   return { items: list.rows.map(toMerchant), total: count.rows[0]!.n };
 }
 
+/** The newest merchants of the deployment (the operator's console); `search` as the partner list's. */
+export async function listAllMerchants(sql: Sql, search: string | undefined, limit: number): Promise<Merchant[]> {
+  const values: unknown[] = [limit];
+  let where = 'true';
+  if (search) {
+    values.push(likePattern(search));
+    where = '(company_name ILIKE $2 OR legal_name ILIKE $2 OR email ILIKE $2 OR id::text ILIKE $2)';
+  }
+  const { rows } = await sql.query<MerchantRow>(
+    `SELECT * FROM merchants WHERE ${where} ORDER BY created_at DESC, id LIMIT $1`,
+    values,
+  );
+  return rows.map(toMerchant);
+}
+
 interface ProcessorRow {
   id: string;
   merchant_id: string;

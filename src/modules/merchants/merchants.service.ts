@@ -29,6 +29,7 @@ import {
   findProcessorWithSettings,
   insertMerchant,
   insertProcessor,
+  listAllMerchants,
   listContacts,
   listPartnerMerchants,
   listProcessors,
@@ -225,6 +226,11 @@ export class MerchantsService {
     page: PageRequest,
   ): Promise<{ items: Merchant[]; total: number }> {
     return listPartnerMerchants(this.pool, filter, page);
+  }
+
+  /** The deployment's newest merchants (the operator's console). */
+  listAll(search: string | undefined, limit = 100): Promise<Merchant[]> {
+    return listAllMerchants(this.pool, search, limit);
   }
 
   /** The merchant's configuration: settings, identity and processors (cached per node, invalidated on change). */

@@ -1,4 +1,5 @@
 import type { Sql } from '../../platform/db/pool.js';
+import { likePattern } from '../../platform/http/paging.js';
 
 export interface PartnerRow {
   id: string;
@@ -24,4 +25,13 @@ export async function findPartner(sql: Sql, id: string): Promise<PartnerRow | un
 export async function countPartners(sql: Sql): Promise<number> {
   const { rows } = await sql.query<{ n: number }>('SELECT count(*)::int AS n FROM partners');
   return rows[0]!.n;
+}
+
+/** The newest partners; `search` matches the name in part. */
+export async function listPartners(sql: Sql, search: string | undefined, limit: number): Promise<PartnerRow[]> {
+  const { rows } = await sql.query<PartnerRow>(
+    `SELECT * FROM partners WHERE $1::text IS NULL OR name ILIKE $1 ORDER BY created_at DESC, id LIMIT $2`,
+    [search ? likePattern(search) : null, limit],
+  );
+  return rows;
 }

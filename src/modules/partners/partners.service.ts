@@ -2,7 +2,7 @@ import type { Clock } from '../../platform/clock/clock.js';
 import { newId } from '../../platform/crypto/ids.js';
 import type { Pool, Sql } from '../../platform/db/pool.js';
 import { NotFoundError, ValidationError } from '../../platform/http/errors.js';
-import { countPartners, findPartner, insertPartner, type PartnerRow } from './partners.repo.js';
+import { countPartners, findPartner, insertPartner, listPartners, type PartnerRow } from './partners.repo.js';
 
 export const PartnerStatus = { Active: 1, Suspended: 2 } as const;
 export const PARTNER_STATUS_NAMES: Record<number, string> = { 1: 'Active', 2: 'Suspended' };
@@ -39,6 +39,11 @@ export class PartnersService {
   async findPartner(id: string, sql: Sql = this.pool): Promise<Partner | undefined> {
     const row = await findPartner(sql, id);
     return row ? toPartner(row) : undefined;
+  }
+
+  /** The newest partners (the operator's console). */
+  async list(search: string | undefined, limit = 100): Promise<Partner[]> {
+    return (await listPartners(this.pool, search, limit)).map(toPartner);
   }
 
   async getPartner(id: string, sql: Sql = this.pool): Promise<Partner> {

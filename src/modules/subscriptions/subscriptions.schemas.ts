@@ -3,6 +3,9 @@ import { ListParam, listQuerySchema, Paged } from '../../platform/http/paging.js
 import { AmountSchema, RateSchema } from '../../platform/money.js';
 import { SUBSCRIPTION_LIST } from './subscriptions.repo.js';
 
+/** The list's sort keys and paging, as the API's list query takes them (other modules' lists use it too). */
+export { SUBSCRIPTION_LIST };
+
 const Uuid = (description?: string) => Type.String({ format: 'uuid', ...(description ? { description } : {}) });
 const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 const Opt = <T extends TSchema>(schema: T) => Type.Optional(Nullable(schema));

@@ -43,6 +43,8 @@ export const ACTIONS = {
   'audit.view': MANAGERS,
   /** The operator's console (operator users only): the deployment's files exchanged with banks. */
   'operator.view': READERS,
+  /** The operator's actions: Tap to Pay decisions, and in the sandbox the clock, the card network, terminals. */
+  'operator.manage': MANAGERS,
   /** Its own account: password, second factor, sign out everywhere. */
   'account.manage': EVERYONE,
 } as const satisfies Record<string, readonly Role[]>;

@@ -1,0 +1,283 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { SandboxNetworkConditions } from '../../connectors/card/sandbox-conditions.js';
+import type { SharedClock } from '../../platform/clock/clock.js';
+import { isUuid } from '../../platform/crypto/ids.js';
+import { NotFoundError } from '../../platform/http/errors.js';
+import { pageRequest } from '../../platform/http/paging.js';
+import type { DevicesService } from '../devices/devices.service.js';
+import type { PartnersService } from '../partners/partners.service.js';
+import type { PosService } from '../pos/pos.service.js';
+import type { SandboxAction } from '../pos/sandbox-actions.js';
+import { processorAdminView } from '../processors/processors.mapper.js';
+import type { ProcessorsService } from '../processors/processors.service.js';
+import { TERMINAL_LIST } from '../terminals/terminal-list.js';
+import type { TerminalsService } from '../terminals/terminals.service.js';
+import { can } from './accounts/roles.js';
+import type { DashboardRouteDeps } from './dashboard.routes.js';
+import { type DashboardHttp, refusalOf, type Signed } from './dashboard-http.js';
+import { page } from './pages/html.js';
+import {
+  operatorMerchantMain,
+  operatorMerchantsMain,
+  operatorPartnersMain,
+  sandboxMain,
+} from './pages/operator-console.page.js';
+
+export interface OperatorConsoleDeps extends DashboardRouteDeps {
+  http: DashboardHttp;
+  partners: PartnersService;
+  processors: ProcessorsService;
+  terminals: TerminalsService;
+  devices: DevicesService;
+  pos: PosService;
+  /** Present in the sandbox only. */
+  sandboxNetwork: SandboxNetworkConditions | undefined;
+  sharedClock: SharedClock | undefined;
+}
+
+/** The operator's hand on a sandbox terminal: the console's choices as the operator API's actions. */
+const TERMINAL_ACTIONS: Record<string, SandboxAction> = {
+  'present-card': {
+    action: 'present-card',
+    pan: '4111111111111111',
+    expirationMonth: 12,
+    expirationYear: 2035,
+    readingMethod: 'chip',
+  },
+  decline: { action: 'decline' },
+  'paper-out': { action: 'paper', paperOut: true },
+  'paper-in': { action: 'paper', paperOut: false },
+  offline: { action: 'connection', online: false },
+  online: { action: 'connection', online: true },
+  'battery-low': { action: 'battery', level: 5 },
+};
+const UNIT_SECONDS: Record<string, number> = { minutes: 60, hours: 3600, days: 86_400 };
+
+/**
+ * The operator's console (operator users only; any other answers 404): the deployment's merchants and partners, a
+ * merchant's processors (credentials as set or unset), terminals and Tap to Pay requests, and in the sandbox its
+ * controls (the clock, the card network, terminal actions, the outbox). Each action goes through the same service
+ * as the operator API's and is in the audit log.
+ */
+export function operatorConsoleRoutes(scope: FastifyInstance, deps: OperatorConsoleDeps): void {
+  const { http } = deps;
+  const config = { auth: 'public' as const };
+  const schema = { hide: true } as const;
+  const sandbox = deps.sandboxNetwork !== undefined && deps.sharedClock !== undefined;
+  const operatorOnly = (reply: FastifyReply, who: Signed) =>
+    who.user.ownerKind === 'operator' ? undefined : http.notFound(reply, who);
+  const searchOf = (request: FastifyRequest) =>
+    String((request.query as { search?: string }).search ?? '')
+      .trim()
+      .slice(0, 100) || undefined;
+
+  scope.get('/dashboard/operator/merchants', { config, schema }, async (request, reply) => {
+    const who = await http.guard(request, reply, 'operator.view');
+    if (!who) return reply;
+    const refused = operatorOnly(reply, who);
+    if (refused) return refused;
+    const search = searchOf(request);
+    const merchants = await deps.merchants.listAll(search);
+    return http.html(
+      reply,
+      200,
+      page(
+        http.frameOf(who, 'Merchants', '/dashboard/operator/merchants'),
+        operatorMerchantsMain({ merchants, search }),
+      ),
+    );
+  });
+
+  scope.get('/dashboard/operator/partners', { config, schema }, async (request, reply) => {
+    const who = await http.guard(request, reply, 'operator.view');
+    if (!who) return reply;
+    const refused = operatorOnly(reply, who);
+    if (refused) return refused;
+    const search = searchOf(request);
+    const partners = await deps.partners.list(search);
+    return http.html(
+      reply,
+      200,
+      page(http.frameOf(who, 'Partners', '/dashboard/operator/partners'), operatorPartnersMain({ partners, search })),
+    );
+  });
+
+  const merchantPage = async (
+    reply: FastifyReply,
+    who: Signed,
+    id: string,
+    status: number,
+    message: { notice?: string; error?: string } = {},
+  ) => {
+    try {
+      const details = await deps.merchants.getMerchant(id);
+      const [processors, terminals, devices] = await Promise.all([
+        deps.processors.list(id),
+        deps.terminals.list({ merchantId: id }, pageRequest({ pageSize: 100 }, TERMINAL_LIST)),
+        deps.devices.list(id),
+      ]);
+      return http.html(
+        reply,
+        status,
+        page(
+          http.frameOf(who, details.merchant.companyName, '/dashboard/operator/merchants'),
+          operatorMerchantMain({
+            merchant: details.merchant,
+            processors: processors.map(processorAdminView),
+            terminals: terminals.items,
+            devices,
+            csrf: who.csrf,
+            canManage: can(who.user.role, 'operator.manage'),
+            sandbox,
+            ...message,
+          }),
+        ),
+      );
+    } catch (error) {
+      if (error instanceof NotFoundError) return http.notFound(reply, who);
+      throw error;
+    }
+  };
+  const merchantIdOf = (request: FastifyRequest) => {
+    const id = (request.params as { id: string }).id;
+    return isUuid(id) ? id : undefined;
+  };
+
+  scope.get('/dashboard/operator/merchants/:id', { config, schema }, async (request, reply) => {
+    const who = await http.guard(request, reply, 'operator.view');
+    if (!who) return reply;
+    const id = merchantIdOf(request);
+    if (who.user.ownerKind !== 'operator' || !id) return http.notFound(reply, who);
+    const done = (request.query as { done?: string }).done;
+    return merchantPage(reply, who, id, 200, done ? { notice: done } : {});
+  });
+
+  /** Approve or deny a device's Tap to Pay request (the operator API's decision). */
+  for (const verb of ['approve', 'deny'] as const) {
+    scope.post(
+      `/dashboard/operator/merchants/:id/devices/:deviceId/${verb}`,
+      { config, schema },
+      async (request, reply) => {
+        const who = await http.checkedPost(request, reply, 'operator.manage');
+        if (!who) return reply;
+        const id = merchantIdOf(request);
+        if (who.user.ownerKind !== 'operator' || !id) return http.notFound(reply, who);
+        const deviceId = (request.params as { deviceId: string }).deviceId.slice(0, 200);
+        try {
+          await deps.devices.decide(id, deviceId, verb === 'approve');
+          await http.audit(request, who, {
+            action: `operator.device-${verb}`,
+            target: deviceId,
+            outcome: 'ok',
+            detail: { merchantId: id },
+          });
+        } catch (error) {
+          if (error instanceof NotFoundError) return http.notFound(reply, who);
+          return merchantPage(reply, who, id, 409, { error: refusalOf(error) });
+        }
+        const done = verb === 'approve' ? 'Tap to Pay approved.' : 'Tap to Pay denied.';
+        return reply.redirect(`/dashboard/operator/merchants/${id}?done=${encodeURIComponent(done)}`, 303);
+      },
+    );
+  }
+
+  /** Sandbox: the operator's hand on a terminal of the merchant. */
+  scope.post(
+    '/dashboard/operator/merchants/:id/terminals/:terminalId/act',
+    { config, schema },
+    async (request, reply) => {
+      const who = await http.checkedPost(request, reply, 'operator.manage');
+      if (!who) return reply;
+      const id = merchantIdOf(request);
+      const terminalId = (request.params as { terminalId: string }).terminalId;
+      if (!sandbox || who.user.ownerKind !== 'operator' || !id || !isUuid(terminalId)) return http.notFound(reply, who);
+      const action = TERMINAL_ACTIONS[(request.body as Record<string, string>).action ?? ''];
+      if (!action) return merchantPage(reply, who, id, 400, { error: 'Choose an action.' });
+      try {
+        await deps.terminals.get(id, terminalId);
+        await deps.pos.sandboxAction(terminalId, action);
+        await http.audit(request, who, {
+          action: 'operator.terminal-act',
+          target: terminalId,
+          outcome: 'ok',
+          detail: { action: action.action },
+        });
+      } catch (error) {
+        if (error instanceof NotFoundError) return http.notFound(reply, who);
+        return merchantPage(reply, who, id, 409, { error: refusalOf(error) });
+      }
+      return reply.redirect(`/dashboard/operator/merchants/${id}?done=${encodeURIComponent('Done.')}`, 303);
+    },
+  );
+
+  const sandboxPage = async (
+    reply: FastifyReply,
+    who: Signed,
+    status: number,
+    message: { notice?: string; error?: string },
+  ) => {
+    const [network, outbox] = await Promise.all([
+      deps.sandboxNetwork!.read(),
+      deps.messages.list({}, { limit: 50, offset: 0 }),
+    ]);
+    return http.html(
+      reply,
+      status,
+      page(
+        http.frameOf(who, 'Sandbox', '/dashboard/operator/sandbox'),
+        sandboxMain({
+          now: deps.clock.now(),
+          network,
+          outbox: outbox.items,
+          csrf: who.csrf,
+          canManage: can(who.user.role, 'operator.manage'),
+          ...message,
+        }),
+      ),
+    );
+  };
+
+  scope.get('/dashboard/operator/sandbox', { config, schema }, async (request, reply) => {
+    const who = await http.guard(request, reply, 'operator.view');
+    if (!who) return reply;
+    if (!sandbox || who.user.ownerKind !== 'operator') return http.notFound(reply, who);
+    const done = (request.query as { done?: string }).done;
+    return sandboxPage(reply, who, 200, done ? { notice: done } : {});
+  });
+
+  scope.post('/dashboard/operator/sandbox/clock', { config, schema }, async (request, reply) => {
+    const who = await http.checkedPost(request, reply, 'operator.manage');
+    if (!who) return reply;
+    if (!sandbox || who.user.ownerKind !== 'operator') return http.notFound(reply, who);
+    const form = request.body as Record<string, string>;
+    const amount = /^\d{1,4}$/.test(form.amount ?? '') ? Number(form.amount) : 0;
+    const seconds = amount * (UNIT_SECONDS[form.unit ?? ''] ?? 0);
+    if (seconds <= 0 || seconds > 366 * 86_400) {
+      return sandboxPage(reply, who, 400, { error: 'Move it forward by 1 minute to 366 days.' });
+    }
+    const now = await deps.sharedClock!.advance(seconds);
+    await http.audit(request, who, { action: 'operator.clock-advance', outcome: 'ok', detail: { seconds } });
+    return reply.redirect(
+      `/dashboard/operator/sandbox?done=${encodeURIComponent(`The clock reads ${now.toISOString()}.`)}`,
+      303,
+    );
+  });
+
+  scope.post('/dashboard/operator/sandbox/card-network', { config, schema }, async (request, reply) => {
+    const who = await http.checkedPost(request, reply, 'operator.manage');
+    if (!who) return reply;
+    if (!sandbox || who.user.ownerKind !== 'operator') return http.notFound(reply, who);
+    const form = request.body as Record<string, string>;
+    const latency = /^\d{1,6}$/.test(form.extraLatencyMs ?? '') ? Number(form.extraLatencyMs) : -1;
+    const seconds = /^\d{1,4}$/.test(form.seconds ?? '') ? Number(form.seconds) : -1;
+    if (latency < 0 || latency > 120_000 || seconds < 0 || seconds > 3600) {
+      return sandboxPage(reply, who, 400, { error: 'Latency 0 to 120,000 ms, for 0 to 3,600 seconds.' });
+    }
+    await deps.sandboxNetwork!.set(latency, seconds);
+    await http.audit(request, who, { action: 'operator.card-network', outcome: 'ok', detail: { latency, seconds } });
+    return reply.redirect(
+      `/dashboard/operator/sandbox?done=${encodeURIComponent('Card network conditions set.')}`,
+      303,
+    );
+  });
+}

@@ -85,5 +85,12 @@ describe('dashboard home figures', () => {
     assert.equal(home.status, 200);
     const dollars = (expected.salesCents / 100).toLocaleString('en-US', { style: 'currency', currency: 'USD' });
     assert.ok(home.text.includes(dollars), `the page shows this month's ${dollars}`);
+    const german = await t.request('GET', '/dashboard', {
+      headers: { cookie: owner.cookie, 'accept-language': 'de-DE,de;q=0.9' },
+    });
+    const euro = new Intl.NumberFormat('de-DE', { style: 'currency', currency: 'USD' }).format(
+      expected.salesCents / 100,
+    );
+    assert.ok(german.text.includes(euro), `in the reader's locale: ${euro}`);
   });
 });

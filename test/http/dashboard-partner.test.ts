@@ -37,9 +37,19 @@ describe('dashboard for a partner', () => {
     const home = await analyst.get('/dashboard');
     assert.equal(home.status, 303);
     assert.equal(home.headers.location, '/dashboard/partner');
+    await t.expectOk(
+      t.admin('POST', `/admin/v1/merchants/${mine.id}/compliance`, {
+        status: 'non_compliant',
+        recordedAt: '2026-09-01T00:00:00Z',
+        saq: { type: 'A', statusDate: '2026-08-20', dueDate: '2026-10-01', remediation: 'Complete the SAQ' },
+      }),
+    );
     const portfolio = await analyst.get('/dashboard/partner');
     assert.match(portfolio.text, /Portfolio Pizza/);
     assert.doesNotMatch(portfolio.text, /Somebody Else Cafe/);
+    assert.match(portfolio.text, /Not compliant<\/td><td>2026-10-01/, 'its compliance and SAQ due date');
+    assert.match((await analyst.get('/dashboard/partner?pci=non_compliant')).text, /Portfolio Pizza/);
+    assert.doesNotMatch((await analyst.get('/dashboard/partner?pci=compliant')).text, /Portfolio Pizza/);
     const csrf = field(portfolio.text, 'csrf');
     assert.equal((await analyst.post('/dashboard/partner/open', { csrf, merchantId: theirs.id })).status, 404);
     const opened = await analyst.post('/dashboard/partner/open', { csrf, merchantId: mine.id });

@@ -42,6 +42,7 @@ import { auditMain } from './pages/audit.page.js';
 import { homeMain } from './pages/home.page.js';
 import { homeFigures } from './pages/home.reads.js';
 import { esc, page } from './pages/html.js';
+import { localeOf, withLocale } from './pages/locale.js';
 import { signInPage } from './pages/sign-in.page.js';
 import { partnerRoutes } from './partner.routes.js';
 import { settingsRoutes } from './settings.routes.js';
@@ -93,6 +94,10 @@ export interface DashboardRouteDeps {
 export function dashboardRoutes(app: App, deps: DashboardRouteDeps): void {
   app.register(async (scope) => {
     await scope.register(formbody, { bodyLimit: 64 * 1024 });
+    // Amounts and dates in the reader's locale: every page function formats within the request's locale.
+    scope.addHook('preHandler', (request, _reply, done) =>
+      withLocale(localeOf(request.headers['accept-language']), done),
+    );
     const { dashboard, pages } = deps;
     const config = { auth: 'public' as const };
     const schema = { hide: true } as const;

@@ -1,13 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import { isUuid } from '../../platform/crypto/ids.js';
 import { NotFoundError } from '../../platform/http/errors.js';
-import { pageRequest } from '../../platform/http/paging.js';
+import { PCI_STATUSES, PORTFOLIO_STATUSES } from '../merchants/portfolio/portfolio.model.js';
 import type { DashboardRouteDeps } from './dashboard.routes.js';
 import type { DashboardHttp } from './dashboard-http.js';
 import { page } from './pages/html.js';
 import { portfolioMain } from './pages/partner.page.js';
-
-const MERCHANTS = { orderBy: { companyName: 'company_name' }, defaultOrderBy: 'companyName', tieBreaker: 'id' };
 
 /**
  * A partner's users: the portfolio of the partner's merchants, and each merchant's dashboard opened with the user's
@@ -23,16 +21,30 @@ export function partnerRoutes(scope: FastifyInstance, deps: DashboardRouteDeps &
     const who = await http.guard(request, reply, 'home.view');
     if (!who) return reply;
     if (who.user.ownerKind !== 'partner') return http.notFound(reply, who);
-    const result = await deps.merchants.listForPartner(
-      { partnerId: who.user.partnerId! },
-      pageRequest({ pageSize: 100, asc: true }, MERCHANTS),
+    const q = request.query as { search?: string; status?: string; pci?: string };
+    const search = (q.search ?? '').trim().slice(0, 100) || undefined;
+    const status = PORTFOLIO_STATUSES.find((s) => s === q.status);
+    const pci = PCI_STATUSES.find((s) => s === q.pci);
+    const result = await deps.merchants.portfolios.list(
+      {
+        partnerId: who.user.partnerId!,
+        ...(search ? { search } : {}),
+        ...(status ? { status } : {}),
+        ...(pci ? { pciStatus: pci } : {}),
+      },
+      { sortBy: 'dba_name', descending: false, limit: 200, offset: 0 },
     );
     return http.html(
       reply,
       200,
       page(
         http.frameOf(who, 'Portfolio', '/dashboard/partner'),
-        portfolioMain({ ...result, merchants: result.items, csrf: who.csrf }),
+        portfolioMain({
+          merchants: result.items,
+          total: result.total,
+          csrf: who.csrf,
+          filter: { search, status, pci },
+        }),
       ),
     );
   });

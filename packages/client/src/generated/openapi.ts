@@ -3543,7 +3543,7 @@ export interface paths {
                             tapToPayStatus: string;
                             /** @description 1 Inactive, 2 Requested, 3 Approved, 4 Active, 5 Denied. */
                             tapToPayStatusId: number;
-                            /** @description Users of the device: always empty (users are not part of this API yet). */
+                            /** @description The merchant's dashboard users who signed in on the device (through the dashboard's sign-in page opened by its app with `?device=<deviceId>`), newest sign-in first. */
                             userProfiles: {
                                 email: string;
                                 firstName: string;
@@ -3716,7 +3716,7 @@ export interface paths {
                             tapToPayStatus: string;
                             /** @description 1 Inactive, 2 Requested, 3 Approved, 4 Active, 5 Denied. */
                             tapToPayStatusId: number;
-                            /** @description Users of the device: always empty (users are not part of this API yet). */
+                            /** @description The merchant's dashboard users who signed in on the device (through the dashboard's sign-in page opened by its app with `?device=<deviceId>`), newest sign-in first. */
                             userProfiles: {
                                 email: string;
                                 firstName: string;
@@ -12363,7 +12363,7 @@ export interface paths {
                                 tapToPayStatus: string;
                                 /** @description 1 Inactive, 2 Requested, 3 Approved, 4 Active, 5 Denied. */
                                 tapToPayStatusId: number;
-                                /** @description Users of the device: always empty (users are not part of this API yet). */
+                                /** @description The merchant's dashboard users who signed in on the device (through the dashboard's sign-in page opened by its app with `?device=<deviceId>`), newest sign-in first. */
                                 userProfiles: {
                                     email: string;
                                     firstName: string;
@@ -12553,7 +12553,7 @@ export interface paths {
                             tapToPayStatus: string;
                             /** @description 1 Inactive, 2 Requested, 3 Approved, 4 Active, 5 Denied. */
                             tapToPayStatusId: number;
-                            /** @description Users of the device: always empty (users are not part of this API yet). */
+                            /** @description The merchant's dashboard users who signed in on the device (through the dashboard's sign-in page opened by its app with `?device=<deviceId>`), newest sign-in first. */
                             userProfiles: {
                                 email: string;
                                 firstName: string;
@@ -12746,7 +12746,7 @@ export interface paths {
                             tapToPayStatus: string;
                             /** @description 1 Inactive, 2 Requested, 3 Approved, 4 Active, 5 Denied. */
                             tapToPayStatusId: number;
-                            /** @description Users of the device: always empty (users are not part of this API yet). */
+                            /** @description The merchant's dashboard users who signed in on the device (through the dashboard's sign-in page opened by its app with `?device=<deviceId>`), newest sign-in first. */
                             userProfiles: {
                                 email: string;
                                 firstName: string;

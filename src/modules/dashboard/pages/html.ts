@@ -1,4 +1,6 @@
+import { centsToDecimal } from '../../../platform/money.js';
 import { esc } from '../../checkout/checkout.page.js';
+import { currentLocale } from './locale.js';
 
 export { esc };
 
@@ -37,12 +39,18 @@ export function page(frame: PageFrame, main: string): string {
   )} · Tessera</title><link rel="stylesheet" href="${esc(frame.css)}"></head><body><a class="skip" href="#main">Skip to content</a>${nav}<main id="main">${main}</main></body></html>`;
 }
 
-/** An amount in the merchant's locale and currency (US dollars: the only currency Tessera settles). */
-export function money(cents: number, locale = 'en-US'): string {
-  return new Intl.NumberFormat(locale, { style: 'currency', currency: 'USD' }).format(cents / 100);
+/**
+ * An amount in the reader's locale (their browser's language: pages/locale.ts) and the merchant's currency (US
+ * dollars: the only currency Tessera settles).
+ */
+export function money(cents: number, locale = currentLocale()): string {
+  // Formatted from the exact decimal text (Intl takes a numeric string), never through a float.
+  return new Intl.NumberFormat(locale, { style: 'currency', currency: 'USD' }).format(
+    centsToDecimal(cents) as Intl.StringNumericLiteral,
+  );
 }
 
-export function dateTime(at: Date, timeZone: string, locale = 'en-US'): string {
+export function dateTime(at: Date, timeZone: string, locale = currentLocale()): string {
   return new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short', timeZone }).format(at);
 }
 

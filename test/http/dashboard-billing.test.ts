@@ -169,4 +169,53 @@ describe('dashboard subscriptions, invoices and links', () => {
       404,
     );
   });
+
+  it('creates a subscription for a customer once per form, and changes its payment method', async () => {
+    const customer = await t.ok(m, 'POST', '/pay-api/v1/customers', { firstName: 'Nina', lastName: 'Newsub' });
+    const first = await t.ok(m, 'POST', `/pay-api/v1/customers/${customer.id}/payment-methods/cards`, {
+      pan: '4111111111111111',
+      expirationMonth: 12,
+      expirationYear: 2035,
+    });
+    const second = await t.ok(m, 'POST', `/pay-api/v1/customers/${customer.id}/payment-methods/cards`, {
+      pan: '5555555555554444',
+      expirationMonth: 11,
+      expirationYear: 2034,
+    });
+    const owner = await dashboardSession(t, { merchantId: m.id }, 'admin');
+    assert.match((await owner.get(`/dashboard/customers/${customer.id}`)).text, /New subscription/);
+    const form = await owner.get(`/dashboard/subscriptions/new?customerId=${customer.id}`);
+    assert.equal(form.status, 200);
+    const fields = {
+      csrf: field(form.text, 'csrf'),
+      formId: field(form.text, 'formId'),
+      customerId: customer.id,
+      paymentMethodId: first.id,
+      amount: '12.50',
+      unit: '1',
+      frequency: '10',
+      payments: '3',
+      confirm: 'yes',
+    };
+    const badDays = await owner.post('/dashboard/subscriptions/new', fields);
+    assert.equal(badDays.status, 400, 'a day interval is 7, 15 or 30 (the API’s rule)');
+    assert.match(badDays.text, /7, 15 or 30/);
+    const created = await owner.post('/dashboard/subscriptions/new', { ...fields, unit: '3', frequency: '1' });
+    assert.equal(created.status, 303, created.text);
+    const again = await owner.post('/dashboard/subscriptions/new', { ...fields, unit: '3', frequency: '1' });
+    assert.equal(again.headers.location, created.headers.location, 'the same form creates one subscription');
+    const id = String(created.headers.location).split('/').pop()!.split('?')[0]!;
+    const api = await t.ok(m, 'GET', `/sub-api/v1/subscriptions/${id}`);
+    assert.deepEqual([api.statusId, api.numberOfPayments, api.paymentFrequencyUnit], [1, 3, 'Monthly']);
+    const page = await owner.get(`/dashboard/subscriptions/${id}`);
+    assert.match(page.text, /Change the payment method/);
+    const changed = await owner.post(`/dashboard/subscriptions/${id}/method`, {
+      csrf: field(page.text, 'csrf'),
+      paymentMethodId: second.id,
+    });
+    assert.equal(changed.status, 303, changed.text);
+    assert.equal((await t.ok(m, 'GET', `/sub-api/v1/subscriptions/${id}`)).paymentMethodId, second.id);
+    const stranger = await dashboardSession(t, { merchantId: (await t.merchant()).id }, 'owner');
+    assert.equal((await stranger.get(`/dashboard/subscriptions/new?customerId=${customer.id}`)).status, 404);
+  });
 });

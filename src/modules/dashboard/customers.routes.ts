@@ -67,7 +67,13 @@ export function customerRoutes(
         200,
         page(
           http.frameOf(who, 'Customer', '/dashboard/customers'),
-          customerMain({ customer, methods, timeZone, canCharge: can(who.user.role, 'terminal.charge') }),
+          customerMain({
+            customer,
+            methods,
+            timeZone,
+            canCharge: can(who.user.role, 'terminal.charge'),
+            canSubscribe: can(who.user.role, 'billing.manage'),
+          }),
         ),
       );
     } catch (error) {

@@ -27,6 +27,7 @@ export function customerMain(m: {
   methods: PaymentMethod[];
   timeZone: string;
   canCharge: boolean;
+  canSubscribe: boolean;
 }): string {
   const c = m.customer;
   const methods = m.methods
@@ -48,5 +49,5 @@ export function customerMain(m: {
 <tbody>${methods || '<tr><td colspan="4">None in the vault.</td></tr>'}</tbody></table></div></section>
 <p><a href="/dashboard/transactions?search=${encodeURIComponent(c.email ?? nameOf(c))}">This customer's transactions</a>${
     m.canCharge ? ` · <a href="/dashboard/terminal/saved?customerId=${esc(c.id)}">Charge this customer</a>` : ''
-  }</p>`;
+  }${m.canSubscribe ? ` · <a href="/dashboard/subscriptions/new?customerId=${esc(c.id)}">New subscription</a>` : ''}</p>`;
 }

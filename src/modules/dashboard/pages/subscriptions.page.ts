@@ -7,7 +7,9 @@ import {
 } from '../../subscriptions/subscriptions.model.js';
 import type { SubscriptionListRow } from '../../subscriptions/subscriptions.repo.js';
 import type { InstallmentWithAttempts, SubscriptionDetails } from '../../subscriptions/subscriptions.service.js';
+import type { PaymentMethod } from '../../vault/vault.model.js';
 import { actionForm, dateTime, esc, flash, money } from './html.js';
+import { methodChoices } from './subscription-new.page.js';
 
 const every = (s: { frequency: number; frequencyUnitId: number }) =>
   `${FREQUENCY_UNIT_NAMES[s.frequencyUnitId] ?? ''}${s.frequency > 1 ? ` (every ${s.frequency})` : ''}`;
@@ -48,6 +50,8 @@ export function subscriptionMain(m: {
   timeZone: string;
   csrf: string;
   canManage: boolean;
+  /** The customer's saved methods: another of them may pay from now on. */
+  methods: PaymentMethod[];
   notice?: string | undefined;
   error?: string | undefined;
 }): string {
@@ -104,6 +108,12 @@ export function subscriptionMain(m: {
         body: '<p>A failed payment is tried again; what fell due meanwhile is charged or skipped.</p>',
       }),
     );
+  }
+  const others = m.methods.filter((p) => p.id !== s.paymentMethodId);
+  if (m.canManage && !FINAL_STATUSES.has(s.statusId) && others.length > 0) {
+    actions.push(`<form method="post" action="${esc(base)}/method" class="card" aria-labelledby="method-h"><h2 id="method-h">Change the payment method</h2>
+<input type="hidden" name="csrf" value="${esc(m.csrf)}"><fieldset><legend>Pay from now on with</legend>${methodChoices(others, undefined)}</fieldset>
+<button type="submit">Change</button></form>`);
   }
   if (m.canManage && !FINAL_STATUSES.has(s.statusId)) {
     actions.push(

@@ -218,4 +218,66 @@ describe('dashboard subscriptions, invoices and links', () => {
     const stranger = await dashboardSession(t, { merchantId: (await t.merchant()).id }, 'owner');
     assert.equal((await stranger.get(`/dashboard/subscriptions/new?customerId=${customer.id}`)).status, 404);
   });
+
+  it('keeps a catalog, and bills a catalog item with its price and tax', async () => {
+    const owner = await dashboardSession(t, { merchantId: m.id }, 'owner');
+    const catalog = await owner.get('/dashboard/invoices/catalog');
+    assert.equal(catalog.status, 200);
+    const csrf = field(catalog.text, 'csrf');
+    assert.equal(
+      (await owner.post('/dashboard/invoices/catalog', { csrf, productName: 'Tune-up', unitPrice: 'x' })).status,
+      400,
+    );
+    assert.equal(
+      (
+        await owner.post('/dashboard/invoices/catalog', {
+          csrf,
+          productName: 'Tune-up',
+          unitPrice: '80',
+          taxRate: '150',
+        })
+      ).status,
+      400,
+    );
+    const added = await owner.post('/dashboard/invoices/catalog', {
+      csrf,
+      productName: 'Tune-up',
+      unitPrice: '80.00',
+      taxRate: '10',
+      sku: 'TU-1',
+    });
+    assert.equal(added.status, 303, added.text);
+    const items = await t.ok(m, 'GET', '/pay-int-api/line-items');
+    const item = (items.items as Array<{ id: string; productName: string }>).find((i) => i.productName === 'Tune-up')!;
+    assert.ok(item, JSON.stringify(items));
+    const form = await owner.get('/dashboard/invoices/new');
+    assert.match(form.text, /Tune-up \(\$80\.00\)/);
+    const created = await owner.post('/dashboard/invoices', {
+      csrf,
+      firstName: 'Cat',
+      lastName: 'Alog',
+      item0: item.id,
+      quantity0: '1.5',
+    });
+    assert.equal(created.status, 303, created.text);
+    const invoiceId = String(created.headers.location).split('?')[0]!.split('/').pop()!;
+    const invoice = await t.ok(m, 'GET', `/pay-int-api/invoices/${invoiceId}`);
+    assert.deepEqual(
+      [
+        invoice.lineItems[0].productName,
+        invoice.lineItems[0].unitPrice,
+        invoice.lineItems[0].taxRate,
+        invoice.totalAmount,
+      ],
+      ['Tune-up', 80, 10, 132],
+    );
+    const stranger = await dashboardSession(t, { merchantId: (await t.merchant()).id }, 'owner');
+    const strangerCsrf = field((await stranger.get('/dashboard/invoices/catalog')).text, 'csrf');
+    assert.equal(
+      (await stranger.post(`/dashboard/invoices/catalog/${item.id}/delete`, { csrf: strangerCsrf })).status,
+      404,
+    );
+    assert.equal((await owner.post(`/dashboard/invoices/catalog/${item.id}/delete`, { csrf })).status, 303);
+    assert.doesNotMatch((await owner.get('/dashboard/invoices/catalog')).text, /Tune-up/);
+  });
 });

@@ -8,6 +8,7 @@ import type { ApiKeysService } from '../api-keys/api-keys.service.js';
 import type { HostedPages } from '../checkout/hosted-pages.js';
 import type { CustomersService } from '../customers/customers.service.js';
 import type { DevicesService } from '../devices/devices.service.js';
+import type { CatalogService } from '../invoices/catalog.service.js';
 import type { InvoiceDelivery } from '../invoices/invoice-delivery.js';
 import type { InvoiceSettingsService } from '../invoices/invoice-settings.js';
 import type { InvoicesService } from '../invoices/invoices.service.js';
@@ -62,6 +63,7 @@ export interface DashboardRouteDeps {
   invoices: InvoicesService;
   invoiceDelivery: InvoiceDelivery;
   invoiceSettings: InvoiceSettingsService;
+  catalog: CatalogService;
   links: LinksService;
   devices: DevicesService;
   requestLog: RequestLogWriter;

@@ -4,6 +4,8 @@ import { isUuid } from '../../platform/crypto/ids.js';
 import { NotFoundError } from '../../platform/http/errors.js';
 import { pageRequest } from '../../platform/http/paging.js';
 import { CUSTOMER_LIST } from '../customers/customers.schemas.js';
+import { LINE_ITEM_LIST } from '../invoices/catalog.schemas.js';
+import type { CatalogService } from '../invoices/catalog.service.js';
 import type { InvoiceDelivery } from '../invoices/invoice-delivery.js';
 import type { InvoiceBody } from '../invoices/invoices.schemas.js';
 import { INVOICE_LIST } from '../invoices/invoices.schemas.js';
@@ -12,6 +14,7 @@ import { can } from './accounts/roles.js';
 import type { DashboardRouteDeps } from './dashboard.routes.js';
 import { type DashboardHttp, refusalOf, type Signed } from './dashboard-http.js';
 import { cents } from './form-values.js';
+import { catalogMain } from './pages/catalog.page.js';
 import { page } from './pages/html.js';
 import { invoiceMain, invoicesMain, LINE_ROWS, newInvoiceMain } from './pages/invoices.page.js';
 
@@ -19,6 +22,7 @@ export interface InvoiceRouteDeps extends DashboardRouteDeps {
   http: DashboardHttp;
   invoices: InvoicesService;
   invoiceDelivery: InvoiceDelivery;
+  catalog: CatalogService;
 }
 
 const DONE = { publish: 'Published and sent.', send: 'Sent.', 'mark-paid': 'Marked as paid.', cancel: 'Canceled.' };
@@ -30,6 +34,22 @@ function bodyOf(form: Record<string, string>, timeZone: string): InvoiceBody | s
   for (let n = 0; n < LINE_ROWS; n++) {
     const productName = (form[`product${n}`] ?? '').trim();
     const priceText = (form[`price${n}`] ?? '').trim();
+    const itemId = (form[`item${n}`] ?? '').trim();
+    if (itemId) {
+      // A catalog item: its name, price and tax are the defaults (the invoices service reads them).
+      const quantityText = (form[`quantity${n}`] ?? '1').trim() || '1';
+      if (!/^[0-9a-f-]{36}$/i.test(itemId)) return `Line ${n + 1}'s catalog item is not one of yours.`;
+      if (!/^\d{1,7}(\.\d{1,3})?$/.test(quantityText) || !(Number(quantityText) > 0)) {
+        return `Line ${n + 1}'s quantity is not a quantity.`;
+      }
+      lineItems.push({
+        lineItemId: itemId,
+        quantity: Number(quantityText),
+        ...(productName ? { productName: productName.slice(0, 200) } : {}),
+        ...(priceText && cents(priceText) !== undefined ? { unitPrice: cents(priceText)! / 100 } : {}),
+      });
+      continue;
+    }
     if (!productName && !priceText) continue;
     const price = cents(priceText);
     const quantity = Number((form[`quantity${n}`] ?? '1').trim() || '1');
@@ -112,16 +132,25 @@ export function invoiceRoutes(scope: FastifyInstance, deps: InvoiceRouteDeps): v
     values: Record<string, string>,
     error?: string,
   ) => {
-    const customers = await deps.customers.list(
-      { merchantId: who.user.merchantId!, customerIds: undefined, createdFrom: undefined, createdTo: undefined },
-      pageRequest({ pageSize: 200 }, CUSTOMER_LIST),
-    );
+    const [customers, catalog] = await Promise.all([
+      deps.customers.list(
+        { merchantId: who.user.merchantId!, customerIds: undefined, createdFrom: undefined, createdTo: undefined },
+        pageRequest({ pageSize: 200 }, CUSTOMER_LIST),
+      ),
+      deps.catalog.listLineItems({ merchantId: who.user.merchantId! }, pageRequest({ pageSize: 200 }, LINE_ITEM_LIST)),
+    ]);
     return http.html(
       reply,
       status,
       page(
         http.frameOf(who, 'New invoice', '/dashboard/invoices'),
-        newInvoiceMain({ customers: customers.items.map((i) => i.customer), csrf: who.csrf, values, error }),
+        newInvoiceMain({
+          customers: customers.items.map((i) => i.customer),
+          catalog: catalog.items,
+          csrf: who.csrf,
+          values,
+          error,
+        }),
       ),
     );
   };
@@ -244,4 +273,82 @@ export function invoiceRoutes(scope: FastifyInstance, deps: InvoiceRouteDeps): v
       return reply.redirect(`/dashboard/invoices/${id}?done=${encodeURIComponent(DONE[move])}`, 303);
     });
   }
+
+  const catalogPage = async (
+    reply: FastifyReply,
+    who: Signed,
+    status: number,
+    message: { notice?: string; error?: string; values?: Record<string, string> } = {},
+  ) => {
+    const result = await deps.catalog.listLineItems(
+      { merchantId: who.user.merchantId! },
+      pageRequest({ pageSize: 200 }, LINE_ITEM_LIST),
+    );
+    return http.html(
+      reply,
+      status,
+      page(
+        http.frameOf(who, 'Catalog', '/dashboard/invoices'),
+        catalogMain({ ...result, csrf: who.csrf, canManage: can(who.user.role, 'billing.manage'), ...message }),
+      ),
+    );
+  };
+
+  scope.get('/dashboard/invoices/catalog', { config, schema }, async (request, reply) => {
+    const who = await http.guard(request, reply, 'billing.view');
+    if (!who) return reply;
+    if (who.user.ownerKind !== 'merchant') return http.notFound(reply, who);
+    const done = (request.query as { done?: string }).done;
+    return catalogPage(reply, who, 200, done ? { notice: done } : {});
+  });
+
+  scope.post('/dashboard/invoices/catalog', { config, schema }, async (request, reply) => {
+    const who = await http.checkedPost(request, reply, 'billing.manage');
+    if (!who) return reply;
+    if (who.user.ownerKind !== 'merchant') return http.notFound(reply, who);
+    const { csrf: _csrf, ...form } = request.body as Record<string, string>;
+    const fail = (error: string) => catalogPage(reply, who, 400, { error, values: form });
+    const productName = (form.productName ?? '').trim().slice(0, 200);
+    const price = cents(form.unitPrice);
+    const taxText = (form.taxRate ?? '').trim();
+    const tax = taxText ? (/^\d{1,3}(\.\d{1,3})?$/.test(taxText) ? Math.round(Number(taxText) * 1000) : -1) : null;
+    if (!productName) return fail('A catalog item needs a name.');
+    if (price === undefined) return fail('The unit price is not an amount.');
+    if (tax !== null && (tax < 0 || tax > 100_000)) return fail('Tax is a percentage from 0 to 100, e.g. 8.875.');
+    try {
+      const item = await deps.catalog.createLineItem(who.user.merchantId!, {
+        productName,
+        description: (form.description ?? '').trim().slice(0, 1000) || null,
+        sku: (form.sku ?? '').trim().slice(0, 100) || null,
+        unitPriceCents: price,
+        unitTypeId: null,
+        categoryId: null,
+        taxRateMpct: tax,
+      });
+      await http.audit(request, who, {
+        action: 'catalog.create',
+        target: item.id,
+        outcome: 'ok',
+        detail: { productName },
+      });
+    } catch (error) {
+      return fail(refusalOf(error));
+    }
+    return reply.redirect(`/dashboard/invoices/catalog?done=${encodeURIComponent('Added.')}`, 303);
+  });
+
+  scope.post('/dashboard/invoices/catalog/:id/delete', { config, schema }, async (request, reply) => {
+    const who = await http.checkedPost(request, reply, 'billing.manage');
+    if (!who) return reply;
+    const id = idOf(request, who);
+    if (!id) return http.notFound(reply, who);
+    try {
+      await deps.catalog.removeLineItem(who.user.merchantId!, id);
+      await http.audit(request, who, { action: 'catalog.delete', target: id, outcome: 'ok' });
+    } catch (error) {
+      if (error instanceof NotFoundError) return http.notFound(reply, who);
+      throw error;
+    }
+    return reply.redirect(`/dashboard/invoices/catalog?done=${encodeURIComponent('Removed.')}`, 303);
+  });
 }

@@ -5,6 +5,9 @@ import { AmountSchema, RateSchema } from '../../platform/money.js';
 import { CATEGORY_LIST } from './categories.repo.js';
 import { LINE_ITEM_LIST } from './line-items.repo.js';
 
+/** The catalog list's sort keys and paging, as the API's list query takes them (other modules' lists use it too). */
+export { LINE_ITEM_LIST };
+
 const Uuid = (description?: string) => Type.String({ format: 'uuid', ...(description ? { description } : {}) });
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
 const Opt = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Optional(Nullable(schema));

@@ -1,4 +1,5 @@
 import type { Customer } from '../../customers/customers.model.js';
+import type { LineItem } from '../../invoices/catalog.model.js';
 import { INVOICE_STATUS_NAMES, type Invoice, InvoiceStatus } from '../../invoices/invoices.model.js';
 import { calculationOf } from '../../invoices/invoices.service.js';
 import { actionForm, dateTime, esc, flash, money } from './html.js';
@@ -26,7 +27,7 @@ export function invoicesMain(m: {
 <td>${esc(INVOICE_STATUS_NAMES[v.statusId] ?? v.statusId)}</td><td>${esc(dateTime(v.dueDate, m.timeZone))}</td><td class="num">${money(v.totalCents)}</td></tr>`,
     )
     .join('');
-  return `<h1>Invoices</h1>${m.canManage ? '<p><a class="button" href="/dashboard/invoices/new">New invoice</a></p>' : ''}
+  return `<h1>Invoices</h1><p>${m.canManage ? '<a class="button" href="/dashboard/invoices/new">New invoice</a> ' : ''}<a href="/dashboard/invoices/catalog">The catalog</a></p>
 <form method="get" action="/dashboard/invoices" class="card" role="search" aria-label="Filter invoices">
 <label for="statusId">Status</label><select id="statusId" name="statusId"><option value="">Any</option>${statusOptions(m.statusId)}</select>
 <button type="submit">Filter</button></form>
@@ -37,6 +38,7 @@ export function invoicesMain(m: {
 /** A new invoice: a customer of the merchant or a new one by name and e-mail, up to five lines, a due date, notes. */
 export function newInvoiceMain(m: {
   customers: Customer[];
+  catalog: LineItem[];
   csrf: string;
   values: Record<string, string>;
   error?: string | undefined;
@@ -48,14 +50,23 @@ export function newInvoiceMain(m: {
       return `<option value="${esc(c.id)}"${m.values.customerId === c.id ? ' selected' : ''}>${esc(name)}</option>`;
     })
     .join('');
+  const items = (n: number) =>
+    m.catalog.length
+      ? `<td><label class="sr-only" for="item${n}">Line ${n + 1} catalog item</label><select id="item${n}" name="item${n}"><option value="">—</option>${m.catalog
+          .map(
+            (i) =>
+              `<option value="${esc(i.id)}"${m.values[`item${n}`] === i.id ? ' selected' : ''}>${esc(i.productName)} (${money(i.unitPriceCents)})</option>`,
+          )
+          .join('')}</select></td>`
+      : '';
   const lines = Array.from(
     { length: LINE_ROWS },
     (
       _,
       n,
-    ) => `<tr><td><label class="sr-only" for="product${n}">Line ${n + 1} product</label><input id="product${n}" name="product${n}" value="${v(`product${n}`)}"${n === 0 ? ' required' : ''}></td>
+    ) => `<tr>${items(n)}<td><label class="sr-only" for="product${n}">Line ${n + 1} product</label><input id="product${n}" name="product${n}" value="${v(`product${n}`)}"></td>
 <td><label class="sr-only" for="quantity${n}">Line ${n + 1} quantity</label><input id="quantity${n}" name="quantity${n}" inputmode="decimal" size="5" value="${v(`quantity${n}`) || (n === 0 ? '1' : '')}"></td>
-<td><label class="sr-only" for="price${n}">Line ${n + 1} unit price</label><input id="price${n}" name="price${n}" inputmode="decimal" size="8" value="${v(`price${n}`)}"${n === 0 ? ' required' : ''}></td></tr>`,
+<td><label class="sr-only" for="price${n}">Line ${n + 1} unit price</label><input id="price${n}" name="price${n}" inputmode="decimal" size="8" value="${v(`price${n}`)}"></td></tr>`,
   ).join('');
   return `<p><a href="/dashboard/invoices">All invoices</a></p><h1>New invoice</h1>${flash(m)}
 <form method="post" action="/dashboard/invoices" class="card"><input type="hidden" name="csrf" value="${esc(m.csrf)}">
@@ -64,7 +75,7 @@ export function newInvoiceMain(m: {
 <div class="grid"><div><label for="firstName">First name</label><input id="firstName" name="firstName" autocomplete="off" value="${v('firstName')}"></div>
 <div><label for="lastName">Last name</label><input id="lastName" name="lastName" autocomplete="off" value="${v('lastName')}"></div>
 <div><label for="email">Email</label><input id="email" name="email" type="email" autocomplete="off" value="${v('email')}"></div></div></fieldset>
-<fieldset><legend>Lines</legend><div class="scroll"><table><thead><tr><th scope="col">Product or service</th><th scope="col">Quantity</th><th scope="col">Unit price</th></tr></thead><tbody>${lines}</tbody></table></div></fieldset>
+<fieldset><legend>Lines</legend><p class="help">A catalog item brings its name, price and tax (<a href="/dashboard/invoices/catalog">the catalog</a>).</p><div class="scroll"><table><thead><tr>${m.catalog.length ? '<th scope="col">From the catalog</th>' : ''}<th scope="col">Product or service</th><th scope="col">Quantity</th><th scope="col">Unit price</th></tr></thead><tbody>${lines}</tbody></table></div></fieldset>
 <div class="grid"><div><label for="dueDate">Due date</label><input id="dueDate" name="dueDate" type="date" value="${v('dueDate')}" aria-describedby="due-help"><p id="due-help" class="help">Empty: as the invoice settings say.</p></div>
 <div><label for="notes">Notes</label><textarea id="notes" name="notes" rows="2">${v('notes')}</textarea></div></div>
 <button type="submit">Save as draft</button></form>`;

@@ -280,4 +280,40 @@ describe('dashboard subscriptions, invoices and links', () => {
     assert.equal((await owner.post(`/dashboard/invoices/catalog/${item.id}/delete`, { csrf })).status, 303);
     assert.doesNotMatch((await owner.get('/dashboard/invoices/catalog')).text, /Tune-up/);
   });
+
+  it('lists quick payments beside links, activates one, and shares it with consent', async () => {
+    const quick = await t.ok(m, 'POST', '/pay-int-api/quick-payments/reusable', { amount: 25, name: 'Class pass' });
+    const owner = await dashboardSession(t, { merchantId: m.id }, 'owner');
+    const list = await owner.get('/dashboard/links');
+    assert.match(list.text, /Class pass<\/td><td>Quick payment<\/td><td>Created/);
+    const csrf = field(list.text, 'csrf');
+    assert.equal((await owner.post(`/dashboard/links/${quick.id}/activate`, { csrf, confirm: 'yes' })).status, 303);
+    assert.equal((await t.ok(m, 'GET', `/pay-int-api/quick-payments/reusable/${quick.id}`)).statusId, 2);
+    const sharePage = await owner.get(`/dashboard/links/${quick.id}/share`);
+    assert.equal(sharePage.status, 200);
+    const noConsent = await owner.post(`/dashboard/links/${quick.id}/share`, {
+      csrf,
+      shareBy: 'Email',
+      recipient: 'pat@example.com',
+    });
+    assert.equal(noConsent.status, 400);
+    assert.match(noConsent.text, /consent/);
+    const shared = await owner.post(`/dashboard/links/${quick.id}/share`, {
+      csrf,
+      shareBy: 'Email',
+      recipient: 'pat@example.com',
+      consent: 'yes',
+    });
+    assert.equal(shared.status, 303, shared.text);
+    const outbox = await t.admin('GET', `/admin/v1/sandbox/outbox?merchantId=${m.id}&channel=email`);
+    assert.ok(
+      (outbox.body.items as Array<{ to: string; text: string }>).some(
+        (x) => x.to === 'pat@example.com' && /Class pass/.test(x.text),
+      ),
+    );
+    assert.equal((await owner.post(`/dashboard/links/${quick.id}/deactivate`, { csrf, confirm: 'yes' })).status, 303);
+    assert.equal((await t.ok(m, 'GET', `/pay-int-api/quick-payments/reusable/${quick.id}`)).statusId, 3);
+    const stranger = await dashboardSession(t, { merchantId: (await t.merchant()).id }, 'owner');
+    assert.equal((await stranger.get(`/dashboard/links/${quick.id}/share`)).status, 404);
+  });
 });

@@ -13,6 +13,7 @@ import type { InvoiceDelivery } from '../invoices/invoice-delivery.js';
 import type { InvoiceSettingsService } from '../invoices/invoice-settings.js';
 import type { InvoicesService } from '../invoices/invoices.service.js';
 import type { Ledger } from '../ledger/ledger.js';
+import type { LinkSharing } from '../links/link-sharing.js';
 import type { LinksService } from '../links/links.service.js';
 import type { MerchantsService } from '../merchants/merchants.service.js';
 import type { MessagesService } from '../messages/messages.service.js';
@@ -65,6 +66,7 @@ export interface DashboardRouteDeps {
   invoiceSettings: InvoiceSettingsService;
   catalog: CatalogService;
   links: LinksService;
+  linkSharing: LinkSharing;
   devices: DevicesService;
   requestLog: RequestLogWriter;
   partners: PartnersService;

@@ -121,4 +121,44 @@ describe('dashboard for the operator', () => {
     const audit = await operator.get('/dashboard/audit');
     assert.match(audit.text, /operator\.clock-advance/);
   });
+
+  it('gives a partner’s user a reset link, shown once to the operator, that works once', async () => {
+    const partner = await t.partner();
+    const { user } = await t.ctx.services.dashboard.accounts.create({
+      email: 'lost@partner.example',
+      name: 'Lost Password',
+      role: 'admin',
+      password: 'the password they forgot',
+      ownerKind: 'partner',
+      partnerId: partner.id,
+    });
+    const operator = await dashboardSession(t, {}, 'owner');
+    const users = await operator.get('/dashboard/operator/users');
+    assert.match(users.text, /lost@partner\.example/);
+    const issued = await operator.post(`/dashboard/operator/users/${user.id}/reset`, {
+      csrf: field(users.text, 'csrf'),
+    });
+    assert.equal(issued.status, 200);
+    const url = /id="reset-link">([^<]+)</.exec(issued.text)![1]!.replaceAll('&amp;', '&');
+    const token = new URL(url).searchParams.get('token')!;
+    assert.doesNotMatch((await operator.get('/dashboard/operator/users')).text, new RegExp(token), 'shown once');
+    const reset = () =>
+      t.request('POST', '/dashboard/reset', {
+        payload: new URLSearchParams({ token, password: 'a brand new long password' }).toString(),
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      });
+    assert.equal((await reset()).status, 200);
+    assert.equal((await reset()).status, 400, 'the link works once');
+    const m = await t.merchant();
+    const merchantUser = await dashboardSession(t, { merchantId: m.id }, 'owner');
+    assert.equal(
+      (
+        await operator.post(`/dashboard/operator/users/${merchantUser.user.id}/reset`, {
+          csrf: field(users.text, 'csrf'),
+        })
+      ).status,
+      404,
+      'merchants’ users reset by e-mail',
+    );
+  });
 });

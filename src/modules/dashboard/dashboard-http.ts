@@ -35,6 +35,7 @@ const NAV: ReadonlyArray<{
   { href: '/dashboard/logs', label: 'Request log', action: 'logs.view', merchantOnly: true },
   { href: '/dashboard/operator/merchants', label: 'Merchants', action: 'operator.view', operatorOnly: true },
   { href: '/dashboard/operator/partners', label: 'Partners', action: 'operator.view', operatorOnly: true },
+  { href: '/dashboard/operator/users', label: 'Users', action: 'operator.view', operatorOnly: true },
   { href: '/dashboard/operator/bank-files', label: 'Bank files', action: 'operator.view', operatorOnly: true },
   {
     href: '/dashboard/operator/sandbox',

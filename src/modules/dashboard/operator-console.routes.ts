@@ -20,6 +20,7 @@ import {
   operatorMerchantMain,
   operatorMerchantsMain,
   operatorPartnersMain,
+  operatorUsersMain,
   sandboxMain,
 } from './pages/operator-console.page.js';
 
@@ -279,5 +280,45 @@ export function operatorConsoleRoutes(scope: FastifyInstance, deps: OperatorCons
       `/dashboard/operator/sandbox?done=${encodeURIComponent('Card network conditions set.')}`,
       303,
     );
+  });
+
+  const usersPage = async (
+    reply: FastifyReply,
+    who: Signed,
+    status: number,
+    o: { issued?: { email: string; url: string }; error?: string } = {},
+  ) =>
+    http.html(
+      reply,
+      status,
+      page(
+        http.frameOf(who, 'Users', '/dashboard/operator/users'),
+        operatorUsersMain({
+          users: await deps.dashboard.recovery.nonMerchantUsers(),
+          csrf: who.csrf,
+          canManage: can(who.user.role, 'operator.manage'),
+          ...o,
+        }),
+      ),
+    );
+
+  scope.get('/dashboard/operator/users', { config, schema }, async (request, reply) => {
+    const who = await http.guard(request, reply, 'operator.view');
+    if (!who) return reply;
+    const refused = operatorOnly(reply, who);
+    if (refused) return refused;
+    return usersPage(reply, who, 200);
+  });
+
+  /** A reset link for a partner's or the operator's user, shown once to the operator (and audited). */
+  scope.post('/dashboard/operator/users/:id/reset', { config, schema }, async (request, reply) => {
+    const who = await http.checkedPost(request, reply, 'operator.manage');
+    if (!who) return reply;
+    const id = (request.params as { id: string }).id;
+    if (who.user.ownerKind !== 'operator' || !isUuid(id)) return http.notFound(reply, who);
+    const issued = await deps.dashboard.recovery.issueReset(who.user, id);
+    if (!issued) return http.notFound(reply, who);
+    const url = `${deps.publicBaseUrl}/dashboard/reset?token=${encodeURIComponent(issued.token)}`;
+    return usersPage(reply, who, 200, { issued: { email: issued.user.email, url } });
   });
 }

@@ -9,7 +9,7 @@ import type { DashboardAccounts, NewUser } from './accounts.js';
 import { hashPassword, passwordProblem } from './passwords.js';
 import { issueToken, peekToken, spendToken } from './tokens.js';
 import { totpStep } from './totp.js';
-import { type DashboardUser, findUser, findUserByEmail, publicUser } from './users.repo.js';
+import { type DashboardUser, findUser, findUserByEmail, listNonMerchantUsers, publicUser } from './users.repo.js';
 
 /**
  * The ways into an account without its password: an invitation (a new user sets a password and enrols the second
@@ -95,6 +95,36 @@ export class AccountRecovery {
     const token = await issueToken(this.deps.pool, user.id, 'reset', now);
     await this.deps.audit.record({ user, action: 'password.reset-request', outcome: 'ok' }, now);
     return { user: publicUser(user), token };
+  }
+
+  /**
+   * A reset link an operator issues for a partner's or the operator's user (whose e-mail the messages module, which
+   * sends per merchant, does not carry): shown once to the operator, who passes it on; single use, one hour.
+   */
+  async issueReset(
+    operator: DashboardUser,
+    userId: string,
+  ): Promise<{ user: DashboardUser; token: string } | undefined> {
+    const user = await findUser(this.deps.pool, userId);
+    if (!user || user.ownerKind === 'merchant' || user.status !== 'active') return undefined;
+    const now = this.deps.clock.now();
+    const token = await issueToken(this.deps.pool, user.id, 'reset', now);
+    await this.deps.audit.record(
+      {
+        user: operator,
+        action: 'password.reset-issued',
+        target: user.id,
+        outcome: 'ok',
+        detail: { email: user.email },
+      },
+      now,
+    );
+    return { user: publicUser(user), token };
+  }
+
+  /** Partners' and the operator's users (the operator's console). */
+  nonMerchantUsers(limit = 200): Promise<DashboardUser[]> {
+    return listNonMerchantUsers(this.deps.pool, limit);
   }
 
   async resetValid(token: string): Promise<boolean> {

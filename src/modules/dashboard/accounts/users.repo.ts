@@ -122,3 +122,13 @@ export async function listTeam(sql: Sql, owner: { merchantId?: string; partnerId
   );
   return rows.map((row) => publicUser(toUser(row)));
 }
+
+/** The users of partners and of the operator (the operator's console: their resets), newest first. */
+export async function listNonMerchantUsers(sql: Sql, limit: number): Promise<DashboardUser[]> {
+  const { rows } = await sql.query(
+    `SELECT ${COLUMNS} FROM dashboard_users WHERE owner_kind IN ('partner', 'operator')
+     ORDER BY created_at DESC, id LIMIT $1`,
+    [limit],
+  );
+  return rows.map((row) => publicUser(toUser(row)));
+}

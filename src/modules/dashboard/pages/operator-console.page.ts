@@ -5,6 +5,7 @@ import type { Partner } from '../../partners/partners.service.js';
 import type { processorAdminView } from '../../processors/processors.mapper.js';
 import { MODEL_NAMES } from '../../terminals/terminals.model.js';
 import type { TerminalListRow } from '../../terminals/terminals.repo.js';
+import type { DashboardUser } from '../accounts/users.repo.js';
 import { dateTime, esc, flash } from './html.js';
 
 const STATUS: Record<number, string> = { 1: 'Active', 2: 'Suspended', 3: 'Closed' };
@@ -143,4 +144,29 @@ export function sandboxMain(m: {
 ${forms}
 <section class="card"><div class="scroll"><table><caption>Outbox: the latest e-mails and SMS (times in UTC)</caption><thead><tr><th scope="col">When</th><th scope="col">Channel</th><th scope="col">To</th><th scope="col">Subject or text</th><th scope="col">Status</th></tr></thead>
 <tbody>${outbox || '<tr><td colspan="5">Nothing sent yet.</td></tr>'}</tbody></table></div></section>`;
+}
+
+/** Partners' and the operator's users, each given a reset link here (shown once) when they lose their password. */
+export function operatorUsersMain(m: {
+  users: DashboardUser[];
+  csrf: string;
+  canManage: boolean;
+  issued?: { email: string; url: string } | undefined;
+  error?: string | undefined;
+}): string {
+  const rows = m.users
+    .map((u) => {
+      const reset =
+        m.canManage && u.status === 'active'
+          ? `<form method="post" action="/dashboard/operator/users/${esc(u.id)}/reset" class="inline">${hidden(m.csrf)}<button type="submit" aria-label="A reset link for ${esc(u.email)}">Reset link</button></form>`
+          : '';
+      return `<tr><td>${esc(u.name)}</td><td>${esc(u.email)}</td><td>${u.ownerKind === 'partner' ? `Partner <code>${esc(u.partnerId ?? '')}</code>` : 'Operator'}</td><td>${esc(u.role)}</td><td>${esc(u.status)}</td><td>${reset}</td></tr>`;
+    })
+    .join('');
+  const issued = m.issued
+    ? `<section class="card" aria-labelledby="issued-h"><h2 id="issued-h">Reset link for ${esc(m.issued.email)}</h2><p>Give it to them yourself: it works once, for one hour, and is not shown again.</p><p><code id="reset-link">${esc(m.issued.url)}</code></p></section>`
+    : '';
+  return `<h1>Users of partners and of the operator</h1>${flash(m)}${issued}<p>Merchants' users reset their own passwords by e-mail.</p>
+<section class="card"><div class="scroll"><table><caption>Users</caption><thead><tr><th scope="col">Name</th><th scope="col">Email</th><th scope="col">Of</th><th scope="col">Role</th><th scope="col">Status</th><th scope="col"><span class="sr-only">Actions</span></th></tr></thead>
+<tbody>${rows || '<tr><td colspan="6">No users.</td></tr>'}</tbody></table></div></section>`;
 }

@@ -2,7 +2,7 @@
 // number), another merchant's customer 404, and no customers page for staff.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { dashboardSession } from '../dashboard-helpers.js';
+import { dashboardSession, field } from '../dashboard-helpers.js';
 import { type MerchantTenant, startNode, type TestNode } from '../harness.js';
 
 describe('dashboard customers', () => {
@@ -44,5 +44,70 @@ describe('dashboard customers', () => {
     assert.equal((await stranger.get(`/dashboard/customers/${id}`)).status, 404);
     const staff = await dashboardSession(t, { merchantId: m.id }, 'staff');
     assert.equal((await staff.get('/dashboard/customers')).status, 403);
+  });
+
+  it('adds, edits and deletes a customer and removes a saved method, with the API’s rules', async () => {
+    const owner = await dashboardSession(t, { merchantId: m.id }, 'admin');
+    const form = await owner.get('/dashboard/customers/new');
+    assert.equal(form.status, 200);
+    const csrf = field(form.text, 'csrf');
+    const bad = await owner.post('/dashboard/customers', { csrf, firstName: 'Bad', email: 'not-an-email' });
+    assert.equal(bad.status, 400);
+    assert.match(bad.text, /email/);
+    const created = await owner.post('/dashboard/customers', {
+      csrf,
+      firstName: 'Edith',
+      lastName: 'Clarke',
+      email: 'edith@example.com',
+      phone: '+12125550100',
+      line1: '1 Grid Way',
+      city: 'Austin',
+      stateCode: 'TX',
+      postalCode: '78701',
+    });
+    assert.equal(created.status, 303, created.text);
+    const id = String(created.headers.location).split('?')[0]!.split('/').pop()!;
+    const api = await t.ok(m, 'GET', `/pay-api/v1/customers/${id}`);
+    assert.equal(api.email, 'edith@example.com');
+    const edit = await owner.get(`/dashboard/customers/${id}/edit`);
+    assert.match(edit.text, /value="TX"/);
+    const saved = await owner.post(`/dashboard/customers/${id}`, {
+      csrf,
+      firstName: 'Edith',
+      lastName: 'Clarke',
+      companyName: 'General Electric',
+      email: 'edith@example.com',
+      line1: '1 Grid Way',
+      city: 'Austin',
+      stateCode: 'TX',
+      postalCode: '78701',
+    });
+    assert.equal(saved.status, 303, saved.text);
+    assert.equal((await t.ok(m, 'GET', `/pay-api/v1/customers/${id}`)).companyName, 'General Electric');
+    const card = await t.ok(m, 'POST', `/pay-api/v1/customers/${id}/payment-methods/cards`, {
+      pan: '4111111111111111',
+      expirationMonth: 12,
+      expirationYear: 2035,
+    });
+    assert.equal(
+      (await owner.post(`/dashboard/customers/${id}/methods/${card.id}/delete`, { csrf, confirm: 'yes' })).status,
+      303,
+    );
+    assert.doesNotMatch((await owner.get(`/dashboard/customers/${id}`)).text, /1111/);
+    const other = await t.merchant();
+    const stranger = await dashboardSession(t, { merchantId: other.id }, 'owner');
+    const strangerCsrf = field((await stranger.get('/dashboard/customers')).text, 'csrf');
+    assert.equal(
+      (await stranger.post(`/dashboard/customers/${id}`, { csrf: strangerCsrf, firstName: 'X' })).status,
+      404,
+    );
+    assert.equal(
+      (await stranger.post(`/dashboard/customers/${id}/delete`, { csrf: strangerCsrf, confirm: 'yes' })).status,
+      404,
+    );
+    const analyst = await dashboardSession(t, { merchantId: m.id }, 'analyst');
+    assert.doesNotMatch((await analyst.get(`/dashboard/customers/${id}`)).text, /Delete customer/);
+    assert.equal((await owner.post(`/dashboard/customers/${id}/delete`, { csrf, confirm: 'yes' })).status, 303);
+    assert.equal((await t.request('GET', `/pay-api/v1/customers/${id}`, { token: m.token })).status, 404);
   });
 });

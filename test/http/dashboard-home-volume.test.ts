@@ -79,6 +79,12 @@ describe('dashboard home figures', () => {
     assert.equal(await volume.refreshViewed(), 1);
     const second = await homeFigures(t.ctx.pool, volume, m.id, now, zone);
     assert.deepEqual(second.month, expected);
+    assert.equal(
+      second.daily.reduce((a, b) => a + b, 0),
+      expected.salesCents,
+      'the days of the month add up to the month',
+    );
+    assert.equal(second.hourly.reduce((a, b) => a + b, 0), second.today.salesCents, 'the hours add up to today');
 
     const owner = await dashboardSession(t, { merchantId: m.id }, 'analyst');
     const home = await owner.get('/dashboard');

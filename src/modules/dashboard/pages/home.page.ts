@@ -10,21 +10,22 @@ function figures(title: string, p: PeriodFigures): string {
 <div><dt>Refunds</dt><dd>${money(p.refundsCents)}</dd></div></dl></section>`;
 }
 
-/** Today's sales per hour as bars: an SVG drawn on the server, with its figures in a table for screen readers. */
-function hourlyChart(hourly: number[]): string {
-  const max = Math.max(1, ...hourly);
-  const bars = hourly
-    .map((cents, hour) => {
+/** Sales as bars: an SVG drawn on the server, with its figures in a table for screen readers. */
+function barChart(id: string, title: string, values: number[], label: (index: number) => string): string {
+  const max = Math.max(1, ...values);
+  const width = 240 / Math.max(1, values.length);
+  const bars = values
+    .map((cents, i) => {
       const height = Math.round((cents / max) * 100);
-      return `<rect x="${hour * 10 + 1}" y="${100 - height}" width="8" height="${height}"><title>${hour}:00 ${money(cents)}</title></rect>`;
+      return `<rect x="${(i * width + width * 0.1).toFixed(2)}" y="${100 - height}" width="${(width * 0.8).toFixed(2)}" height="${height}"><title>${esc(label(i))} ${money(cents)}</title></rect>`;
     })
     .join('');
-  const rows = hourly
-    .map((cents, hour) => (cents > 0 ? `<tr><th scope="row">${hour}:00</th><td>${money(cents)}</td></tr>` : ''))
+  const rows = values
+    .map((cents, i) => (cents > 0 ? `<tr><th scope="row">${esc(label(i))}</th><td>${money(cents)}</td></tr>` : ''))
     .join('');
-  return `<section class="card" aria-labelledby="hourly-h"><h2 id="hourly-h">Today by hour</h2>
-<svg class="chart" viewBox="0 0 240 100" preserveAspectRatio="none" role="img" aria-label="Sales per hour today"><g>${bars}</g></svg>
-<table class="sr-only"><caption>Sales per hour today</caption><tbody>${rows || '<tr><td>No sales yet today.</td></tr>'}</tbody></table></section>`;
+  return `<section class="card" aria-labelledby="${id}-h"><h2 id="${id}-h">${esc(title)}</h2>
+<svg class="chart" viewBox="0 0 240 100" preserveAspectRatio="none" role="img" aria-label="${esc(title)}: sales"><g>${bars}</g></svg>
+<table class="sr-only"><caption>${esc(title)}: sales</caption><tbody>${rows || '<tr><td>No sales yet.</td></tr>'}</tbody></table></section>`;
 }
 
 export function homeMain(h: HomeFigures, companyName: string): string {
@@ -38,7 +39,11 @@ export function homeMain(h: HomeFigures, companyName: string): string {
         )
         .join('')}</tbody></table>`
     : '<p>No transactions yet.</p>';
-  return `<h1>${esc(companyName)}</h1><div class="grid">${figures('Today', h.today)}${figures('This month', h.month)}</div>${hourlyChart(
-    h.hourly,
-  )}<section class="card">${recent}</section>`;
+  return `<h1>${esc(companyName)}</h1><div class="grid">${figures('Today', h.today)}${figures('This month', h.month)}</div>
+<div class="grid">${barChart('hourly', 'Today by hour', h.hourly, (hour) => `${hour}:00`)}${barChart(
+    'daily',
+    'This month by day',
+    h.daily,
+    (day) => `Day ${day + 1}`,
+  )}</div><section class="card">${recent}</section>`;
 }

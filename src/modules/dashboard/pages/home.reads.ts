@@ -9,6 +9,8 @@ export interface HomeFigures {
   month: PeriodFigures;
   /** Sales volume per local hour of today (24 values, cents). */
   hourly: number[];
+  /** Sales volume per local day of this month so far (day 1 first, cents). */
+  daily: number[];
   recent: Array<{ id: string; typeId: number; statusId: number; totalCents: number; createdAt: Date }>;
 }
 
@@ -38,22 +40,31 @@ export async function homeFigures(
   const complete = await volume.current(merchantId, now);
   // The kept buckets end here; the rows from here to now are read as they are.
   const kept = new Date(Math.max(monthStart.getTime(), Math.min(complete.getTime(), floorQuarter(now).getTime())));
-  type Row = { today: boolean; hour: number; sales: string; approved: number; declined: number; refunds: string };
+  type Row = {
+    today: boolean;
+    hour: number;
+    day: number;
+    sales: string;
+    approved: number;
+    declined: number;
+    refunds: string;
+  };
   const [buckets, fresh] = await Promise.all([
     pool.query<Row>(
       `SELECT bucket >= $3 AS today, extract(hour FROM bucket AT TIME ZONE $4)::int AS hour,
+         extract(day FROM bucket AT TIME ZONE $4)::int AS day,
          sum(sales_cents)::text AS sales, sum(approved)::int AS approved, sum(declined)::int AS declined,
          sum(refunds_cents)::text AS refunds
        FROM dashboard_volume WHERE merchant_id = $1 AND bucket >= $2 AND bucket < $5
-       GROUP BY 1, 2`,
+       GROUP BY 1, 2, 3`,
       [merchantId, monthStart, dayStart, timeZone, kept],
     ),
     pool.query<Row>(
       `SELECT created_at >= $3 AS today, extract(hour FROM created_at AT TIME ZONE $4)::int AS hour,
-         ${volumeColumns(6)}
+         extract(day FROM created_at AT TIME ZONE $4)::int AS day, ${volumeColumns(6)}
        FROM transaction_amounts
        WHERE merchant_id = $1 AND created_at >= $2 AND created_at <= $5
-       GROUP BY 1, 2`,
+       GROUP BY 1, 2, 3`,
       [merchantId, kept, dayStart, timeZone, now, ...volumeParams()],
     ),
   ]);
@@ -62,6 +73,7 @@ export async function homeFigures(
   const today = empty();
   const month = empty();
   const hourly = Array.from({ length: 24 }, () => 0);
+  const daily = Array.from({ length: local.day }, () => 0);
   for (const row of rows) {
     for (const period of row.today ? [today, month] : [month]) {
       period.salesCents += Number(row.sales);
@@ -70,6 +82,7 @@ export async function homeFigures(
       period.refundsCents += Number(row.refunds);
     }
     if (row.today) hourly[row.hour] = (hourly[row.hour] ?? 0) + Number(row.sales);
+    if (row.day >= 1 && row.day <= daily.length) daily[row.day - 1] = (daily[row.day - 1] ?? 0) + Number(row.sales);
   }
   const recent = await pool.query<{
     id: string;
@@ -87,6 +100,7 @@ export async function homeFigures(
     today,
     month,
     hourly,
+    daily,
     recent: recent.rows.map((r) => ({
       id: r.id,
       typeId: r.type_id,

@@ -62,7 +62,7 @@ export function teamMain(m: { users: DashboardUser[]; csrf: string; notice?: str
     .map((r) => `<option value="${r}">${r}</option>`)
     .join('');
   return `<h1>Team</h1>${m.notice ? `<p class="notice" role="status">${esc(m.notice)}</p>` : ''}${alert(m.error)}
-<section class="card"><div class="scroll"><table><caption>Users</caption><thead><tr><th scope="col">Name</th><th scope="col">Email</th><th scope="col">Role</th><th scope="col">Status</th></tr></thead><tbody>${rows}</tbody></table></div></section>
+<section class="card"><div class="scroll" tabindex="0"><table><caption>Users</caption><thead><tr><th scope="col">Name</th><th scope="col">Email</th><th scope="col">Role</th><th scope="col">Status</th></tr></thead><tbody>${rows}</tbody></table></div></section>
 <form method="post" action="/dashboard/team/invite" class="card" aria-labelledby="invite-h"><h2 id="invite-h">Invite someone</h2>
 <input type="hidden" name="csrf" value="${esc(m.csrf)}">
 <div class="grid"><div><label for="invite-name">Name</label><input id="invite-name" name="name" required maxlength="100"></div>

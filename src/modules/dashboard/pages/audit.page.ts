@@ -25,7 +25,7 @@ export function auditMain(rows: readonly AuditRow[], timeZone: string): string {
 <td>${esc(r.target ?? '')}</td><td>${esc(r.outcome)}${why(r.detail)}</td><td>${esc(r.ip ?? '')}</td></tr>`,
     )
     .join('');
-  return `<h1>Audit log</h1><section class="card"><div class="scroll"><table><caption>The newest 100 entries</caption>
+  return `<h1>Audit log</h1><section class="card"><div class="scroll" tabindex="0"><table><caption>The newest 100 entries</caption>
 <thead><tr><th scope="col">When</th><th scope="col">Who</th><th scope="col">Action</th><th scope="col">On</th><th scope="col">Outcome</th><th scope="col">From</th></tr></thead>
 <tbody>${body || '<tr><td colspan="6">Nothing yet.</td></tr>'}</tbody></table></div></section>`;
 }

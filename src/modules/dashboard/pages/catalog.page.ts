@@ -31,6 +31,6 @@ export function catalogMain(m: {
 </div><button type="submit">Add</button></form>`
     : '';
   return `<p><a href="/dashboard/invoices">All invoices</a></p><h1>Catalog</h1>${flash(m)}${form}
-<section class="card"><div class="scroll"><table><caption>Catalog items (${m.total})</caption><thead><tr><th scope="col">Product or service</th><th scope="col">SKU</th><th scope="col" class="num">Unit price</th><th scope="col" class="num">Tax</th><th scope="col"><span class="sr-only">Actions</span></th></tr></thead>
+<section class="card"><div class="scroll" tabindex="0"><table><caption>Catalog items (${m.total})</caption><thead><tr><th scope="col">Product or service</th><th scope="col">SKU</th><th scope="col" class="num">Unit price</th><th scope="col" class="num">Tax</th><th scope="col"><span class="sr-only">Actions</span></th></tr></thead>
 <tbody>${rows || '<tr><td colspan="5">Nothing in the catalog yet.</td></tr>'}</tbody></table></div></section>`;
 }

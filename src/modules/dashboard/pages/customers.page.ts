@@ -25,7 +25,7 @@ export function customersMain(m: {
     .join('');
   return `<h1>Customers</h1>${flash(m)}${m.canManage ? '<p><a class="button" href="/dashboard/customers/new">New customer</a></p>' : ''}<form method="get" action="/dashboard/customers" class="card" role="search" aria-label="Find customers">
 <label for="search">Name</label><input id="search" name="search" value="${esc(m.search ?? '')}"><button type="submit">Find</button></form>
-<section class="card"><div class="scroll"><table><caption>Customers (${m.total})</caption><thead><tr><th scope="col">Name</th><th scope="col">Company</th><th scope="col">Email</th><th scope="col">Since</th></tr></thead>
+<section class="card"><div class="scroll" tabindex="0"><table><caption>Customers (${m.total})</caption><thead><tr><th scope="col">Name</th><th scope="col">Company</th><th scope="col">Email</th><th scope="col">Since</th></tr></thead>
 <tbody>${rows || '<tr><td colspan="4">No customers match.</td></tr>'}</tbody></table></div></section>`;
 }
 
@@ -60,7 +60,7 @@ export function customerMain(m: {
 <section class="card" aria-labelledby="contact-h"><h2 id="contact-h">Contact</h2><dl class="figures">
 <div><dt>Email</dt><dd>${esc(c.email ?? '—')}</dd></div><div><dt>Mobile</dt><dd>${esc(c.mobilePhoneNumber ?? '—')}</dd></div>
 <div><dt>Company</dt><dd>${esc(c.companyName ?? '—')}</dd></div><div><dt>Since</dt><dd>${esc(dateTime(c.createdAt, m.timeZone))}</dd></div></dl></section>
-<section class="card"><div class="scroll"><table><caption>Payment methods</caption><thead><tr><th scope="col">Kind</th><th scope="col">Number</th><th scope="col">Expires</th><th scope="col">Default</th><th scope="col"><span class="sr-only">Actions</span></th></tr></thead>
+<section class="card"><div class="scroll" tabindex="0"><table><caption>Payment methods</caption><thead><tr><th scope="col">Kind</th><th scope="col">Number</th><th scope="col">Expires</th><th scope="col">Default</th><th scope="col"><span class="sr-only">Actions</span></th></tr></thead>
 <tbody>${methods || '<tr><td colspan="5">None in the vault.</td></tr>'}</tbody></table></div></section>
 <p><a href="/dashboard/transactions?search=${encodeURIComponent(c.email ?? nameOf(c))}">This customer's transactions</a>${
     m.canCharge ? ` · <a href="/dashboard/terminal/saved?customerId=${esc(c.id)}">Charge this customer</a>` : ''

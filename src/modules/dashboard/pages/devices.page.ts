@@ -38,8 +38,8 @@ export function devicesMain(m: {
     })
     .join('');
   return `<h1>Devices and terminals</h1>${flash(m)}
-<section class="card"><div class="scroll"><table><caption>Devices</caption><thead><tr><th scope="col">Name</th><th scope="col">Device id</th><th scope="col">Tap to Pay</th><th scope="col">Signed in</th><th scope="col">Last seen</th><th scope="col"><span class="sr-only">Actions</span></th></tr></thead>
+<section class="card"><div class="scroll" tabindex="0"><table><caption>Devices</caption><thead><tr><th scope="col">Name</th><th scope="col">Device id</th><th scope="col">Tap to Pay</th><th scope="col">Signed in</th><th scope="col">Last seen</th><th scope="col"><span class="sr-only">Actions</span></th></tr></thead>
 <tbody>${devices || '<tr><td colspan="6">No devices yet: they appear when the merchant’s app registers one.</td></tr>'}</tbody></table></div></section>
-<section class="card"><div class="scroll"><table><caption>Terminals</caption><thead><tr><th scope="col">Serial number</th><th scope="col">Model</th><th scope="col">Status</th><th scope="col">Battery</th><th scope="col">Mode</th><th scope="col">Delivery</th><th scope="col">Last seen</th></tr></thead>
+<section class="card"><div class="scroll" tabindex="0"><table><caption>Terminals</caption><thead><tr><th scope="col">Serial number</th><th scope="col">Model</th><th scope="col">Status</th><th scope="col">Battery</th><th scope="col">Mode</th><th scope="col">Delivery</th><th scope="col">Last seen</th></tr></thead>
 <tbody>${terminals || '<tr><td colspan="7">No terminals yet.</td></tr>'}</tbody></table></div></section>`;
 }

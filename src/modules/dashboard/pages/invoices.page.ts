@@ -31,7 +31,7 @@ export function invoicesMain(m: {
 <form method="get" action="/dashboard/invoices" class="card" role="search" aria-label="Filter invoices">
 <label for="statusId">Status</label><select id="statusId" name="statusId"><option value="">Any</option>${statusOptions(m.statusId)}</select>
 <button type="submit">Filter</button></form>
-<section class="card"><div class="scroll"><table><caption>Invoices (${m.total})</caption><thead><tr><th scope="col">Number</th><th scope="col">Customer</th><th scope="col">Status</th><th scope="col">Due</th><th scope="col" class="num">Total</th></tr></thead>
+<section class="card"><div class="scroll" tabindex="0"><table><caption>Invoices (${m.total})</caption><thead><tr><th scope="col">Number</th><th scope="col">Customer</th><th scope="col">Status</th><th scope="col">Due</th><th scope="col" class="num">Total</th></tr></thead>
 <tbody>${rows || '<tr><td colspan="5">No invoices match.</td></tr>'}</tbody></table></div></section>`;
 }
 
@@ -75,7 +75,7 @@ export function newInvoiceMain(m: {
 <div class="grid"><div><label for="firstName">First name</label><input id="firstName" name="firstName" autocomplete="off" value="${v('firstName')}"></div>
 <div><label for="lastName">Last name</label><input id="lastName" name="lastName" autocomplete="off" value="${v('lastName')}"></div>
 <div><label for="email">Email</label><input id="email" name="email" type="email" autocomplete="off" value="${v('email')}"></div></div></fieldset>
-<fieldset><legend>Lines</legend><p class="help">A catalog item brings its name, price and tax (<a href="/dashboard/invoices/catalog">the catalog</a>).</p><div class="scroll"><table><thead><tr>${m.catalog.length ? '<th scope="col">From the catalog</th>' : ''}<th scope="col">Product or service</th><th scope="col">Quantity</th><th scope="col">Unit price</th></tr></thead><tbody>${lines}</tbody></table></div></fieldset>
+<fieldset><legend>Lines</legend><p class="help">A catalog item brings its name, price and tax (<a href="/dashboard/invoices/catalog">the catalog</a>).</p><div class="scroll" tabindex="0"><table><thead><tr>${m.catalog.length ? '<th scope="col">From the catalog</th>' : ''}<th scope="col">Product or service</th><th scope="col">Quantity</th><th scope="col">Unit price</th></tr></thead><tbody>${lines}</tbody></table></div></fieldset>
 <div class="grid"><div><label for="dueDate">Due date</label><input id="dueDate" name="dueDate" type="date" value="${v('dueDate')}" aria-describedby="due-help"><p id="due-help" class="help">Empty: as the invoice settings say.</p></div>
 <div><label for="notes">Notes</label><textarea id="notes" name="notes" rows="2">${v('notes')}</textarea></div></div>
 <button type="submit">Save as draft</button></form>`;
@@ -162,6 +162,6 @@ export function invoiceMain(m: {
   ];
   return `<p><a href="/dashboard/invoices">All invoices</a></p><h1>Invoice ${esc(v.number)}</h1>${flash(m)}
 <section class="card" aria-labelledby="facts-h"><h2 id="facts-h">Details</h2><dl class="figures">${facts}</dl><p>${links.join(' · ')}</p></section>
-<section class="card"><div class="scroll"><table><caption>Lines</caption><thead><tr><th scope="col">Product or service</th><th scope="col" class="num">Quantity</th><th scope="col" class="num">Unit price</th><th scope="col" class="num">Total</th></tr></thead>
+<section class="card"><div class="scroll" tabindex="0"><table><caption>Lines</caption><thead><tr><th scope="col">Product or service</th><th scope="col" class="num">Quantity</th><th scope="col" class="num">Unit price</th><th scope="col" class="num">Total</th></tr></thead>
 <tbody>${lines}</tbody><tfoot>${totals}<tr><th scope="row" colspan="3">Total</th><td class="num">${money(v.totalCents)}</td></tr></tfoot></table></div></section>${actions.join('')}`;
 }

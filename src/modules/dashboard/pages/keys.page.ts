@@ -28,7 +28,7 @@ export function keysMain(m: {
     )
     .join('');
   return `<h1>API keys</h1>${m.notice ? `<p class="notice" role="status">${esc(m.notice)}</p>` : ''}${issued}
-<section class="card"><div class="scroll"><table><caption>Keys</caption><thead><tr><th scope="col">Name</th><th scope="col">Client id</th><th scope="col">Created</th><th scope="col">Revoke</th></tr></thead>
+<section class="card"><div class="scroll" tabindex="0"><table><caption>Keys</caption><thead><tr><th scope="col">Name</th><th scope="col">Client id</th><th scope="col">Created</th><th scope="col">Revoke</th></tr></thead>
 <tbody>${rows || '<tr><td colspan="4">No keys.</td></tr>'}</tbody></table></div></section>
 <form method="post" action="/dashboard/keys" class="card" aria-labelledby="new-key-h"><h2 id="new-key-h">Create a key</h2>
 <input type="hidden" name="csrf" value="${esc(m.csrf)}"><label for="key-name">Name</label><input id="key-name" name="name" required maxlength="100">

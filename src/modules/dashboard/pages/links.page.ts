@@ -55,7 +55,7 @@ export function linksMain(m: {
 </div><button type="submit">Create link</button></form>`
     : '';
   return `<h1>Payment links</h1>${flash(m)}${form}
-<section class="card"><div class="scroll"><table><caption>Payment links (${m.total})</caption><thead><tr><th scope="col">Name</th><th scope="col">Kind</th><th scope="col">Status</th><th scope="col">Paid</th><th scope="col" class="num">Amount</th><th scope="col" class="num">Payments</th><th scope="col">Created</th><th scope="col">Page to share</th><th scope="col"><span class="sr-only">Actions</span></th></tr></thead>
+<section class="card"><div class="scroll" tabindex="0"><table><caption>Payment links (${m.total})</caption><thead><tr><th scope="col">Name</th><th scope="col">Kind</th><th scope="col">Status</th><th scope="col">Paid</th><th scope="col" class="num">Amount</th><th scope="col" class="num">Payments</th><th scope="col">Created</th><th scope="col">Page to share</th><th scope="col"><span class="sr-only">Actions</span></th></tr></thead>
 <tbody>${rows || '<tr><td colspan="9">No payment links yet.</td></tr>'}</tbody></table></div></section>`;
 }
 

@@ -20,6 +20,6 @@ export function logsMain(m: { rows: RequestLogRow[]; status?: string; path?: str
 <div><label for="status">Status</label><select id="status" name="status"><option value="">Any</option>${options}</select></div>
 <div><label for="path">Path starts with</label><input id="path" name="path" maxlength="200" value="${esc(m.path ?? '')}"></div>
 </div><button type="submit">Filter</button></form>
-<section class="card"><div class="scroll"><table><caption>The latest 100 requests</caption><thead><tr><th scope="col">When</th><th scope="col">Method</th><th scope="col">Path</th><th scope="col" class="num">Status</th><th scope="col" class="num">Time</th><th scope="col">Correlation id</th></tr></thead>
+<section class="card"><div class="scroll" tabindex="0"><table><caption>The latest 100 requests</caption><thead><tr><th scope="col">When</th><th scope="col">Method</th><th scope="col">Path</th><th scope="col" class="num">Status</th><th scope="col" class="num">Time</th><th scope="col">Correlation id</th></tr></thead>
 <tbody>${rows || '<tr><td colspan="6">No requests match.</td></tr>'}</tbody></table></div></section>`;
 }

@@ -24,7 +24,7 @@ export function operatorMerchantsMain(m: { merchants: Merchant[]; search?: strin
     )
     .join('');
   return `<h1>Merchants</h1>${search('/dashboard/operator/merchants', 'Name, e-mail or id', m.search)}
-<section class="card"><div class="scroll"><table><caption>The newest ${m.merchants.length} merchants (times in UTC)</caption><thead><tr><th scope="col">Merchant</th><th scope="col">Status</th><th scope="col">Partner</th><th scope="col">Created</th></tr></thead>
+<section class="card"><div class="scroll" tabindex="0"><table><caption>The newest ${m.merchants.length} merchants (times in UTC)</caption><thead><tr><th scope="col">Merchant</th><th scope="col">Status</th><th scope="col">Partner</th><th scope="col">Created</th></tr></thead>
 <tbody>${rows || '<tr><td colspan="4">No merchants match.</td></tr>'}</tbody></table></div></section>`;
 }
 
@@ -37,7 +37,7 @@ export function operatorPartnersMain(m: { partners: Partner[]; search?: string |
     )
     .join('');
   return `<h1>Partners</h1>${search('/dashboard/operator/partners', 'Name', m.search)}
-<section class="card"><div class="scroll"><table><caption>The newest ${m.partners.length} partners (times in UTC)</caption><thead><tr><th scope="col">Partner</th><th scope="col">Id</th><th scope="col">Status</th><th scope="col">Created</th></tr></thead>
+<section class="card"><div class="scroll" tabindex="0"><table><caption>The newest ${m.partners.length} partners (times in UTC)</caption><thead><tr><th scope="col">Partner</th><th scope="col">Id</th><th scope="col">Status</th><th scope="col">Created</th></tr></thead>
 <tbody>${rows || '<tr><td colspan="4">No partners match.</td></tr>'}</tbody></table></div></section>`;
 }
 
@@ -101,11 +101,11 @@ export function operatorMerchantMain(m: {
 <section class="card" aria-labelledby="facts-h"><h2 id="facts-h">Merchant</h2><dl class="figures">
 <div><dt>Status</dt><dd>${esc(STATUS[x.statusId] ?? x.statusId)}</dd></div><div><dt>Id</dt><dd><code>${esc(x.id)}</code></dd></div>
 <div><dt>Partner</dt><dd>${x.partnerId ? `<code>${esc(x.partnerId)}</code>` : '—'}</dd></div><div><dt>Time zone</dt><dd>${esc(x.settings.timeZone)}</dd></div></dl></section>
-<section class="card"><div class="scroll"><table><caption>Processors (credentials only as set or unset)</caption><thead><tr><th scope="col">Name</th><th scope="col">Connector</th><th scope="col">Status</th><th scope="col">Credentials</th></tr></thead>
+<section class="card"><div class="scroll" tabindex="0"><table><caption>Processors (credentials only as set or unset)</caption><thead><tr><th scope="col">Name</th><th scope="col">Connector</th><th scope="col">Status</th><th scope="col">Credentials</th></tr></thead>
 <tbody>${processors || '<tr><td colspan="4">No processors.</td></tr>'}</tbody></table></div></section>
-<section class="card"><div class="scroll"><table><caption>Terminals</caption><thead><tr><th scope="col">Serial number</th><th scope="col">Model</th><th scope="col">Status</th><th scope="col">${m.sandbox ? 'Sandbox' : '<span class="sr-only">Actions</span>'}</th></tr></thead>
+<section class="card"><div class="scroll" tabindex="0"><table><caption>Terminals</caption><thead><tr><th scope="col">Serial number</th><th scope="col">Model</th><th scope="col">Status</th><th scope="col">${m.sandbox ? 'Sandbox' : '<span class="sr-only">Actions</span>'}</th></tr></thead>
 <tbody>${terminals || '<tr><td colspan="4">No terminals.</td></tr>'}</tbody></table></div></section>
-<section class="card"><div class="scroll"><table><caption>Devices</caption><thead><tr><th scope="col">Device</th><th scope="col">Tap to Pay</th><th scope="col"><span class="sr-only">Decision</span></th></tr></thead>
+<section class="card"><div class="scroll" tabindex="0"><table><caption>Devices</caption><thead><tr><th scope="col">Device</th><th scope="col">Tap to Pay</th><th scope="col"><span class="sr-only">Decision</span></th></tr></thead>
 <tbody>${devices || '<tr><td colspan="3">No devices.</td></tr>'}</tbody></table></div></section>`;
 }
 
@@ -142,7 +142,7 @@ export function sandboxMain(m: {
   return `<h1>Sandbox</h1>${flash(m)}
 <section class="card" aria-labelledby="now-h"><h2 id="now-h">Now</h2><dl class="figures"><div><dt>Business time (UTC)</dt><dd>${esc(dateTime(m.now, 'UTC'))}</dd></div><div><dt>Card network</dt><dd>${spike}</dd></div></dl></section>
 ${forms}
-<section class="card"><div class="scroll"><table><caption>Outbox: the latest e-mails and SMS (times in UTC)</caption><thead><tr><th scope="col">When</th><th scope="col">Channel</th><th scope="col">To</th><th scope="col">Subject or text</th><th scope="col">Status</th></tr></thead>
+<section class="card"><div class="scroll" tabindex="0"><table><caption>Outbox: the latest e-mails and SMS (times in UTC)</caption><thead><tr><th scope="col">When</th><th scope="col">Channel</th><th scope="col">To</th><th scope="col">Subject or text</th><th scope="col">Status</th></tr></thead>
 <tbody>${outbox || '<tr><td colspan="5">Nothing sent yet.</td></tr>'}</tbody></table></div></section>`;
 }
 
@@ -167,6 +167,6 @@ export function operatorUsersMain(m: {
     ? `<section class="card" aria-labelledby="issued-h"><h2 id="issued-h">Reset link for ${esc(m.issued.email)}</h2><p>Give it to them yourself: it works once, for one hour, and is not shown again.</p><p><code id="reset-link">${esc(m.issued.url)}</code></p></section>`
     : '';
   return `<h1>Users of partners and of the operator</h1>${flash(m)}${issued}<p>Merchants' users reset their own passwords by e-mail.</p>
-<section class="card"><div class="scroll"><table><caption>Users</caption><thead><tr><th scope="col">Name</th><th scope="col">Email</th><th scope="col">Of</th><th scope="col">Role</th><th scope="col">Status</th><th scope="col"><span class="sr-only">Actions</span></th></tr></thead>
+<section class="card"><div class="scroll" tabindex="0"><table><caption>Users</caption><thead><tr><th scope="col">Name</th><th scope="col">Email</th><th scope="col">Of</th><th scope="col">Role</th><th scope="col">Status</th><th scope="col"><span class="sr-only">Actions</span></th></tr></thead>
 <tbody>${rows || '<tr><td colspan="6">No users.</td></tr>'}</tbody></table></div></section>`;
 }

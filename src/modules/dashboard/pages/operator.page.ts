@@ -22,7 +22,7 @@ export function bankFilesMain(files: BankFileView[], total: number): string {
     )
     .join('');
   return `<h1>Bank files</h1><p>Every ACH file sent to and received from banks over SFTP (docs/ach.md). Download one with
-<code>GET /admin/v1/ach/bank-files/{id}</code>.</p><section class="card"><div class="scroll"><table><caption>Files (${total}), times in UTC</caption>
+<code>GET /admin/v1/ach/bank-files/{id}</code>.</p><section class="card"><div class="scroll" tabindex="0"><table><caption>Files (${total}), times in UTC</caption>
 <thead><tr><th scope="col">When</th><th scope="col">Direction</th><th scope="col">Kind</th><th scope="col">State</th><th scope="col">Name</th><th scope="col" class="num">Bytes</th><th scope="col">SHA-256</th></tr></thead>
 <tbody>${rows || '<tr><td colspan="7">No files yet.</td></tr>'}</tbody></table></div></section>`;
 }

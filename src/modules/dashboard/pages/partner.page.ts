@@ -40,7 +40,7 @@ export function portfolioMain(m: {
 <div><label for="status">Status</label><select id="status" name="status"><option value="">Any</option>${options(PORTFOLIO_STATUSES, m.filter.status)}</select></div>
 <div><label for="pci">PCI compliance</label><select id="pci" name="pci"><option value="">Any</option>${options(PCI_STATUSES, m.filter.pci)}</select></div>
 </div><button type="submit">Filter</button></form>
-<section class="card"><div class="scroll"><table><caption>Your merchants (${m.total})</caption>
+<section class="card"><div class="scroll" tabindex="0"><table><caption>Your merchants (${m.total})</caption>
 <thead><tr><th scope="col">Merchant</th><th scope="col">Status</th><th scope="col">PCI compliance</th><th scope="col">SAQ due</th><th scope="col">Compliance updated (UTC)</th><th scope="col">Dashboard</th></tr></thead>
 <tbody>${rows || '<tr><td colspan="6">No merchants match.</td></tr>'}</tbody></table></div></section>`;
 }

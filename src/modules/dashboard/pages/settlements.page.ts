@@ -32,7 +32,7 @@ export function settlementsMain(m: { batches: Batch[]; total: number; timeZone: 
 <td class="num">${money(b.salesCents)}</td><td class="num">${money(b.refundsCents)}</td><td class="num">${money(b.netCents)}</td></tr>`,
     )
     .join('');
-  return `<h1>Settlements</h1>${netChart(m.batches, m.timeZone)}<section class="card"><div class="scroll"><table>
+  return `<h1>Settlements</h1>${netChart(m.batches, m.timeZone)}<section class="card"><div class="scroll" tabindex="0"><table>
 <caption>Batches (${m.total})</caption><thead><tr><th scope="col">Date</th><th scope="col">Processor</th><th scope="col">Status</th>
 <th scope="col" class="num">Transactions</th><th scope="col" class="num">Sales</th><th scope="col" class="num">Refunds</th><th scope="col" class="num">Net</th></tr></thead>
 <tbody>${rows || '<tr><td colspan="7">No batches yet.</td></tr>'}</tbody></table></div></section>`;

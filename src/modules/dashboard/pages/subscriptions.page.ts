@@ -39,7 +39,7 @@ export function subscriptionsMain(m: {
 <form method="get" action="/dashboard/subscriptions" class="card" role="search" aria-label="Filter subscriptions">
 <label for="statusId">Status</label><select id="statusId" name="statusId"><option value="">Any</option>${statusOptions(m.statusId)}</select>
 <button type="submit">Filter</button></form>
-<section class="card"><div class="scroll"><table><caption>Subscriptions (${m.total})</caption><thead><tr><th scope="col">Customer</th><th scope="col">Status</th><th scope="col">Frequency</th><th scope="col">Next payment</th><th scope="col" class="num">Each payment</th></tr></thead>
+<section class="card"><div class="scroll" tabindex="0"><table><caption>Subscriptions (${m.total})</caption><thead><tr><th scope="col">Customer</th><th scope="col">Status</th><th scope="col">Frequency</th><th scope="col">Next payment</th><th scope="col" class="num">Each payment</th></tr></thead>
 <tbody>${rows || '<tr><td colspan="5">No subscriptions match.</td></tr>'}</tbody></table></div></section>`;
 }
 
@@ -129,6 +129,6 @@ export function subscriptionMain(m: {
   }
   return `<p><a href="/dashboard/subscriptions">All subscriptions</a></p><h1>Subscription</h1>${flash(m)}
 <section class="card" aria-labelledby="terms-h"><h2 id="terms-h">Terms</h2><dl class="figures">${facts}</dl></section>
-<section class="card"><div class="scroll"><table><caption>Payment history</caption><thead><tr><th scope="col">#</th><th scope="col">Due</th><th scope="col">Status</th><th scope="col">Transaction</th><th scope="col" class="num">Amount</th></tr></thead>
+<section class="card"><div class="scroll" tabindex="0"><table><caption>Payment history</caption><thead><tr><th scope="col">#</th><th scope="col">Due</th><th scope="col">Status</th><th scope="col">Transaction</th><th scope="col" class="num">Amount</th></tr></thead>
 <tbody>${history || '<tr><td colspan="5">No payments yet.</td></tr>'}</tbody></table></div></section>${actions.join('')}`;
 }

@@ -64,7 +64,7 @@ ${note ? `<p class="card">${esc(note)}</p>` : ''}${
     ? `<p><a href="/dashboard/transactions/export.csv${esc(filters())}" download>Download this list as CSV</a></p>`
     : ''
 }
-<section class="card"><div class="scroll"><table><caption>Transactions</caption><thead><tr><th scope="col">When</th><th scope="col">Type</th><th scope="col">Status</th><th scope="col">Card</th><th scope="col">Customer</th><th scope="col">Reference</th><th scope="col" class="num">Amount</th></tr></thead><tbody>${
+<section class="card"><div class="scroll" tabindex="0"><table><caption>Transactions</caption><thead><tr><th scope="col">When</th><th scope="col">Type</th><th scope="col">Status</th><th scope="col">Card</th><th scope="col">Customer</th><th scope="col">Reference</th><th scope="col" class="num">Amount</th></tr></thead><tbody>${
     rows || '<tr><td colspan="7">No transactions match.</td></tr>'
   }</tbody></table></div>${nav}</section>`;
 }
@@ -112,7 +112,7 @@ export function transactionMain(m: DetailModel): string {
         .join('')}</ol>`
     : '<p>No events yet.</p>';
   const deliveries = m.deliveries.length
-    ? `<div class="scroll"><table><caption>Webhook deliveries</caption><thead><tr><th scope="col">When</th><th scope="col">Endpoint</th><th scope="col">Event</th><th scope="col">Attempt</th><th scope="col">Outcome</th></tr></thead><tbody>${m.deliveries
+    ? `<div class="scroll" tabindex="0"><table><caption>Webhook deliveries</caption><thead><tr><th scope="col">When</th><th scope="col">Endpoint</th><th scope="col">Event</th><th scope="col">Attempt</th><th scope="col">Outcome</th></tr></thead><tbody>${m.deliveries
         .map(
           (d) =>
             `<tr><td>${esc(dateTime(d.at, m.timeZone))}</td><td>${esc(d.endpoint)}</td><td>${esc(d.eventType)}</td><td>${d.attempt}</td><td>${esc(d.outcome)}</td></tr>`,
@@ -120,7 +120,7 @@ export function transactionMain(m: DetailModel): string {
         .join('')}</tbody></table></div>`
     : '';
   const ledger = m.ledger.length
-    ? `<div class="scroll"><table><caption>Ledger entries</caption><thead><tr><th scope="col">When</th><th scope="col">Account</th><th scope="col">Entry</th><th scope="col" class="num">Amount</th></tr></thead><tbody>${m.ledger
+    ? `<div class="scroll" tabindex="0"><table><caption>Ledger entries</caption><thead><tr><th scope="col">When</th><th scope="col">Account</th><th scope="col">Entry</th><th scope="col" class="num">Amount</th></tr></thead><tbody>${m.ledger
         .map(
           (e) =>
             `<tr><td>${esc(dateTime(e.createdAt, m.timeZone))}</td><td>${esc(e.account)}</td><td>${esc(e.kind)}</td><td class="num">${money(e.amountCents)}</td></tr>`,

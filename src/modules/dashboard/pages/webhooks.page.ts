@@ -51,8 +51,8 @@ export function webhooksMain(m: {
   return `<h1>Webhooks</h1>${m.notice ? `<p class="notice" role="status">${esc(m.notice)}</p>` : ''}${
     m.error ? `<p class="alert" role="alert">${esc(m.error)}</p>` : ''
   }
-<section class="card"><div class="scroll"><table><caption>Endpoints</caption><thead><tr><th scope="col">Name</th><th scope="col">URL</th><th scope="col">Events</th><th scope="col">Status</th></tr></thead>
+<section class="card"><div class="scroll" tabindex="0"><table><caption>Endpoints</caption><thead><tr><th scope="col">Name</th><th scope="col">URL</th><th scope="col">Events</th><th scope="col">Status</th></tr></thead>
 <tbody>${endpoints || '<tr><td colspan="4">No endpoints yet.</td></tr>'}</tbody></table></div></section>${m.addForm}
-<section class="card"><div class="scroll"><table><caption>Latest deliveries</caption><thead><tr><th scope="col">When</th><th scope="col">Endpoint</th><th scope="col">Event</th><th scope="col">Attempt</th><th scope="col">Outcome</th><th scope="col">Retry</th></tr></thead>
+<section class="card"><div class="scroll" tabindex="0"><table><caption>Latest deliveries</caption><thead><tr><th scope="col">When</th><th scope="col">Endpoint</th><th scope="col">Event</th><th scope="col">Attempt</th><th scope="col">Outcome</th><th scope="col">Retry</th></tr></thead>
 <tbody>${logs || '<tr><td colspan="6">No deliveries yet.</td></tr>'}</tbody></table></div></section>`;
 }

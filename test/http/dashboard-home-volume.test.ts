@@ -84,7 +84,11 @@ describe('dashboard home figures', () => {
       expected.salesCents,
       'the days of the month add up to the month',
     );
-    assert.equal(second.hourly.reduce((a, b) => a + b, 0), second.today.salesCents, 'the hours add up to today');
+    assert.equal(
+      second.hourly.reduce((a, b) => a + b, 0),
+      second.today.salesCents,
+      'the hours add up to today',
+    );
 
     const owner = await dashboardSession(t, { merchantId: m.id }, 'analyst');
     const home = await owner.get('/dashboard');

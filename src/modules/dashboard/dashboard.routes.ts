@@ -98,6 +98,15 @@ export interface DashboardRouteDeps {
 export function dashboardRoutes(app: App, deps: DashboardRouteDeps): void {
   app.register(async (scope) => {
     await scope.register(formbody, { bodyLimit: 64 * 1024 });
+    // A form field sent twice is taken once (its first value): only the fields a form repeats on purpose (an
+    // endpoint's event types) stay lists, so every handler reads text where it expects text.
+    scope.addHook('preValidation', async (request) => {
+      const body = request.body;
+      if (!body || typeof body !== 'object') return;
+      for (const [key, value] of Object.entries(body as Record<string, unknown>)) {
+        if (Array.isArray(value) && !REPEATED_FIELDS.has(key)) (body as Record<string, unknown>)[key] = value[0];
+      }
+    });
     // Amounts and dates in the reader's locale: every page function formats within the request's locale.
     scope.addHook('preHandler', (request, _reply, done) =>
       withLocale(localeOf(request.headers['accept-language']), done),
@@ -257,6 +266,9 @@ ${deps.sandboxNetwork ? '<li><a href="/dashboard/operator/sandbox">Sandbox</a>: 
     operatorConsoleRoutes(scope, { ...deps, http });
   });
 }
+
+/** Form fields that carry several values on purpose. */
+const REPEATED_FIELDS: ReadonlySet<string> = new Set(['eventTypes']);
 
 /** A device id as its app reports it (free text, bounded), or undefined. */
 function deviceOf(text: string | undefined): string | undefined {

@@ -30,6 +30,7 @@ import type { SubscriptionsService } from '../subscriptions/subscriptions.servic
 import type { TerminalsService } from '../terminals/terminals.service.js';
 import type { WebhooksService } from '../webhooks/webhooks.service.js';
 import { accountRoutes } from './account.routes.js';
+import { catalogRoutes } from './catalog.routes.js';
 import { customerRoutes } from './customers.routes.js';
 import type { DashboardService } from './dashboard.service.js';
 import { dashboardHttp, SESSION_COOKIE } from './dashboard-http.js';
@@ -40,6 +41,7 @@ import { linkRoutes } from './links.routes.js';
 import { logRoutes } from './logs.routes.js';
 import { operatorRoutes } from './operator.routes.js';
 import { operatorConsoleRoutes } from './operator-console.routes.js';
+import { operatorSandboxRoutes } from './operator-sandbox.routes.js';
 import { auditMain } from './pages/audit.page.js';
 import { homeMain } from './pages/home.page.js';
 import { homeFigures } from './pages/home.reads.js';
@@ -259,11 +261,13 @@ ${deps.sandboxNetwork ? '<li><a href="/dashboard/operator/sandbox">Sandbox</a>: 
     operatorRoutes(scope, { ...deps, http });
     subscriptionRoutes(scope, { ...deps, http });
     invoiceRoutes(scope, { ...deps, http });
+    catalogRoutes(scope, { ...deps, http });
     linkRoutes(scope, { ...deps, http });
     deviceRoutes(scope, { ...deps, http });
     logRoutes(scope, { ...deps, http });
     settingsRoutes(scope, { ...deps, http });
     operatorConsoleRoutes(scope, { ...deps, http });
+    operatorSandboxRoutes(scope, { ...deps, http });
   });
 }
 

@@ -21,7 +21,6 @@ import {
   operatorMerchantsMain,
   operatorPartnersMain,
   operatorUsersMain,
-  sandboxMain,
 } from './pages/operator-console.page.js';
 
 export interface OperatorConsoleDeps extends DashboardRouteDeps {
@@ -52,13 +51,12 @@ const TERMINAL_ACTIONS: Record<string, SandboxAction> = {
   online: { action: 'connection', online: true },
   'battery-low': { action: 'battery', level: 5 },
 };
-const UNIT_SECONDS: Record<string, number> = { minutes: 60, hours: 3600, days: 86_400 };
 
 /**
  * The operator's console (operator users only; any other answers 404): the deployment's merchants and partners, a
- * merchant's processors (credentials as set or unset), terminals and Tap to Pay requests, and in the sandbox its
- * controls (the clock, the card network, terminal actions, the outbox). Each action goes through the same service
- * as the operator API's and is in the audit log.
+ * merchant's processors (credentials as set or unset), terminals (acted on in the sandbox) and Tap to Pay requests,
+ * and the users of partners and of the operator (reset links). The sandbox's controls are operator-sandbox.routes.ts.
+ * Each action goes through the same service as the operator API's and is in the audit log.
  */
 export function operatorConsoleRoutes(scope: FastifyInstance, deps: OperatorConsoleDeps): void {
   const { http } = deps;
@@ -210,77 +208,6 @@ export function operatorConsoleRoutes(scope: FastifyInstance, deps: OperatorCons
       return reply.redirect(`/dashboard/operator/merchants/${id}?done=${encodeURIComponent('Done.')}`, 303);
     },
   );
-
-  const sandboxPage = async (
-    reply: FastifyReply,
-    who: Signed,
-    status: number,
-    message: { notice?: string; error?: string },
-  ) => {
-    const [network, outbox] = await Promise.all([
-      deps.sandboxNetwork!.read(),
-      deps.messages.list({}, { limit: 50, offset: 0 }),
-    ]);
-    return http.html(
-      reply,
-      status,
-      page(
-        http.frameOf(who, 'Sandbox', '/dashboard/operator/sandbox'),
-        sandboxMain({
-          now: deps.clock.now(),
-          network,
-          outbox: outbox.items,
-          csrf: who.csrf,
-          canManage: can(who.user.role, 'operator.manage'),
-          ...message,
-        }),
-      ),
-    );
-  };
-
-  scope.get('/dashboard/operator/sandbox', { config, schema }, async (request, reply) => {
-    const who = await http.guard(request, reply, 'operator.view');
-    if (!who) return reply;
-    if (!sandbox || who.user.ownerKind !== 'operator') return http.notFound(reply, who);
-    const done = (request.query as { done?: string }).done;
-    return sandboxPage(reply, who, 200, done ? { notice: done } : {});
-  });
-
-  scope.post('/dashboard/operator/sandbox/clock', { config, schema }, async (request, reply) => {
-    const who = await http.checkedPost(request, reply, 'operator.manage');
-    if (!who) return reply;
-    if (!sandbox || who.user.ownerKind !== 'operator') return http.notFound(reply, who);
-    const form = request.body as Record<string, string>;
-    const amount = /^\d{1,4}$/.test(form.amount ?? '') ? Number(form.amount) : 0;
-    const seconds = amount * (UNIT_SECONDS[form.unit ?? ''] ?? 0);
-    if (seconds <= 0 || seconds > 366 * 86_400) {
-      return sandboxPage(reply, who, 400, { error: 'Move it forward by 1 minute to 366 days.' });
-    }
-    const now = await deps.sharedClock!.advance(seconds);
-    await http.audit(request, who, { action: 'operator.clock-advance', outcome: 'ok', detail: { seconds } });
-    return reply.redirect(
-      `/dashboard/operator/sandbox?done=${encodeURIComponent(`The clock reads ${now.toISOString()}.`)}`,
-      303,
-    );
-  });
-
-  scope.post('/dashboard/operator/sandbox/card-network', { config, schema }, async (request, reply) => {
-    const who = await http.checkedPost(request, reply, 'operator.manage');
-    if (!who) return reply;
-    if (!sandbox || who.user.ownerKind !== 'operator') return http.notFound(reply, who);
-    const form = request.body as Record<string, string>;
-    const latency = /^\d{1,6}$/.test(form.extraLatencyMs ?? '') ? Number(form.extraLatencyMs) : -1;
-    const seconds = /^\d{1,4}$/.test(form.seconds ?? '') ? Number(form.seconds) : -1;
-    if (latency < 0 || latency > 120_000 || seconds < 0 || seconds > 3600) {
-      return sandboxPage(reply, who, 400, { error: 'Latency 0 to 120,000 ms, for 0 to 3,600 seconds.' });
-    }
-    await deps.sandboxNetwork!.set(latency, seconds);
-    await http.audit(request, who, { action: 'operator.card-network', outcome: 'ok', detail: { latency, seconds } });
-    return reply.redirect(
-      `/dashboard/operator/sandbox?done=${encodeURIComponent('Card network conditions set.')}`,
-      303,
-    );
-  });
 
   const usersPage = async (
     reply: FastifyReply,

@@ -143,7 +143,7 @@ export function transactionRoutes(scope: FastifyInstance, deps: TransactionRoute
     // Staff open only what they took; anything else is as absent for them as another merchant's.
     const t = found && (who.user.role !== 'staff' || tookIt(found, who.user.id)) ? found : undefined;
     if (!t) return http.notFound(reply, who);
-    const [configuration, { rows: events }, ledger] = await Promise.all([
+    const [configuration, { rows: events }, ledger, refunds] = await Promise.all([
       deps.merchants.getConfiguration(t.merchantId),
       deps.pool.query<{ id: string; type: string; occurred_at: Date }>(
         `SELECT id, type, occurred_at FROM event_records WHERE merchant_id = $1 AND resource_id = $2
@@ -151,6 +151,7 @@ export function transactionRoutes(scope: FastifyInstance, deps: TransactionRoute
         [t.merchantId, t.id],
       ),
       deps.ledger.entriesOf(t.merchantId, t.id),
+      deps.transactions.refundsOf(t.merchantId, [t.id]),
     ]);
     const { timeZone } = configuration.settings;
     const deliveries = await deps.webhooks.logsOfEvents(
@@ -181,6 +182,12 @@ export function transactionRoutes(scope: FastifyInstance, deps: TransactionRoute
             outcome: d.response_status_code ? `${d.status} (${d.response_status_code})` : d.status,
           })),
           ledger,
+          refunds: refunds.map((r) => ({
+            id: r.id,
+            totalCents: r.totalCents,
+            statusId: r.statusId,
+            createdAt: r.createdAt,
+          })),
           ...message,
         }),
       ),

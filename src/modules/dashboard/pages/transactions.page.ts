@@ -83,6 +83,8 @@ export interface DetailModel {
   events: Array<{ type: string; occurredAt: Date }>;
   deliveries: Array<{ at: Date; endpoint: string; eventType: string; attempt: number; outcome: string }>;
   ledger: Array<{ account: string; kind: string; amountCents: number; createdAt: Date }>;
+  /** Its refunds, each a transaction of its own. */
+  refunds: Array<{ id: string; totalCents: number; statusId: number; createdAt: Date }>;
   notice?: string;
   error?: string;
 }
@@ -126,6 +128,14 @@ export function transactionMain(m: DetailModel): string {
             `<tr><td>${esc(dateTime(e.createdAt, m.timeZone))}</td><td>${esc(e.account)}</td><td>${esc(e.kind)}</td><td class="num">${money(e.amountCents)}</td></tr>`,
         )
         .join('')}</tbody></table></div>`
+    : '';
+  const refunds = m.refunds.length
+    ? `<h3>Refunds</h3><ul>${m.refunds
+        .map(
+          (r) =>
+            `<li><a href="/dashboard/transactions/${esc(r.id)}">${money(r.totalCents)}</a> ${esc(STATUS_NAMES[r.statusId] ?? r.statusId)}, ${esc(dateTime(r.createdAt, m.timeZone))}</li>`,
+        )
+        .join('')}</ul>`
     : '';
   const base = `/dashboard/transactions/${t.id}`;
   const act = (name: string, title: string, confirm: string, body = '') =>
@@ -217,6 +227,6 @@ export function transactionMain(m: DetailModel): string {
   return `<p><a href="/dashboard/transactions">All transactions</a></p><h1>${money(t.totalCents)} ${esc(TYPE_NAMES[t.typeId] ?? '')}</h1>
 ${flash(m)}
 <section class="card" aria-labelledby="details-h"><h2 id="details-h">Details</h2><dl class="figures">${facts}</dl></section>
-<section class="card" aria-labelledby="timeline-h"><h2 id="timeline-h">Timeline</h2>${timeline}${deliveries}${ledger}</section>
+<section class="card" aria-labelledby="timeline-h"><h2 id="timeline-h">Timeline</h2>${timeline}${refunds}${deliveries}${ledger}</section>
 ${actions.join('')}`;
 }

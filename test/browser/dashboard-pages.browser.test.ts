@@ -134,7 +134,19 @@ describe('every dashboard page in a real browser', () => {
         failures.push(`${path}: ${v.id} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
       }
       const overflow = await page.evaluate<number>('document.documentElement.scrollWidth - window.innerWidth');
-      if (overflow > 0) failures.push(`${path}: ${overflow} px wider than the screen`);
+      if (overflow > 0) {
+        // Name the widest element outside a scrolling box, so the failure says what to fix.
+        const culprit = await page.evaluate<string>(`(() => {
+          let worst = null; let right = window.innerWidth;
+          for (const el of document.querySelectorAll('main *')) {
+            if (el.closest('.scroll')) continue;
+            const r = el.getBoundingClientRect().right;
+            if (r > right) { right = r; worst = el; }
+          }
+          return worst ? worst.tagName.toLowerCase() + (worst.id ? '#' + worst.id : '') + (worst.className ? '.' + String(worst.className).split(' ').join('.') : '') : '?';
+        })()`);
+        failures.push(`${path}: ${overflow} px wider than the screen (${culprit})`);
+      }
       const hrefs = await page.$$eval('main a[href^="/dashboard/"], nav a[href^="/dashboard"]', (links) =>
         links.map((a) => a.getAttribute('href') ?? ''),
       );

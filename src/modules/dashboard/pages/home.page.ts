@@ -30,14 +30,14 @@ function barChart(id: string, title: string, values: number[], label: (index: nu
 
 export function homeMain(h: HomeFigures, companyName: string): string {
   const recent = h.recent.length
-    ? `<table><caption>Recent activity</caption><thead><tr><th scope="col">When</th><th scope="col">Type</th><th scope="col">Status</th><th scope="col" class="num">Amount</th></tr></thead><tbody>${h.recent
+    ? `<div class="scroll" tabindex="0"><table><caption>Recent activity</caption><thead><tr><th scope="col">When</th><th scope="col">Type</th><th scope="col">Status</th><th scope="col" class="num">Amount</th></tr></thead><tbody>${h.recent
         .map(
           (t) =>
-            `<tr><td>${esc(dateTime(t.createdAt, h.timeZone))}</td><td>${esc(TYPE_NAMES[t.typeId] ?? t.typeId)}</td><td>${esc(
+            `<tr><td><a href="/dashboard/transactions/${esc(t.id)}">${esc(dateTime(t.createdAt, h.timeZone))}</a></td><td>${esc(TYPE_NAMES[t.typeId] ?? t.typeId)}</td><td>${esc(
               STATUS_NAMES[t.statusId] ?? t.statusId,
             )}</td><td class="num">${money(t.totalCents)}</td></tr>`,
         )
-        .join('')}</tbody></table>`
+        .join('')}</tbody></table></div>`
     : '<p>No transactions yet.</p>';
   return `<h1>${esc(companyName)}</h1><div class="grid">${figures('Today', h.today)}${figures('This month', h.month)}</div>
 <div class="grid">${barChart('hourly', 'Today by hour', h.hourly, (hour) => `${hour}:00`)}${barChart(

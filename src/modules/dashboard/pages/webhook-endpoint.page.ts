@@ -40,7 +40,10 @@ export function endpointForm(m: {
 <input type="hidden" name="csrf" value="${esc(m.csrf)}"><div class="grid">
 <div><label for="name">Name</label><input id="name" name="name" required maxlength="100" value="${esc(m.values.name ?? '')}"></div>
 <div><label for="url">URL</label><input id="url" name="url" type="url" required maxlength="2000" value="${esc(m.values.url ?? '')}"></div>${status}
-</div>${eventBoxes(m.types, new Set(m.values.eventTypes ?? []))}<button type="submit">${esc(m.button)}</button></form>`;
+</div><details${(m.values.eventTypes ?? []).length ? ' open' : ''}><summary>Event types (${(m.values.eventTypes ?? []).length} chosen)</summary>${eventBoxes(
+    m.types,
+    new Set(m.values.eventTypes ?? []),
+  )}</details><button type="submit">${esc(m.button)}</button></form>`;
 }
 
 /** One endpoint: change it, send it a ping, delete it. */

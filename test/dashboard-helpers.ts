@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import type { Role } from '../src/modules/dashboard/accounts/roles.js';
 import { totpCode } from '../src/modules/dashboard/accounts/totp.js';
-import type { TestNode } from './harness.js';
+import type { MerchantTenant, TestNode } from './harness.js';
 
 export const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
 
@@ -46,4 +46,33 @@ export async function dashboardSession(t: TestNode, owner: { merchantId?: string
 /** A hidden field's value on a page. */
 export function field(html: string, name: string): string {
   return new RegExp(`name="${name}" value="([^"]*)"`).exec(html)?.[1] ?? '';
+}
+
+/** A customer with a saved card and a monthly card subscription starting in `startInDays` days (through the API). */
+export async function customerWithSubscription(
+  t: TestNode,
+  m: MerchantTenant,
+  o: { firstName: string; lastName: string; amount: number; startInDays: number; numberOfPayments?: number },
+) {
+  const configuration = await t.expectOk(t.request('GET', '/pay-api/v1/configurations/payments', { token: m.token }));
+  const processor = configuration.availablePaymentProcessors.find((p: { typeId: number }) => p.typeId === 1).id;
+  const customer = await t.ok(m, 'POST', '/pay-api/v1/customers', { firstName: o.firstName, lastName: o.lastName });
+  const card = await t.ok(m, 'POST', `/pay-api/v1/customers/${customer.id}/payment-methods/cards`, {
+    pan: '4111111111111111',
+    expirationMonth: 12,
+    expirationYear: 2035,
+  });
+  const subscription = await t.ok(m, 'POST', '/sub-api/v1/subscriptions', {
+    customerId: customer.id,
+    paymentMethodId: card.id,
+    amount: o.amount,
+    paymentFrequencyUnit: 3,
+    paymentFrequency: 1,
+    ...(o.numberOfPayments ? { numberOfPayments: o.numberOfPayments } : {}),
+    transactionType: 2,
+    requesterIpAddress: '198.51.100.4',
+    paymentProcessorId: processor,
+    paymentStartDateTime: new Date(Date.now() + o.startInDays * 86_400_000).toISOString(),
+  });
+  return { customer, card, subscription };
 }

@@ -5,11 +5,11 @@
 // a form posted without its CSRF token (or from another site) refused; a session that went idle sent to sign in.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { AxeBuilder } from '@axe-core/playwright';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import type { Role } from '../../src/modules/dashboard/accounts/roles.js';
-import { totpCode } from '../../src/modules/dashboard/accounts/totp.js';
 import { launchChromium, openPage } from '../browser-session.js';
+import { expectAccessible, signedInPage } from '../dashboard-browser.js';
+import { customerWithSubscription } from '../dashboard-helpers.js';
 import { eventually, type MerchantTenant, startNode, type TestNode } from '../harness.js';
 import { startReceiver } from '../webhook-receiver.js';
 
@@ -26,7 +26,6 @@ describe('the dashboard’s journeys in a real browser', () => {
   let m: MerchantTenant;
   let browser: Browser;
   let receiver: Awaited<ReturnType<typeof startReceiver>>;
-  let users = 0;
 
   before(async () => {
     t = await startNode({ listen: true, workers: true, env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' } });
@@ -40,38 +39,9 @@ describe('the dashboard’s journeys in a real browser', () => {
     await receiver?.close();
   });
 
-  async function accessible(page: Page, what: string) {
-    const results = await new AxeBuilder({ page: page as never }).analyze();
-    assert.deepEqual(
-      results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
-      [],
-      `${what} has no accessibility violation`,
-    );
-  }
-
-  /** A new user of the owner, signed in through the form in a page of its own. */
-  async function signedIn(owner: { merchantId?: string; partnerId?: string }, role: Role, width = 1200) {
-    const email = `journey-${++users}@example.com`;
-    const password = 'a long and careful passphrase';
-    const { totpSecret } = await t.ctx.services.dashboard.accounts.create({
-      email,
-      name: `Journey ${role}`,
-      role,
-      password,
-      ...(owner.merchantId
-        ? { ownerKind: 'merchant' as const, merchantId: owner.merchantId }
-        : { ownerKind: 'partner' as const, partnerId: owner.partnerId! }),
-    });
-    const opened = await openPage(browser, { width, height: 1000 });
-    const { page } = opened;
-    await page.goto(`${t.baseUrl}/dashboard/sign-in`);
-    await page.getByLabel('Email').fill(email);
-    await page.getByLabel('Password').fill(password);
-    await page.getByLabel(/code/).fill(totpCode(totpSecret));
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('button', { name: 'Sign out' }).waitFor();
-    return opened;
-  }
+  const accessible = expectAccessible;
+  const signedIn = (owner: { merchantId?: string; partnerId?: string }, role: Role, width = 1200) =>
+    signedInPage(t, browser, owner, role, { width, height: 1000 });
 
   it('creates an invoice, publishes it, pays it on its page, and sees it Paid', async () => {
     const { page, done } = await signedIn({ merchantId: m.id }, 'owner');
@@ -119,25 +89,12 @@ describe('the dashboard’s journeys in a real browser', () => {
   });
 
   it('suspends a subscription and resumes it', async () => {
-    const configuration = await t.expectOk(t.request('GET', '/pay-api/v1/configurations/payments', { token: m.token }));
-    const processor = configuration.availablePaymentProcessors.find((p: { typeId: number }) => p.typeId === 1).id;
-    const customer = await t.ok(m, 'POST', '/pay-api/v1/customers', { firstName: 'Sam', lastName: 'Subscriber' });
-    const card = await t.ok(m, 'POST', `/pay-api/v1/customers/${customer.id}/payment-methods/cards`, {
-      pan: '4111111111111111',
-      expirationMonth: 12,
-      expirationYear: 2035,
-    });
-    const subscription = await t.ok(m, 'POST', '/sub-api/v1/subscriptions', {
-      customerId: customer.id,
-      paymentMethodId: card.id,
+    const { subscription } = await customerWithSubscription(t, m, {
+      firstName: 'Sam',
+      lastName: 'Subscriber',
       amount: 29,
-      paymentFrequencyUnit: 3,
-      paymentFrequency: 1,
+      startInDays: 7,
       numberOfPayments: 12,
-      transactionType: 2,
-      requesterIpAddress: '198.51.100.4',
-      paymentProcessorId: processor,
-      paymentStartDateTime: new Date(Date.now() + 7 * 86_400_000).toISOString(),
     });
     const { page, done } = await signedIn({ merchantId: m.id }, 'admin');
     await page.getByRole('link', { name: 'Subscriptions' }).click();

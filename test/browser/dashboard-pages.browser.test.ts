@@ -6,8 +6,8 @@ import { after, before, describe, it } from 'node:test';
 import { AxeBuilder } from '@axe-core/playwright';
 import type { Browser, Page } from 'playwright-core';
 import type { Role } from '../../src/modules/dashboard/accounts/roles.js';
-import { totpCode } from '../../src/modules/dashboard/accounts/totp.js';
-import { launchChromium, openPage } from '../browser-session.js';
+import { launchChromium } from '../browser-session.js';
+import { signedInPage } from '../dashboard-browser.js';
 import { eventually, type MerchantTenant, startNode, type TestNode } from '../harness.js';
 import { startReceiver } from '../webhook-receiver.js';
 
@@ -30,7 +30,6 @@ describe('every dashboard page in a real browser', () => {
   let customerId = '';
   let linkId = '';
   let partnerId = '';
-  let users = 0;
 
   before(async () => {
     t = await startNode({ listen: true, workers: true, env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' } });
@@ -90,29 +89,8 @@ describe('every dashboard page in a real browser', () => {
     await receiver?.close();
   });
 
-  async function signedIn(owner: { merchantId?: string; partnerId?: string }, role: Role) {
-    const email = `pages-${++users}@example.com`;
-    const password = 'a long and careful passphrase';
-    const { totpSecret } = await t.ctx.services.dashboard.accounts.create({
-      email,
-      name: `Pages ${role}`,
-      role,
-      password,
-      ...(owner.merchantId
-        ? { ownerKind: 'merchant' as const, merchantId: owner.merchantId }
-        : owner.partnerId
-          ? { ownerKind: 'partner' as const, partnerId: owner.partnerId }
-          : { ownerKind: 'operator' as const }),
-    });
-    const opened = await openPage(browser, { width: 320, height: 900 });
-    await opened.page.goto(`${t.baseUrl}/dashboard/sign-in`);
-    await opened.page.getByLabel('Email').fill(email);
-    await opened.page.getByLabel('Password').fill(password);
-    await opened.page.getByLabel(/code/).fill(totpCode(totpSecret));
-    await opened.page.getByRole('button', { name: 'Sign in' }).click();
-    await opened.page.getByRole('button', { name: 'Sign out' }).waitFor();
-    return opened;
-  }
+  const signedIn = (owner: { merchantId?: string; partnerId?: string }, role: Role) =>
+    signedInPage(t, browser, owner, role, { width: 320, height: 900 });
 
   /** Visits each page (and the detail pages one link away): axe finds nothing, nothing is wider than 320 px. */
   async function visitAll(page: Page, start: string[]) {

@@ -3,10 +3,10 @@
 // phone-sized window; and axe-core's accessibility check on every page visited. A screenshot per journey.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { AxeBuilder } from '@axe-core/playwright';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { totpCode } from '../../src/modules/dashboard/accounts/totp.js';
 import { launchChromium, openPage } from '../browser-session.js';
+import { expectAccessible } from '../dashboard-browser.js';
 import { eventually, type MerchantTenant, startNode, type TestNode } from '../harness.js';
 import { startReceiver } from '../webhook-receiver.js';
 
@@ -57,14 +57,7 @@ describe('the dashboard in a real browser', () => {
     await receiver?.close();
   });
 
-  async function accessible(page: Page, what: string) {
-    const results = await new AxeBuilder({ page: page as never }).analyze();
-    assert.deepEqual(
-      results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
-      [],
-      `${what} has no accessibility violation`,
-    );
-  }
+  const accessible = expectAccessible;
   /**
    * The current code. Each sign-in takes its step (a code is good once), and these sign-ins come faster than steps
    * pass: the user's last step is forgotten first, as if 30 seconds had gone by.

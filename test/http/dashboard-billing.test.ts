@@ -4,7 +4,7 @@
 // them but cannot move them (no form, and a forged post refused).
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { dashboardSession, field } from '../dashboard-helpers.js';
+import { customerWithSubscription, dashboardSession, field } from '../dashboard-helpers.js';
 import { type MerchantTenant, startNode, type TestNode } from '../harness.js';
 
 describe('dashboard subscriptions, invoices and links', () => {
@@ -17,25 +17,12 @@ describe('dashboard subscriptions, invoices and links', () => {
   after(() => t.stop());
 
   it('suspends and resumes a subscription, refusing what its status does not allow', async () => {
-    const configuration = await t.expectOk(t.request('GET', '/pay-api/v1/configurations/payments', { token: m.token }));
-    const processor = configuration.availablePaymentProcessors.find((p: { typeId: number }) => p.typeId === 1).id;
-    const customer = await t.ok(m, 'POST', '/pay-api/v1/customers', { firstName: 'Sub', lastName: 'Scriber' });
-    const card = await t.ok(m, 'POST', `/pay-api/v1/customers/${customer.id}/payment-methods/cards`, {
-      pan: '4111111111111111',
-      expirationMonth: 12,
-      expirationYear: 2035,
-    });
-    const subscription = await t.ok(m, 'POST', '/sub-api/v1/subscriptions', {
-      customerId: customer.id,
-      paymentMethodId: card.id,
+    const { subscription } = await customerWithSubscription(t, m, {
+      firstName: 'Sub',
+      lastName: 'Scriber',
       amount: 15,
-      paymentFrequencyUnit: 3,
-      paymentFrequency: 1,
+      startInDays: 30,
       numberOfPayments: 6,
-      transactionType: 2,
-      requesterIpAddress: '198.51.100.4',
-      paymentProcessorId: processor,
-      paymentStartDateTime: new Date(Date.now() + 30 * 86_400_000).toISOString(),
     });
     const owner = await dashboardSession(t, { merchantId: m.id }, 'owner');
     const list = await owner.get('/dashboard/subscriptions?statusId=1');

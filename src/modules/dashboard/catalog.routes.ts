@@ -1,5 +1,4 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { isUuid } from '../../platform/crypto/ids.js';
 import { NotFoundError } from '../../platform/http/errors.js';
 import { pageRequest } from '../../platform/http/paging.js';
 import { LINE_ITEM_LIST } from '../invoices/catalog.schemas.js';
@@ -21,10 +20,7 @@ export function catalogRoutes(scope: FastifyInstance, deps: CatalogRouteDeps): v
   const { http } = deps;
   const config = { auth: 'public' as const };
   const schema = { hide: true } as const;
-  const idOf = (request: FastifyRequest, who: Signed) => {
-    const id = (request.params as { id: string }).id;
-    return who.user.ownerKind === 'merchant' && isUuid(id) ? id : undefined;
-  };
+  const idOf = (request: FastifyRequest, who: Signed) => http.merchantParam(request, who);
 
   const catalogPage = async (
     reply: FastifyReply,
@@ -50,8 +46,7 @@ export function catalogRoutes(scope: FastifyInstance, deps: CatalogRouteDeps): v
     const who = await http.guard(request, reply, 'billing.view');
     if (!who) return reply;
     if (who.user.ownerKind !== 'merchant') return http.notFound(reply, who);
-    const done = (request.query as { done?: string }).done;
-    return catalogPage(reply, who, 200, done ? { notice: done } : {});
+    return catalogPage(reply, who, 200, http.noticeOf(request));
   });
 
   scope.post('/dashboard/invoices/catalog', { config, schema }, async (request, reply) => {
@@ -94,13 +89,10 @@ export function catalogRoutes(scope: FastifyInstance, deps: CatalogRouteDeps): v
     if (!who) return reply;
     const id = idOf(request, who);
     if (!id) return http.notFound(reply, who);
-    try {
+    return http.orNotFound(reply, who, async () => {
       await deps.catalog.removeLineItem(who.user.merchantId!, id);
       await http.audit(request, who, { action: 'catalog.delete', target: id, outcome: 'ok' });
-    } catch (error) {
-      if (error instanceof NotFoundError) return http.notFound(reply, who);
-      throw error;
-    }
-    return reply.redirect(`/dashboard/invoices/catalog?done=${encodeURIComponent('Removed.')}`, 303);
+      return reply.redirect(`/dashboard/invoices/catalog?done=${encodeURIComponent('Removed.')}`, 303);
+    });
   });
 }

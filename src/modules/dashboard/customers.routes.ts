@@ -51,7 +51,7 @@ export function customerRoutes(
           ...(search ? { search } : {}),
           timeZone: configuration.settings.timeZone,
           canManage: can(who.user.role, 'customers.manage'),
-          notice: (request.query as { done?: string }).done,
+          ...http.noticeOf(request),
         }),
       ),
     );
@@ -64,7 +64,7 @@ export function customerRoutes(
     status: number,
     message: { notice?: string; error?: string } = {},
   ) => {
-    try {
+    return http.orNotFound(reply, who, async () => {
       const { customer, methods } = await deps.customers.listMethods(who.user.merchantId!, id);
       const { timeZone } = (await deps.merchants.getConfiguration(who.user.merchantId!)).settings;
       return http.html(
@@ -84,23 +84,16 @@ export function customerRoutes(
           }),
         ),
       );
-    } catch (error) {
-      if (error instanceof NotFoundError) return http.notFound(reply, who);
-      throw error;
-    }
+    });
   };
-  const idOf = (request: FastifyRequest, who: Signed) => {
-    const id = (request.params as { id: string }).id;
-    return who.user.ownerKind === 'merchant' && isUuid(id) ? id : undefined;
-  };
+  const idOf = (request: FastifyRequest, who: Signed) => http.merchantParam(request, who);
 
   scope.get('/dashboard/customers/:id', { config, schema }, async (request, reply) => {
     const who = await http.guard(request, reply, 'customers.view');
     if (!who) return reply;
     const id = idOf(request, who);
     if (!id) return http.notFound(reply, who);
-    const done = (request.query as { done?: string }).done;
-    return show(reply, who, id, 200, done ? { notice: done } : {});
+    return show(reply, who, id, 200, http.noticeOf(request));
   });
 
   const formPage = (
@@ -183,7 +176,7 @@ export function customerRoutes(
     if (!who) return reply;
     const id = idOf(request, who);
     if (!id) return http.notFound(reply, who);
-    try {
+    return http.orNotFound(reply, who, async () => {
       const customer = await deps.customers.get(who.user.merchantId!, id);
       return formPage(reply, who, 200, {
         action: `/dashboard/customers/${id}`,
@@ -191,10 +184,7 @@ export function customerRoutes(
         back: `/dashboard/customers/${id}`,
         values: customerFormValues(customer),
       });
-    } catch (error) {
-      if (error instanceof NotFoundError) return http.notFound(reply, who);
-      throw error;
-    }
+    });
   });
 
   scope.post('/dashboard/customers/:id', { config, schema }, async (request, reply) => {

@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { ConflictError, ValidationError } from '../../platform/http/errors.js';
+import { isUuid } from '../../platform/crypto/ids.js';
+import { ConflictError, NotFoundError, ValidationError } from '../../platform/http/errors.js';
 import type { HostedPages } from '../checkout/hosted-pages.js';
 import { parseCookie } from '../checkout/hosted-pages.js';
 import { type Action, can } from './accounts/roles.js';
@@ -133,7 +134,29 @@ export function dashboardHttp(dashboard: DashboardService, pages: HostedPages, s
   const notFound = (reply: FastifyReply, who: SignedIn) =>
     html(reply, 404, page(frameOf(who, 'Not found'), '<h1>Not found</h1><p>There is nothing here.</p>'));
 
-  return { css, html, signedIn, frameOf, guard, checkedPost, notFound, audit };
+  /** The path's id when the user is a merchant's and it is an id at all; otherwise undefined (the caller answers 404). */
+  const merchantParam = (request: FastifyRequest, who: SignedIn, name = 'id') => {
+    const id = (request.params as Record<string, string>)[name] ?? '';
+    return who.user.ownerKind === 'merchant' && isUuid(id) ? id : undefined;
+  };
+
+  /** What the redirect after an action said was done (`?done=`), for the page's status line. */
+  const noticeOf = (request: FastifyRequest): { notice?: string } => {
+    const done = (request.query as { done?: unknown }).done;
+    return typeof done === 'string' && done ? { notice: done.slice(0, 300) } : {};
+  };
+
+  /** A page built from the merchant's object: 404 when the service does not find it (another tenant's, or none). */
+  const orNotFound = async (reply: FastifyReply, who: SignedIn, work: () => Promise<unknown>) => {
+    try {
+      return await work();
+    } catch (error) {
+      if (error instanceof NotFoundError) return notFound(reply, who);
+      throw error;
+    }
+  };
+
+  return { css, html, signedIn, frameOf, guard, checkedPost, notFound, audit, merchantParam, noticeOf, orNotFound };
 }
 
 export type DashboardHttp = ReturnType<typeof dashboardHttp>;

@@ -58,8 +58,7 @@ export function deviceRoutes(scope: FastifyInstance, deps: DeviceRouteDeps): voi
     const who = await http.guard(request, reply, 'devices.view');
     if (!who) return reply;
     if (who.user.ownerKind !== 'merchant') return http.notFound(reply, who);
-    const done = (request.query as { done?: string }).done;
-    return show(reply, who, 200, done ? { notice: done } : {});
+    return show(reply, who, 200, http.noticeOf(request));
   });
 
   /** A device's Tap to Pay request (the API's activate), in the audit log. */

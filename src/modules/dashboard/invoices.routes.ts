@@ -1,6 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { zonedInstant } from '../../platform/clock/zoned.js';
-import { isUuid } from '../../platform/crypto/ids.js';
 import { NotFoundError } from '../../platform/http/errors.js';
 import { pageRequest } from '../../platform/http/paging.js';
 import { CUSTOMER_LIST } from '../customers/customers.schemas.js';
@@ -89,10 +88,7 @@ export function invoiceRoutes(scope: FastifyInstance, deps: InvoiceRouteDeps): v
   const schema = { hide: true } as const;
   const timeZoneOf = async (merchantId: string) =>
     (await deps.merchants.getConfiguration(merchantId)).settings.timeZone;
-  const idOf = (request: FastifyRequest, who: Signed) => {
-    const id = (request.params as { id: string }).id;
-    return who.user.ownerKind === 'merchant' && isUuid(id) ? id : undefined;
-  };
+  const idOf = (request: FastifyRequest, who: Signed) => http.merchantParam(request, who);
 
   scope.get('/dashboard/invoices', { config, schema }, async (request, reply) => {
     const who = await http.guard(request, reply, 'billing.view');
@@ -190,7 +186,7 @@ export function invoiceRoutes(scope: FastifyInstance, deps: InvoiceRouteDeps): v
     status = 200,
     message: { notice?: string; error?: string } = {},
   ) => {
-    try {
+    return http.orNotFound(reply, who, async () => {
       const [invoice, timeZone] = await Promise.all([
         deps.invoices.get(who.user.merchantId!, id),
         timeZoneOf(who.user.merchantId!),
@@ -210,10 +206,7 @@ export function invoiceRoutes(scope: FastifyInstance, deps: InvoiceRouteDeps): v
           }),
         ),
       );
-    } catch (error) {
-      if (error instanceof NotFoundError) return http.notFound(reply, who);
-      throw error;
-    }
+    });
   };
 
   scope.get('/dashboard/invoices/:id', { config, schema }, async (request, reply) => {
@@ -221,8 +214,7 @@ export function invoiceRoutes(scope: FastifyInstance, deps: InvoiceRouteDeps): v
     if (!who) return reply;
     const id = idOf(request, who);
     if (!id) return http.notFound(reply, who);
-    const done = (request.query as { done?: string }).done;
-    return show(reply, who, id, 200, done ? { notice: done } : {});
+    return show(reply, who, id, 200, http.noticeOf(request));
   });
 
   scope.get('/dashboard/invoices/:id/invoice.pdf', { config, schema }, async (request, reply) => {
@@ -230,17 +222,14 @@ export function invoiceRoutes(scope: FastifyInstance, deps: InvoiceRouteDeps): v
     if (!who) return reply;
     const id = idOf(request, who);
     if (!id) return http.notFound(reply, who);
-    try {
+    return http.orNotFound(reply, who, async () => {
       const pdf = await deps.invoiceDelivery.pdf(who.user.merchantId!, id);
       return reply
         .header('content-type', 'application/pdf')
         .header('content-disposition', `inline; filename="${pdf.filename}"`)
         .header('cache-control', 'no-store')
         .send(pdf.content);
-    } catch (error) {
-      if (error instanceof NotFoundError) return http.notFound(reply, who);
-      throw error;
-    }
+    });
   });
 
   const moves: Record<Move, (merchantId: string, id: string, form: Record<string, string>) => Promise<unknown>> = {

@@ -65,8 +65,7 @@ export function linkRoutes(scope: FastifyInstance, deps: LinkRouteDeps): void {
     const who = await http.guard(request, reply, 'billing.view');
     if (!who) return reply;
     if (who.user.ownerKind !== 'merchant') return http.notFound(reply, who);
-    const done = (request.query as { done?: string }).done;
-    return show(reply, who, 200, done ? { notice: done } : {});
+    return show(reply, who, 200, http.noticeOf(request));
   });
 
   scope.post('/dashboard/links', { config, schema }, async (request, reply) => {

@@ -108,7 +108,7 @@ export function operatorConsoleRoutes(scope: FastifyInstance, deps: OperatorCons
     status: number,
     message: { notice?: string; error?: string } = {},
   ) => {
-    try {
+    return http.orNotFound(reply, who, async () => {
       const details = await deps.merchants.getMerchant(id);
       const [processors, terminals, devices] = await Promise.all([
         deps.processors.list(id),
@@ -132,10 +132,7 @@ export function operatorConsoleRoutes(scope: FastifyInstance, deps: OperatorCons
           }),
         ),
       );
-    } catch (error) {
-      if (error instanceof NotFoundError) return http.notFound(reply, who);
-      throw error;
-    }
+    });
   };
   const merchantIdOf = (request: FastifyRequest) => {
     const id = (request.params as { id: string }).id;
@@ -147,8 +144,7 @@ export function operatorConsoleRoutes(scope: FastifyInstance, deps: OperatorCons
     if (!who) return reply;
     const id = merchantIdOf(request);
     if (who.user.ownerKind !== 'operator' || !id) return http.notFound(reply, who);
-    const done = (request.query as { done?: string }).done;
-    return merchantPage(reply, who, id, 200, done ? { notice: done } : {});
+    return merchantPage(reply, who, id, 200, http.noticeOf(request));
   });
 
   /** Approve or deny a device's Tap to Pay request (the operator API's decision). */

@@ -49,8 +49,7 @@ export function operatorSandboxRoutes(scope: FastifyInstance, deps: OperatorCons
     const who = await http.guard(request, reply, 'operator.view');
     if (!who) return reply;
     if (!sandbox || who.user.ownerKind !== 'operator') return http.notFound(reply, who);
-    const done = (request.query as { done?: string }).done;
-    return sandboxPage(reply, who, 200, done ? { notice: done } : {});
+    return sandboxPage(reply, who, 200, http.noticeOf(request));
   });
 
   scope.post('/dashboard/operator/sandbox/clock', { config, schema }, async (request, reply) => {

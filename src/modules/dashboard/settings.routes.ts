@@ -74,8 +74,7 @@ export function settingsRoutes(scope: FastifyInstance, deps: SettingsRouteDeps):
     const who = await http.guard(request, reply, 'settings.view');
     if (!who) return reply;
     if (who.user.ownerKind !== 'merchant') return http.notFound(reply, who);
-    const done = (request.query as { done?: string }).done;
-    return show(reply, who, 200, done ? { notice: done } : {});
+    return show(reply, who, 200, http.noticeOf(request));
   });
 
   /** Saves one form: the body built from it, checked by the API's schema, then the service; audited. */

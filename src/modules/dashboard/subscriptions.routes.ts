@@ -64,7 +64,7 @@ export function subscriptionRoutes(scope: FastifyInstance, deps: SubscriptionRou
     message: { notice?: string; error?: string } = {},
   ) => {
     const merchantId = who.user.merchantId!;
-    try {
+    return http.orNotFound(reply, who, async () => {
       const [details, installments, configuration] = await Promise.all([
         deps.subscriptions.get(merchantId, id),
         deps.subscriptions.payments(merchantId, id, { limit: 100, offset: 0 }),
@@ -89,23 +89,16 @@ export function subscriptionRoutes(scope: FastifyInstance, deps: SubscriptionRou
           }),
         ),
       );
-    } catch (error) {
-      if (error instanceof NotFoundError) return http.notFound(reply, who);
-      throw error;
-    }
+    });
   };
-  const idOf = (request: FastifyRequest, who: Signed) => {
-    const id = (request.params as { id: string }).id;
-    return who.user.ownerKind === 'merchant' && isUuid(id) ? id : undefined;
-  };
+  const idOf = (request: FastifyRequest, who: Signed) => http.merchantParam(request, who);
 
   scope.get('/dashboard/subscriptions/:id', { config, schema }, async (request, reply) => {
     const who = await http.guard(request, reply, 'billing.view');
     if (!who) return reply;
     const id = idOf(request, who);
     if (!id) return http.notFound(reply, who);
-    const done = (request.query as { done?: string }).done;
-    return show(reply, who, id, 200, done ? { notice: done } : {});
+    return show(reply, who, id, 200, http.noticeOf(request));
   });
 
   for (const move of Object.keys(MOVES) as Array<keyof typeof MOVES>) {

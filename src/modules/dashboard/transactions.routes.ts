@@ -197,8 +197,7 @@ export function transactionRoutes(scope: FastifyInstance, deps: TransactionRoute
   scope.get('/dashboard/transactions/:id', { config, schema }, async (request, reply) => {
     const who = await http.guard(request, reply, 'transactions.view');
     if (!who) return reply;
-    const notice = (request.query as { done?: string }).done;
-    return detail(request, reply, who, (request.params as { id: string }).id, 200, notice ? { notice } : {});
+    return detail(request, reply, who, (request.params as { id: string }).id, 200, http.noticeOf(request));
   });
 
   /** What each action does through the payments core, and what the page says after. */

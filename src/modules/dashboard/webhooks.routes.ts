@@ -95,12 +95,7 @@ export function webhookRoutes(scope: FastifyInstance, deps: WebhookRouteDeps): v
     const who = await http.guard(request, reply, 'webhooks.view');
     if (!who) return reply;
     if (who.user.ownerKind !== 'merchant') return http.notFound(reply, who);
-    return show(
-      reply,
-      who,
-      200,
-      (request.query as { done?: string }).done ? { notice: (request.query as { done: string }).done } : {},
-    );
+    return show(reply, who, 200, http.noticeOf(request));
   });
 
   scope.post('/dashboard/webhooks/logs/:id/retry', { config, schema }, async (request, reply) => {
@@ -127,10 +122,7 @@ export function webhookRoutes(scope: FastifyInstance, deps: WebhookRouteDeps): v
 
   const types = EVENT_TYPES.filter((t) => !t.partnerOnly);
   const owner = (who: Signed) => ({ merchantId: who.user.merchantId! });
-  const idOf = (request: FastifyRequest, who: Signed) => {
-    const id = (request.params as { id: string }).id;
-    return who.user.ownerKind === 'merchant' && isUuid(id) ? id : undefined;
-  };
+  const idOf = (request: FastifyRequest, who: Signed) => http.merchantParam(request, who);
   const inputOf = (form: Record<string, string | string[]>) => ({
     name: String(form.name ?? '')
       .trim()
@@ -210,13 +202,9 @@ export function webhookRoutes(scope: FastifyInstance, deps: WebhookRouteDeps): v
     if (!who) return reply;
     const id = idOf(request, who);
     if (!id) return http.notFound(reply, who);
-    const done = (request.query as { done?: string }).done;
-    try {
-      return await endpointPage(reply, who, id, 200, done ? { notice: done } : {});
-    } catch (error) {
-      if (error instanceof NotFoundError) return http.notFound(reply, who);
-      throw error;
-    }
+    return http.orNotFound(reply, who, async () => {
+      return await endpointPage(reply, who, id, 200, http.noticeOf(request));
+    });
   });
 
   scope.post('/dashboard/webhooks/endpoints/:id', { config, schema }, async (request, reply) => {
@@ -266,14 +254,11 @@ export function webhookRoutes(scope: FastifyInstance, deps: WebhookRouteDeps): v
     if ((request.body as Record<string, string>).confirm !== 'yes') {
       return endpointPage(reply, who, id, 400, { error: 'Please confirm first.' });
     }
-    try {
+    return http.orNotFound(reply, who, async () => {
       await deps.webhooks.remove(owner(who), id);
       await http.audit(request, who, { action: 'webhooks.delete', target: id, outcome: 'ok' });
-    } catch (error) {
-      if (error instanceof NotFoundError) return http.notFound(reply, who);
-      throw error;
-    }
-    return reply.redirect(`/dashboard/webhooks?done=${encodeURIComponent('Endpoint deleted.')}`, 303);
+      return reply.redirect(`/dashboard/webhooks?done=${encodeURIComponent('Endpoint deleted.')}`, 303);
+    });
   });
 
   /** One delivery attempt with the request sent and the answer received. */
@@ -282,7 +267,7 @@ export function webhookRoutes(scope: FastifyInstance, deps: WebhookRouteDeps): v
     if (!who) return reply;
     const id = idOf(request, who);
     if (!id) return http.notFound(reply, who);
-    try {
+    return http.orNotFound(reply, who, async () => {
       const [log, configuration] = await Promise.all([
         deps.webhooks.getLog(owner(who), id),
         deps.merchants.getConfiguration(who.user.merchantId!),
@@ -295,9 +280,6 @@ export function webhookRoutes(scope: FastifyInstance, deps: WebhookRouteDeps): v
           deliveryMain({ log, timeZone: configuration.settings.timeZone }),
         ),
       );
-    } catch (error) {
-      if (error instanceof NotFoundError) return http.notFound(reply, who);
-      throw error;
-    }
+    });
   });
 }

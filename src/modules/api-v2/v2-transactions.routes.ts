@@ -2,7 +2,7 @@ import Type from 'typebox';
 import { AUTHENTICATED_ERRORS, errorResponses } from '../../platform/http/error-schemas.js';
 import { NotFoundError, ValidationError } from '../../platform/http/errors.js';
 import { merchantOperation } from '../../platform/http/merchant-operation.js';
-import { pageRequest } from '../../platform/http/paging.js';
+import { pageInfoOf } from '../../platform/http/paging.js';
 import { merchantOf } from '../../platform/http/principal.js';
 import type { App } from '../../platform/http/server.js';
 import { optionalCents, toCents } from '../../platform/money.js';
@@ -11,11 +11,11 @@ import type { AchEntry } from '../payments/ach/ach.model.js';
 import type { AchPaymentsService } from '../payments/ach/ach.service.js';
 import type { CardPaymentsService } from '../payments/card-payments.service.js';
 import type { Transaction } from '../payments/transactions.model.js';
-import { TRANSACTION_LIST } from '../payments/transactions.schemas.js';
 import type { TransactionsService } from '../payments/transactions.service.js';
 import type { VaultService } from '../vault/vault.service.js';
 import { achCommand, cardCommand, checkCurrency, customerOfMethod } from './v2-commands.js';
 import { transactionDetail } from './v2-transaction-detail.js';
+import { v2TransactionList } from './v2-transaction-list.js';
 import { achResult, transactionResult } from './v2-transactions.mapper.js';
 import {
   CaptureBody,
@@ -125,15 +125,26 @@ export function v2TransactionsRoutes(app: App, deps: V2TransactionsRouteDeps): v
       schema: {
         tags,
         summary: 'List transactions',
-        description: 'Newest first; `page` is zero-based like the other payments routes.',
+        description:
+          'Newest first unless `sortBy` says otherwise. A request with `pageIndex` (the published revision) answers ' +
+          '`{items, pageInfo}`; one without it (the older revision, paging by `page`) answers `{items, total}` ' +
+          '(docs/api-v2.md). The published filters, taken either way: `fromDate`, ' +
+          '`toDate`, `sourceType`, `sourceId`, `batchId` (`null`: not yet batched), `transactionStatus`, ' +
+          '`paymentMethodType`, `customerId`, `minAmount`, `maxAmount` (on processedAmount), `referenceId`; ' +
+          '`merchantId` is accepted and not bound. A `pageIndex` past the last page answers no items.',
         querystring: ListQuery,
         response: { 200: TransactionPage, ...errorResponses(...AUTHENTICATED_ERRORS) },
       },
     },
     async (request) => {
       const merchantId = merchantOf(request).merchantId;
-      const result = await transactions.list({ merchantId }, pageRequest(request.query, TRANSACTION_LIST));
-      return { items: await details(merchantId, result.items), total: result.total };
+      const { filter, page, pageIndex, pageSize, published } = v2TransactionList(merchantId, request.query);
+      const result = await transactions.list(filter, page);
+      const items = await details(merchantId, result.items);
+      // The published revision's envelope for a request in its terms (pageIndex); the older one's otherwise.
+      return published
+        ? { items, pageInfo: pageInfoOf(pageIndex, pageSize, result.total) }
+        : { items, total: result.total };
     },
   );
 

@@ -1,6 +1,7 @@
 // The version 2 transaction shapes, as the vendor's official SDK and its OpenAPI document (isv-api-v2.json) name
 // them. Amounts are decimals on the wire like every other route; they are integer cents inside.
 import Type, { type Static } from 'typebox';
+import { PageInfo } from '../../platform/http/paging.js';
 import { AmountSchema } from '../../platform/money.js';
 import { EnhancedDataInput } from '../payments/enhanced-data.schemas.js';
 import { AddressInput } from '../reference/address.js';
@@ -285,13 +286,95 @@ const DETAIL_EXAMPLE = {
 export const TransactionDetailView = Type.Object(TransactionDetail.properties, { examples: [DETAIL_EXAMPLE] });
 
 export const TransactionPage = Type.Object(
-  { items: Type.Array(TransactionDetail), total: Type.Integer() },
-  { examples: [{ items: [DETAIL_EXAMPLE], total: 1 }] },
+  {
+    items: Type.Array(TransactionDetail),
+    total: Type.Optional(Type.Integer({ description: 'The older revision’s envelope (a request without pageIndex).' })),
+    pageInfo: Type.Optional(PageInfo),
+  },
+  {
+    examples: [
+      {
+        items: [DETAIL_EXAMPLE],
+        pageInfo: { pageIndex: 0, pageSize: 20, totalItems: 1, totalPages: 1, hasMore: false },
+      },
+    ],
+  },
 );
 
+/** The published document's sort keys (`sortBy`) of the transaction list. */
+export const V2_TRANSACTION_SORTS = [
+  'cardTokenType',
+  'customerCompanyName',
+  'customerName',
+  'maskedCardNumber',
+  'merchantCompanyName',
+  'paymentMethodType',
+  'processedAmount',
+  'transactionDateTime',
+  'transactionId',
+  'transactionStatus',
+] as const;
+export const AGGREGATED_STATUSES = [
+  'Authorized',
+  'Captured',
+  'Voided',
+  'Refunded',
+  'Verified',
+  'Settled',
+  'PartiallyAuthorized',
+  'Informational',
+  'Scheduled',
+  'Cancelled',
+  'ChargedBack',
+  'InProgress',
+  'Cleared',
+  'Held',
+  'HeldByProcessor',
+  'Pending',
+  'Declined',
+  'Failed',
+] as const;
+export const TRANSACTION_SOURCES = [
+  'Portal',
+  'ApiKey',
+  'Terminal',
+  'Invoice',
+  'QuickPayment',
+  'WebComponent',
+  'Subscription',
+  'MobileApp',
+  'TapToPay',
+] as const;
+const Literals = <T extends readonly string[]>(values: T, description: string) =>
+  Type.Union(
+    values.map((v) => Type.Literal(v)),
+    { description },
+  );
+
+/**
+ * Both revisions' paging: the older `page` (zero-based, default 15 a page) and the published `pageIndex` (default
+ * 20), `sortBy`/`sortOrder`, and the published document's filters.
+ */
 export const ListQuery = Type.Object({
-  page: Opt(Type.Integer({ minimum: 0, maximum: 10_000_000, description: 'Zero-based. Default 0.' })),
-  pageSize: Opt(Type.Integer({ minimum: 1, maximum: 100, description: 'Default 15.' })),
+  page: Opt(Type.Integer({ minimum: 0, maximum: 10_000_000, description: 'Zero-based (older revision). Default 0.' })),
+  pageIndex: Opt(Type.Integer({ minimum: 0, maximum: 10_000_000, description: 'Zero-based. Default 0.' })),
+  pageSize: Opt(
+    Type.Integer({ minimum: 1, maximum: 100, description: 'Default 20 (15 with `page`); above 100 is a 400.' }),
+  ),
+  sortBy: Opt(Literals(V2_TRANSACTION_SORTS, 'None: newest first.')),
+  sortOrder: Opt(Literals(['asc', 'desc'] as const, 'Default asc; ignored without sortBy.')),
+  fromDate: Opt(Type.String({ format: 'date-time' })),
+  toDate: Opt(Type.String({ format: 'date-time' })),
+  sourceType: Opt(Literals(TRANSACTION_SOURCES, 'Where the transaction was made.')),
+  sourceId: Opt(Type.String({ format: 'uuid' })),
+  batchId: Opt(Type.String({ maxLength: 36, description: 'A batch id, or `null` for transactions not yet in one.' })),
+  transactionStatus: Opt(Literals(AGGREGATED_STATUSES, 'The aggregated status.')),
+  paymentMethodType: Opt(Literals(['ACH', 'Card', 'Cash'] as const, 'Cash matches nothing (Tessera takes none).')),
+  customerId: Opt(Type.String({ format: 'uuid' })),
+  merchantId: Opt(Type.String({ maxLength: 100, description: 'Accepted and not bound (the caller is one merchant).' })),
+  minAmount: Opt(AmountSchema({ description: 'processedAmount at least.' })),
+  maxAmount: Opt(AmountSchema({ description: 'processedAmount at most.' })),
+  referenceId: Opt(Type.String({ maxLength: 36 })),
 });
 
 export const IdParams = Type.Object({ id: Type.String({ format: 'uuid' }) });

@@ -18,7 +18,18 @@ export interface TransactionFilter {
   /** The transaction's total, inclusive bounds (cents). */
   minCents?: number;
   maxCents?: number;
+  /** What the transaction moved (its v2 `processedAmount`), inclusive bounds (cents). */
+  minProcessedCents?: number;
+  maxProcessedCents?: number;
+  /** Card or ACH; `none`: a method Tessera has no transactions of (the v2 filter's `Cash`), so nothing matches. */
+  method?: 'card' | 'ach' | 'none';
+  /** The caller's reference, exactly. */
+  referenceId?: string;
 }
+
+/** What a transaction moved: captured less refunded once captured, else what was authorized (v2 `processedAmount`). */
+export const PROCESSED_CENTS =
+  '(CASE WHEN t.captured_cents > 0 THEN t.captured_cents - t.refunded_cents ELSE t.authorized_cents END)';
 
 export async function listTransactions(
   sql: Sql,
@@ -88,6 +99,11 @@ function whereOf(filter: TransactionFilter, search: string | undefined): { where
   if (filter.sourceId !== undefined) add((n) => `t.source_id = ${n}`, filter.sourceId);
   if (filter.minCents !== undefined) add((n) => `t.total_cents >= ${n}`, filter.minCents);
   if (filter.maxCents !== undefined) add((n) => `t.total_cents <= ${n}`, filter.maxCents);
+  if (filter.minProcessedCents !== undefined) add((n) => `${PROCESSED_CENTS} >= ${n}`, filter.minProcessedCents);
+  if (filter.maxProcessedCents !== undefined) add((n) => `${PROCESSED_CENTS} <= ${n}`, filter.maxProcessedCents);
+  if (filter.method === 'none') where.push('false');
+  else if (filter.method !== undefined) add((n) => `t.method = ${n}`, filter.method);
+  if (filter.referenceId !== undefined) add((n) => `t.reference_id = ${n}`, filter.referenceId);
   if (search) {
     add(
       (n) =>

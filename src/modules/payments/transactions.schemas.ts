@@ -6,6 +6,7 @@ import { PhoneFields } from '../reference/phone.js';
 import { AchProcessingDetails } from './ach/ach-details.schema.js';
 import { EnhancedDataInput, EnhancedDataView } from './enhanced-data.schemas.js';
 import { EXAMPLES } from './transactions.examples.js';
+import { PROCESSED_CENTS } from './transactions-list.repo.js';
 
 const Uuid = (description?: string) => Type.String({ format: 'uuid', ...(description ? { description } : {}) });
 const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
@@ -378,6 +379,29 @@ export const TRANSACTION_LIST = {
   },
   defaultOrderBy: 'date',
   tieBreaker: 't.id',
+};
+
+/**
+ * The version 2 list's sort keys (the published document's `sortBy`) over the list query (`t` the transaction, `c`
+ * its customer).
+ */
+export const V2_TRANSACTION_LIST = {
+  orderBy: {
+    transactionDateTime: 't.created_at',
+    // One merchant per caller: its company name orders nothing, so the date does.
+    merchantCompanyName: 't.created_at',
+    transactionId: 't.id',
+    processedAmount: PROCESSED_CENTS,
+    transactionStatus: 't.status_id',
+    paymentMethodType: 't.method',
+    cardTokenType: 't.card_token_type_id',
+    maskedCardNumber: 't.pan_mask',
+    customerName: "lower(concat_ws(' ', c.first_name, c.last_name))",
+    customerCompanyName: 'lower(c.company_name)',
+  },
+  defaultOrderBy: 'transactionDateTime',
+  tieBreaker: 't.id',
+  notNull: ['transactionDateTime', 'merchantCompanyName', 'transactionId', 'processedAmount', 'transactionStatus'],
 };
 
 export const TransactionListQuery = listQuerySchema(TRANSACTION_LIST, {

@@ -40885,15 +40885,40 @@ export interface paths {
         };
         /**
          * List transactions
-         * @description Newest first; `page` is zero-based like the other payments routes.
+         * @description Newest first unless `sortBy` says otherwise. A request with `pageIndex` (the published revision) answers `{items, pageInfo}`; one without it (the older revision, paging by `page`) answers `{items, total}` (docs/api-v2.md). The published filters, taken either way: `fromDate`, `toDate`, `sourceType`, `sourceId`, `batchId` (`null`: not yet batched), `transactionStatus`, `paymentMethodType`, `customerId`, `minAmount`, `maxAmount` (on processedAmount), `referenceId`; `merchantId` is accepted and not bound. A `pageIndex` past the last page answers no items.
          */
         get: {
             parameters: {
                 query?: {
-                    /** @description Zero-based. Default 0. */
+                    /** @description A batch id, or `null` for transactions not yet in one. */
+                    batchId?: string;
+                    customerId?: string;
+                    fromDate?: string;
+                    /** @description processedAmount at most. */
+                    maxAmount?: number;
+                    /** @description Accepted and not bound (the caller is one merchant). */
+                    merchantId?: string;
+                    /** @description processedAmount at least. */
+                    minAmount?: number;
+                    /** @description Zero-based (older revision). Default 0. */
                     page?: number;
-                    /** @description Default 15. */
+                    /** @description Zero-based. Default 0. */
+                    pageIndex?: number;
+                    /** @description Default 20 (15 with `page`); above 100 is a 400. */
                     pageSize?: number;
+                    /** @description Cash matches nothing (Tessera takes none). */
+                    paymentMethodType?: "ACH" | "Card" | "Cash";
+                    referenceId?: string;
+                    /** @description None: newest first. */
+                    sortBy?: "cardTokenType" | "customerCompanyName" | "customerName" | "maskedCardNumber" | "merchantCompanyName" | "paymentMethodType" | "processedAmount" | "transactionDateTime" | "transactionId" | "transactionStatus";
+                    /** @description Default asc; ignored without sortBy. */
+                    sortOrder?: "asc" | "desc";
+                    sourceId?: string;
+                    /** @description Where the transaction was made. */
+                    sourceType?: "Portal" | "ApiKey" | "Terminal" | "Invoice" | "QuickPayment" | "WebComponent" | "Subscription" | "MobileApp" | "TapToPay";
+                    toDate?: string;
+                    /** @description The aggregated status. */
+                    transactionStatus?: "Authorized" | "Captured" | "Voided" | "Refunded" | "Verified" | "Settled" | "PartiallyAuthorized" | "Informational" | "Scheduled" | "Cancelled" | "ChargedBack" | "InProgress" | "Cleared" | "Held" | "HeldByProcessor" | "Pending" | "Declined" | "Failed";
                 };
                 header?: never;
                 path?: never;
@@ -40967,7 +40992,20 @@ export interface paths {
                                 /** Format: uuid */
                                 transactionId: string;
                             }[];
-                            total: number;
+                            pageInfo?: {
+                                /** @description Whether a page follows this one. */
+                                hasMore: boolean;
+                                /** @description Zero-based index of this page. */
+                                pageIndex: number;
+                                /** @description Items per page. */
+                                pageSize: number;
+                                /** @description Every matching item, independent of the page. */
+                                totalItems: number;
+                                /** @description ceil(totalItems / pageSize). */
+                                totalPages: number;
+                            };
+                            /** @description The older revision’s envelope (a request without pageIndex). */
+                            total?: number;
                         };
                     };
                 };

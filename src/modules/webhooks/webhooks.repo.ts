@@ -87,6 +87,8 @@ export interface EndpointFilter {
   name?: string;
   endpointUrl?: string;
   search?: string;
+  createdFrom?: Date;
+  createdTo?: Date;
 }
 
 export async function listEndpoints(
@@ -116,6 +118,14 @@ export async function listEndpoints(
       `(name ILIKE $${params.length} OR url ILIKE $${params.length} OR id::text = lower($${params.length + 1}))`,
     );
     params.push(filter.search);
+  }
+  if (filter.createdFrom) {
+    params.push(filter.createdFrom);
+    where.push(`created_at >= $${params.length}`);
+  }
+  if (filter.createdTo) {
+    params.push(filter.createdTo);
+    where.push(`created_at <= $${params.length}`);
   }
   const whereSql = where.join(' AND ');
   const [{ rows }, { rows: counted }] = await Promise.all([

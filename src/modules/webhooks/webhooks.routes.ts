@@ -3,7 +3,7 @@ import Type from 'typebox';
 import { csvStream } from '../../platform/http/csv-export.js';
 import { AUTHENTICATED_ERRORS, errorResponses } from '../../platform/http/error-schemas.js';
 import { ValidationError } from '../../platform/http/errors.js';
-import { dateRange, listValues, pageRequest } from '../../platform/http/paging.js';
+import { dateRange, listValues, pageInfoOf, pageRequest, publishedPageRequest } from '../../platform/http/paging.js';
 import { type AuthPolicy, tenantOf } from '../../platform/http/principal.js';
 import type { App } from '../../platform/http/server.js';
 import { EVENT_TYPES, eventTypeNamed } from '../events/event-catalog.js';
@@ -93,7 +93,18 @@ function ownerOf(request: Parameters<typeof tenantOf>[0]): WebhookOwner {
 }
 
 function input(body: EndpointBody) {
-  return { ...body, name: body.name ?? body.webhookName };
+  const { endpointName, endpointStatus, webhookName, ...rest } = body;
+  return {
+    ...rest,
+    name: body.name ?? webhookName ?? endpointName,
+    ...((body.status ?? endpointStatus) ? { status: body.status ?? endpointStatus } : {}),
+  };
+}
+
+/** The published revision's created-on range of the endpoint list. */
+function dateRangeOf(fromDate: string | undefined, toDate: string | undefined) {
+  const range = dateRange('fromDate', fromDate, 'toDate', toDate);
+  return { ...(range.from ? { createdFrom: range.from } : {}), ...(range.to ? { createdTo: range.to } : {}) };
 }
 
 interface LogQuery {
@@ -103,6 +114,7 @@ interface LogQuery {
   status?: string;
   deliveryLogStatus?: string;
   httpStatus?: number;
+  endpointHTTPResponseCode?: number;
   fromDate?: string;
   toDate?: string;
   dateFrom?: string;
@@ -140,7 +152,7 @@ function logFilter(query: LogQuery): LogFilter {
     endpointId: query.webhookId ?? query.endpointId,
     eventTypes,
     status,
-    httpStatus: query.httpStatus,
+    httpStatus: query.httpStatus ?? query.endpointHTTPResponseCode,
     from: range.from,
     to: range.to,
     search: query.search?.trim() || undefined,
@@ -218,12 +230,22 @@ export function webhooksRoutes(app: App, deps: WebhooksRouteDeps): void {
     },
     async (request) => {
       const q = request.query;
+      const { page, pageIndex, pageSize } = publishedPageRequest(q, ENDPOINT_LIST);
       const result = await webhooks.list(
         ownerOf(request),
-        { status: q.status ?? q.endpointStatus, name: q.name, endpointUrl: q.endpointUrl, search: q.search },
-        pageRequest(q, ENDPOINT_LIST),
+        {
+          status: q.status ?? q.endpointStatus,
+          name: q.name,
+          endpointUrl: q.endpointUrl,
+          search: q.search,
+          ...dateRangeOf(q.fromDate, q.toDate),
+        },
+        page,
       );
-      return { data: result.rows.map(endpointView), total: result.total };
+      const items = result.rows.map(endpointView);
+      // Every webhooks client's envelope at once (no name means two things here): the older document's `data` and
+      // `total`, the published revision's `items` and `pageInfo` (its clients page without `pageIndex` too).
+      return { data: items, items, total: result.total, pageInfo: pageInfoOf(pageIndex, pageSize, result.total) };
     },
   );
 
@@ -300,7 +322,10 @@ export function webhooksRoutes(app: App, deps: WebhooksRouteDeps): void {
         params: EndpointParams,
         response: { 200: PingResponse, ...errorResponses(...AUTHENTICATED_ERRORS, 404) },
       },
-      handler: async (request) => webhooks.ping(ownerOf(request), request.params.endpointId),
+      handler: async (request) => {
+        const ping = await webhooks.ping(ownerOf(request), request.params.endpointId);
+        return { ...ping, isDelivered: ping.success, endpointHTTPResponseCode: ping.statusCode };
+      },
     });
   }
 
@@ -320,8 +345,13 @@ export function webhooksRoutes(app: App, deps: WebhooksRouteDeps): void {
     },
     async (request) => {
       const q = request.query;
-      const result = await webhooks.listLogs(ownerOf(request), logFilter(q), pageRequest(q, LOG_LIST));
-      return { items: result.rows.map(logView), total: result.total };
+      const { page, pageIndex, pageSize } = publishedPageRequest(q, LOG_LIST);
+      const result = await webhooks.listLogs(ownerOf(request), logFilter(q), page);
+      return {
+        items: result.rows.map(logView),
+        total: result.total,
+        pageInfo: pageInfoOf(pageIndex, pageSize, result.total),
+      };
     },
   );
 

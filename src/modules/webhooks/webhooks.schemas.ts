@@ -1,5 +1,12 @@
 import Type, { type Static } from 'typebox';
-import { DateFilter, ListParam, type ListSpec, listQuerySchema } from '../../platform/http/paging.js';
+import {
+  DateFilter,
+  ListParam,
+  type ListSpec,
+  listQuerySchema,
+  PageInfo,
+  PublishedPaging,
+} from '../../platform/http/paging.js';
 
 const Uuid = (description?: string) => Type.String({ format: 'uuid', ...(description ? { description } : {}) });
 const Nullable = <T extends import('typebox').TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
@@ -14,6 +21,7 @@ export const LogParams = Type.Object({ deliveryLogId: Uuid() });
 const EndpointFields = {
   name: Type.Optional(Type.String({ maxLength: 255, description: 'Display name (required on create).' })),
   webhookName: Type.Optional(Type.String({ maxLength: 255, description: 'Alias of `name`.' })),
+  endpointName: Type.Optional(Type.String({ maxLength: 255, description: 'Alias of `name` (published revision).' })),
   endpointUrl: Type.Optional(
     Type.String({
       maxLength: 2000,
@@ -44,7 +52,15 @@ export const CreateEndpointBody = Type.Object(EndpointFields, {
 const Status = Type.Union([Type.Literal('Active'), Type.Literal('Inactive')]);
 
 export const UpdateEndpointBody = Type.Object(
-  { ...EndpointFields, status: Type.Optional(Status) },
+  {
+    ...EndpointFields,
+    status: Type.Optional(Status),
+    endpointStatus: Type.Optional(
+      Type.Union([Type.Literal('Active'), Type.Literal('Inactive')], {
+        description: 'Alias of `status` (published revision).',
+      }),
+    ),
+  },
   {
     additionalProperties: false,
     examples: [{ name: 'Orders service (v2)', status: 'Inactive' }],
@@ -58,8 +74,10 @@ const endpointExample = {
   id: ENDPOINT_ID,
   webhookName: 'Orders service',
   name: 'Orders service',
+  endpointName: 'Orders service',
   endpointUrl: 'https://hooks.example.com/tessera',
   status: 'Active',
+  endpointStatus: 'Active',
   eventTypes: ['transaction.card.captured', 'payment.card.refunded'],
   createdAt: '2026-11-21T10:00:00.000Z',
   createdOn: '2026-11-21T10:00:00.000Z',
@@ -71,8 +89,12 @@ const EndpointViewFields = {
   id: Uuid("Same as endpointId (the SDK's document's name)."),
   webhookName: Type.String(),
   name: Type.String({ description: "Same as webhookName (the SDK's document's name)." }),
+  endpointName: Type.String({ description: 'Same as webhookName (the published revision’s name).' }),
   endpointUrl: Type.String(),
   status: Status,
+  endpointStatus: Type.Union([Type.Literal('Active'), Type.Literal('Inactive')], {
+    description: 'Same as status (published).',
+  }),
   eventTypes: Type.Array(Type.String(), { description: 'As subscribed (deliveries carry these identifiers).' }),
   createdAt: Type.String({ format: 'date-time' }),
   createdOn: Type.String({ format: 'date-time', description: 'Same as createdAt (older clients read this name).' }),
@@ -104,6 +126,9 @@ export const ENDPOINT_LIST: ListSpec = {
 };
 
 export const EndpointListQuery = listQuerySchema(ENDPOINT_LIST, {
+  ...PublishedPaging,
+  fromDate: DateFilter('Created at or after (published revision).'),
+  toDate: DateFilter('Created at or before (published revision).'),
   status: Type.Optional(Status),
   endpointStatus: Type.Optional(Status),
   name: Type.Optional(Type.String({ maxLength: 255, description: 'Part of the name.' })),
@@ -112,16 +137,33 @@ export const EndpointListQuery = listQuerySchema(ENDPOINT_LIST, {
 
 export const EndpointList = Type.Object(
   {
-    data: Type.Array(Type.Object(EndpointViewFields)),
-    total: Type.Integer({ description: 'Count of all matching endpoints, independent of the page size.' }),
+    data: Type.Optional(Type.Array(Type.Object(EndpointViewFields), { description: 'Older revision (no pageIndex).' })),
+    total: Type.Optional(
+      Type.Integer({ description: 'Count of all matching endpoints, independent of the page size (older revision).' }),
+    ),
+    items: Type.Optional(
+      Type.Array(Type.Object(EndpointViewFields), { description: 'Published revision (pageIndex).' }),
+    ),
+    pageInfo: Type.Optional(PageInfo),
   },
-  { examples: [{ data: [endpointExample], total: 1 }] },
+  {
+    examples: [
+      {
+        data: [endpointExample],
+        items: [endpointExample],
+        total: 1,
+        pageInfo: { pageIndex: 0, pageSize: 20, totalItems: 1, totalPages: 1, hasMore: false },
+      },
+    ],
+  },
 );
 
 export const PingResponse = Type.Object(
   {
     success: Type.Boolean({ description: 'The endpoint answered 2xx within the timeout.' }),
     statusCode: Nullable(Type.Integer({ description: 'The HTTP status it answered; null when none came.' })),
+    isDelivered: Type.Boolean({ description: 'Same as success (published revision).' }),
+    endpointHTTPResponseCode: Nullable(Type.Integer({ description: 'Same as statusCode (published revision).' })),
     roundTripDurationMs: Type.Integer(),
     durationMs: Type.Integer({ description: "Same as roundTripDurationMs (the SDK's document's name)." }),
     errorMessage: Nullable(Type.String()),
@@ -132,6 +174,8 @@ export const PingResponse = Type.Object(
       {
         success: true,
         statusCode: 200,
+        isDelivered: true,
+        endpointHTTPResponseCode: 200,
         roundTripDurationMs: 84,
         durationMs: 84,
         errorMessage: null,
@@ -145,13 +189,17 @@ const logExample = {
   deliveryLogId: LOG_ID,
   id: LOG_ID,
   webhookEndpointId: ENDPOINT_ID,
+  endpointId: ENDPOINT_ID,
   webhookName: 'Orders service',
+  endpointName: 'Orders service',
   endpointUrl: 'https://hooks.example.com/tessera',
   eventId: MESSAGE_ID,
   eventType: 'transaction.card.captured',
   deliveryAttemptStatus: 'Failure',
+  deliveryLogStatus: 'Failure',
   status: 'Failure',
   responseStatusCode: 503,
+  endpointHTTPResponseCode: 503,
   roundTripDurationMs: 120,
   durationMs: 120,
   attemptNumber: 1,
@@ -166,15 +214,21 @@ const LogFields = {
   deliveryLogId: Uuid(),
   id: Uuid("Same as deliveryLogId (the SDK's document's name)."),
   webhookEndpointId: Uuid(),
+  endpointId: Uuid('Same as webhookEndpointId (the published revision’s name).'),
   webhookName: Type.String(),
+  endpointName: Type.String({ description: 'Same as webhookName (published).' }),
   endpointUrl: Type.String(),
   eventId: Uuid('The message id the receiver saw (body `id`, `<prefix>-Webhook-ID`); the same on every attempt.'),
   eventType: Type.String({ description: 'As the endpoint subscribed; `ping` for pings.' }),
   deliveryAttemptStatus: Type.Union([Type.Literal('Success'), Type.Literal('Failure')]),
+  deliveryLogStatus: Type.Union([Type.Literal('Success'), Type.Literal('Failure')], {
+    description: 'Same as deliveryAttemptStatus (published).',
+  }),
   status: Type.Union([Type.Literal('Success'), Type.Literal('Failure')], {
     description: 'Same as deliveryAttemptStatus.',
   }),
   responseStatusCode: Nullable(Type.Integer()),
+  endpointHTTPResponseCode: Nullable(Type.Integer({ description: 'Same as responseStatusCode (published).' })),
   roundTripDurationMs: Type.Integer(),
   durationMs: Type.Integer({ description: "Same as roundTripDurationMs (the SDK's document's name)." }),
   attemptNumber: Type.Integer({ description: 'The attempt this entry records (1-7 automatic; manual retries go on).' }),
@@ -212,6 +266,10 @@ export const LOG_LIST: ListSpec = {
 };
 
 const LogFilters = {
+  ...PublishedPaging,
+  endpointHTTPResponseCode: Type.Optional(
+    Type.Integer({ minimum: 100, maximum: 599, description: 'Alias of httpStatus (published revision).' }),
+  ),
   webhookId: Type.Optional(Uuid('Only this endpoint.')),
   endpointId: Type.Optional(Uuid('Alias of webhookId.')),
   eventType: ListParam('Event types, in either naming set.', { maxLength: 2000 }),
@@ -230,8 +288,17 @@ export const LogList = Type.Object(
   {
     items: Type.Array(Type.Object(LogFields)),
     total: Type.Integer({ description: 'Count of all matching entries, independent of the page size.' }),
+    pageInfo: PageInfo,
   },
-  { examples: [{ items: [logExample], total: 1 }] },
+  {
+    examples: [
+      {
+        items: [logExample],
+        total: 1,
+        pageInfo: { pageIndex: 0, pageSize: 20, totalItems: 1, totalPages: 1, hasMore: false },
+      },
+    ],
+  },
 );
 
 export const LogExportQuery = Type.Object({

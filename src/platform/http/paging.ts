@@ -79,6 +79,51 @@ export function pageRequest(
   };
 }
 
+/**
+ * The published version 2 revision's paging, beside the older `page`/`orderBy`/`asc`: `pageIndex`, `sortBy`,
+ * `sortOrder`. A list taking both answers the published envelope (`{items, pageInfo}`) to a request with `pageIndex`
+ * and its older one otherwise (docs/api-v2.md).
+ */
+export const PublishedPaging = {
+  pageIndex: Type.Optional(
+    Type.Integer({ minimum: 0, maximum: MAX_PAGE, description: 'Zero-based (published revision). Default 0.' }),
+  ),
+  sortBy: Type.Optional(Type.String({ maxLength: 100, description: 'Alias of orderBy (published revision).' })),
+  sortOrder: Type.Optional(
+    Type.Union([Type.Literal('asc'), Type.Literal('desc')], { description: 'asc or desc (published revision).' }),
+  ),
+};
+
+export function publishedPageRequest(
+  query: {
+    page?: number;
+    pageIndex?: number;
+    pageSize?: number;
+    orderBy?: string;
+    sortBy?: string;
+    asc?: boolean;
+    sortOrder?: 'asc' | 'desc';
+    search?: string;
+  },
+  spec: ListSpec,
+): { page: PageRequest; published: boolean; pageIndex: number; pageSize: number } {
+  const pageIndex = query.pageIndex ?? query.page ?? 0;
+  const pageSize = query.pageSize ?? spec.defaultPageSize ?? DEFAULT_PAGE_SIZE;
+  const orderBy = query.sortBy ?? query.orderBy;
+  const asc = query.sortOrder ? query.sortOrder === 'asc' : query.asc;
+  const page = pageRequest(
+    {
+      page: pageIndex,
+      pageSize,
+      ...(orderBy ? { orderBy } : {}),
+      ...(asc !== undefined ? { asc } : {}),
+      ...(query.search ? { search: query.search } : {}),
+    },
+    spec,
+  );
+  return { page, published: query.pageIndex !== undefined, pageIndex, pageSize };
+}
+
 /** Escapes LIKE wildcards so a search for "50%" means the text "50%". */
 export function likePattern(search: string): string {
   return `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;

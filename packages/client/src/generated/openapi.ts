@@ -43757,6 +43757,8 @@ export interface paths {
                     dateTo?: string;
                     /** @description Alias of status. */
                     deliveryLogStatus?: string;
+                    /** @description Alias of httpStatus (published revision). */
+                    endpointHTTPResponseCode?: number;
                     /** @description Alias of webhookId. */
                     endpointId?: string;
                     /** @description Event types, in either naming set. Repeat the parameter (`?a=x&a=y`) or separate values with commas (`?a=x,y`). */
@@ -43768,10 +43770,16 @@ export interface paths {
                     orderBy?: string;
                     /** @description Zero-based page index, at most 10000000. Default 0. */
                     page?: number;
+                    /** @description Zero-based (published revision). Default 0. */
+                    pageIndex?: number;
                     /** @description Items per page, at most 100. Default 20. */
                     pageSize?: number;
                     /** @description Case-insensitive partial match. */
                     search?: string;
+                    /** @description Alias of orderBy (published revision). */
+                    sortBy?: string;
+                    /** @description asc or desc (published revision). */
+                    sortOrder?: "asc" | "desc";
                     /** @description Success or Failure. */
                     status?: string;
                     /** @description Attempts at or before. ISO 8601 UTC: year-month, date or date-time. */
@@ -43800,8 +43808,18 @@ export interface paths {
                                 deliveryAttemptStatus: "Success" | "Failure";
                                 /** Format: uuid */
                                 deliveryLogId: string;
+                                /** @description Same as deliveryAttemptStatus (published). */
+                                deliveryLogStatus: "Success" | "Failure";
                                 /** @description Same as roundTripDurationMs (the SDK's document's name). */
                                 durationMs: number;
+                                endpointHTTPResponseCode: number | null;
+                                /**
+                                 * Format: uuid
+                                 * @description Same as webhookEndpointId (the published revision’s name).
+                                 */
+                                endpointId: string;
+                                /** @description Same as webhookName (published). */
+                                endpointName: string;
                                 endpointUrl: string;
                                 errorMessage: string | null;
                                 /**
@@ -43827,6 +43845,18 @@ export interface paths {
                                 webhookEndpointId: string;
                                 webhookName: string;
                             }[];
+                            pageInfo: {
+                                /** @description Whether a page follows this one. */
+                                hasMore: boolean;
+                                /** @description Zero-based index of this page. */
+                                pageIndex: number;
+                                /** @description Items per page. */
+                                pageSize: number;
+                                /** @description Every matching item, independent of the page. */
+                                totalItems: number;
+                                /** @description ceil(totalItems / pageSize). */
+                                totalPages: number;
+                            };
                             /** @description Count of all matching entries, independent of the page size. */
                             total: number;
                         };
@@ -44008,8 +44038,18 @@ export interface paths {
                             deliveryAttemptStatus: "Success" | "Failure";
                             /** Format: uuid */
                             deliveryLogId: string;
+                            /** @description Same as deliveryAttemptStatus (published). */
+                            deliveryLogStatus: "Success" | "Failure";
                             /** @description Same as roundTripDurationMs (the SDK's document's name). */
                             durationMs: number;
+                            endpointHTTPResponseCode: number | null;
+                            /**
+                             * Format: uuid
+                             * @description Same as webhookEndpointId (the published revision’s name).
+                             */
+                            endpointId: string;
+                            /** @description Same as webhookName (published). */
+                            endpointName: string;
                             endpointUrl: string;
                             errorMessage: string | null;
                             /**
@@ -44249,8 +44289,18 @@ export interface paths {
                             deliveryAttemptStatus: "Success" | "Failure";
                             /** Format: uuid */
                             deliveryLogId: string;
+                            /** @description Same as deliveryAttemptStatus (published). */
+                            deliveryLogStatus: "Success" | "Failure";
                             /** @description Same as roundTripDurationMs (the SDK's document's name). */
                             durationMs: number;
+                            endpointHTTPResponseCode: number | null;
+                            /**
+                             * Format: uuid
+                             * @description Same as webhookEndpointId (the published revision’s name).
+                             */
+                            endpointId: string;
+                            /** @description Same as webhookName (published). */
+                            endpointName: string;
                             endpointUrl: string;
                             errorMessage: string | null;
                             /**
@@ -44496,6 +44546,8 @@ export interface paths {
                     dateTo?: string;
                     /** @description Alias of status. */
                     deliveryLogStatus?: string;
+                    /** @description Alias of httpStatus (published revision). */
+                    endpointHTTPResponseCode?: number;
                     /** @description Alias of webhookId. */
                     endpointId?: string;
                     /** @description Event types, in either naming set. Repeat the parameter (`?a=x&a=y`) or separate values with commas (`?a=x,y`). */
@@ -44505,7 +44557,13 @@ export interface paths {
                     /** @description Attempts at or after. ISO 8601 UTC: year-month, date or date-time. */
                     fromDate?: string;
                     httpStatus?: number;
+                    /** @description Zero-based (published revision). Default 0. */
+                    pageIndex?: number;
                     search?: string;
+                    /** @description Alias of orderBy (published revision). */
+                    sortBy?: string;
+                    /** @description asc or desc (published revision). */
+                    sortOrder?: "asc" | "desc";
                     /** @description Success or Failure. */
                     status?: string;
                     /** @description Attempts at or before. ISO 8601 UTC: year-month, date or date-time. */
@@ -44687,17 +44745,27 @@ export interface paths {
                     endpointStatus?: "Active" | "Inactive";
                     /** @description Part of the URL. */
                     endpointUrl?: string;
+                    /** @description Created at or after (published revision). ISO 8601 UTC: year-month, date or date-time. */
+                    fromDate?: string;
                     /** @description Part of the name. */
                     name?: string;
                     /** @description Sort field, one of: createdOn, createdAt, name, webhookName, status. Default createdOn. */
                     orderBy?: string;
                     /** @description Zero-based page index, at most 10000000. Default 0. */
                     page?: number;
+                    /** @description Zero-based (published revision). Default 0. */
+                    pageIndex?: number;
                     /** @description Items per page, at most 100. Default 20. */
                     pageSize?: number;
                     /** @description Case-insensitive partial match. */
                     search?: string;
+                    /** @description Alias of orderBy (published revision). */
+                    sortBy?: string;
+                    /** @description asc or desc (published revision). */
+                    sortOrder?: "asc" | "desc";
                     status?: "Active" | "Inactive";
+                    /** @description Created at or before (published revision). ISO 8601 UTC: year-month, date or date-time. */
+                    toDate?: string;
                 };
                 header?: never;
                 path?: never;
@@ -44712,7 +44780,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            data: {
+                            /** @description Older revision (no pageIndex). */
+                            data?: {
                                 /** Format: date-time */
                                 createdAt: string;
                                 /**
@@ -44722,6 +44791,10 @@ export interface paths {
                                 createdOn: string;
                                 /** Format: uuid */
                                 endpointId: string;
+                                /** @description Same as webhookName (the published revision’s name). */
+                                endpointName: string;
+                                /** @description Same as status (published). */
+                                endpointStatus: "Active" | "Inactive";
                                 endpointUrl: string;
                                 /** @description As subscribed (deliveries carry these identifiers). */
                                 eventTypes: string[];
@@ -44737,8 +44810,50 @@ export interface paths {
                                 status: "Active" | "Inactive";
                                 webhookName: string;
                             }[];
-                            /** @description Count of all matching endpoints, independent of the page size. */
-                            total: number;
+                            /** @description Published revision (pageIndex). */
+                            items?: {
+                                /** Format: date-time */
+                                createdAt: string;
+                                /**
+                                 * Format: date-time
+                                 * @description Same as createdAt (older clients read this name).
+                                 */
+                                createdOn: string;
+                                /** Format: uuid */
+                                endpointId: string;
+                                /** @description Same as webhookName (the published revision’s name). */
+                                endpointName: string;
+                                /** @description Same as status (published). */
+                                endpointStatus: "Active" | "Inactive";
+                                endpointUrl: string;
+                                /** @description As subscribed (deliveries carry these identifiers). */
+                                eventTypes: string[];
+                                /**
+                                 * Format: uuid
+                                 * @description Same as endpointId (the SDK's document's name).
+                                 */
+                                id: string;
+                                /** Format: date-time */
+                                modifiedOn: string;
+                                /** @description Same as webhookName (the SDK's document's name). */
+                                name: string;
+                                status: "Active" | "Inactive";
+                                webhookName: string;
+                            }[];
+                            pageInfo?: {
+                                /** @description Whether a page follows this one. */
+                                hasMore: boolean;
+                                /** @description Zero-based index of this page. */
+                                pageIndex: number;
+                                /** @description Items per page. */
+                                pageSize: number;
+                                /** @description Every matching item, independent of the page. */
+                                totalItems: number;
+                                /** @description ceil(totalItems / pageSize). */
+                                totalPages: number;
+                            };
+                            /** @description Count of all matching endpoints, independent of the page size (older revision). */
+                            total?: number;
                         };
                     };
                 };
@@ -44889,6 +45004,8 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
+                        /** @description Alias of `name` (published revision). */
+                        endpointName?: string;
                         /** @description Public https:// address. Hosts that are or resolve to loopback, private, link-local, unique-local, multicast, metadata or other non-public addresses are refused. */
                         endpointUrl?: string;
                         /** @description Event type identifiers (either naming set, see GET /v2/webhooks/event-types). */
@@ -44917,6 +45034,10 @@ export interface paths {
                             createdOn: string;
                             /** Format: uuid */
                             endpointId: string;
+                            /** @description Same as webhookName (the published revision’s name). */
+                            endpointName: string;
+                            /** @description Same as status (published). */
+                            endpointStatus: "Active" | "Inactive";
                             endpointUrl: string;
                             /** @description As subscribed (deliveries carry these identifiers). */
                             eventTypes: string[];
@@ -45111,6 +45232,10 @@ export interface paths {
                             createdOn: string;
                             /** Format: uuid */
                             endpointId: string;
+                            /** @description Same as webhookName (the published revision’s name). */
+                            endpointName: string;
+                            /** @description Same as status (published). */
+                            endpointStatus: "Active" | "Inactive";
                             endpointUrl: string;
                             /** @description As subscribed (deliveries carry these identifiers). */
                             eventTypes: string[];
@@ -45302,6 +45427,10 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
+                        /** @description Alias of `name` (published revision). */
+                        endpointName?: string;
+                        /** @description Alias of `status` (published revision). */
+                        endpointStatus?: "Active" | "Inactive";
                         /** @description Public https:// address. Hosts that are or resolve to loopback, private, link-local, unique-local, multicast, metadata or other non-public addresses are refused. */
                         endpointUrl?: string;
                         /** @description Event type identifiers (either naming set, see GET /v2/webhooks/event-types). */
@@ -45331,6 +45460,10 @@ export interface paths {
                             createdOn: string;
                             /** Format: uuid */
                             endpointId: string;
+                            /** @description Same as webhookName (the published revision’s name). */
+                            endpointName: string;
+                            /** @description Same as status (published). */
+                            endpointStatus: "Active" | "Inactive";
                             endpointUrl: string;
                             /** @description As subscribed (deliveries carry these identifiers). */
                             eventTypes: string[];
@@ -45707,6 +45840,10 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
+                        /** @description Alias of `name` (published revision). */
+                        endpointName?: string;
+                        /** @description Alias of `status` (published revision). */
+                        endpointStatus?: "Active" | "Inactive";
                         /** @description Public https:// address. Hosts that are or resolve to loopback, private, link-local, unique-local, multicast, metadata or other non-public addresses are refused. */
                         endpointUrl?: string;
                         /** @description Event type identifiers (either naming set, see GET /v2/webhooks/event-types). */
@@ -45736,6 +45873,10 @@ export interface paths {
                             createdOn: string;
                             /** Format: uuid */
                             endpointId: string;
+                            /** @description Same as webhookName (the published revision’s name). */
+                            endpointName: string;
+                            /** @description Same as status (published). */
+                            endpointStatus: "Active" | "Inactive";
                             endpointUrl: string;
                             /** @description As subscribed (deliveries carry these identifiers). */
                             eventTypes: string[];
@@ -45949,7 +46090,10 @@ export interface paths {
                             deliveryLogId: string;
                             /** @description Same as roundTripDurationMs (the SDK's document's name). */
                             durationMs: number;
+                            endpointHTTPResponseCode: number | null;
                             errorMessage: string | null;
+                            /** @description Same as success (published revision). */
+                            isDelivered: boolean;
                             roundTripDurationMs: number;
                             statusCode: number | null;
                             /** @description The endpoint answered 2xx within the timeout. */
@@ -46145,7 +46289,10 @@ export interface paths {
                             deliveryLogId: string;
                             /** @description Same as roundTripDurationMs (the SDK's document's name). */
                             durationMs: number;
+                            endpointHTTPResponseCode: number | null;
                             errorMessage: string | null;
+                            /** @description Same as success (published revision). */
+                            isDelivered: boolean;
                             roundTripDurationMs: number;
                             statusCode: number | null;
                             /** @description The endpoint answered 2xx within the timeout. */

@@ -426,6 +426,17 @@ for (const [operation, held, cleared] of [
   });
 }
 for (const [path, held] of [
+  ['ach-hold', false],
+  ['ach-release', true],
+] as const) {
+  CROSS_TENANT.push({
+    route: `POST /v2/transactions/{transactionId}/${path}`,
+    caller: 'merchant',
+    setup: (t, owner) => achDebit(t, owner, held),
+    request: (ids) => ({ method: 'POST', url: `/v2/transactions/${ids.transactionId}/${path}` }),
+  });
+}
+for (const [path, held] of [
   ['hold', false],
   ['release-hold', true],
 ] as const) {
@@ -442,6 +453,31 @@ CROSS_TENANT.push(
     caller: 'merchant',
     setup: (t, owner) => achDebit(t, owner),
     request: (ids) => ({ method: 'POST', url: `/v2/transactions/${ids.transactionId}/reversal`, body: {} }),
+  },
+  {
+    route: 'POST /v2/transactions/{id}/share-receipt',
+    caller: 'merchant',
+    setup: (t, owner) => cardPayment(t, owner, 'sale'),
+    request: (ids) => ({
+      method: 'POST',
+      url: `/v2/transactions/${ids.transactionId}/share-receipt`,
+      body: { shareBy: 'Email', recipient: 'someone@example.com', hasCustomerConsent: true },
+    }),
+  },
+  {
+    route: 'POST /v2/transactions/{transactionId}/tip-adjustment',
+    caller: 'merchant',
+    async setup(t, owner) {
+      await t.expectOk(
+        t.admin('PATCH', `/admin/v1/merchants/${owner.merchantId}`, { settings: { isTipsEnabled: true } }),
+      );
+      return cardPayment(t, owner, 'sale');
+    },
+    request: (ids) => ({
+      method: 'POST',
+      url: `/v2/transactions/${ids.transactionId}/tip-adjustment`,
+      body: { tipAmount: 1 },
+    }),
   },
   {
     route: 'POST /v2/transactions/{id}/send-receipt',
@@ -1327,6 +1363,13 @@ export const TOKEN_KINDS: Record<string, Kind[]> = {
   'POST /v2/transactions/hold': ['merchant'],
   'POST /v2/transactions/release-hold': ['merchant'],
   'POST /v2/transactions/{id}/send-receipt': ['merchant'],
+  'POST /v2/transactions/{id}/share-receipt': ['merchant'],
+  'POST /v2/transactions/{transactionId}/tip-adjustment': ['merchant'],
+  'POST /v2/transactions/{transactionId}/ach-hold': ['merchant'],
+  'POST /v2/transactions/{transactionId}/ach-release': ['merchant'],
+  'GET /v2/ping': ['merchant'],
+  'GET /v2/settings/contact-information': ['merchant'],
+  'POST /v2/settlements/batches/close': ['merchant'],
   'GET /v2/terminals': ['merchant'],
   'GET /v2/settings/transaction-autofill': ['merchant'],
   'PUT /v2/settings/transaction-autofill': ['merchant'],

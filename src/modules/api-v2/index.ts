@@ -7,6 +7,7 @@ import { v2AutofillRoutes } from './v2-autofill.routes.js';
 import { v2CalculateRoutes } from './v2-calculate.routes.js';
 import { v2CustomersRoutes } from './v2-customers.routes.js';
 import { v2HoldsRoutes } from './v2-holds.routes.js';
+import { v2PingRoutes } from './v2-ping.routes.js';
 import { v2PosRoutes } from './v2-pos.routes.js';
 import { v2ReceiptsRoutes } from './v2-receipts.routes.js';
 import { v2ReversalsRoutes } from './v2-reversals.routes.js';
@@ -44,6 +45,7 @@ export function v2Routes(app: App, ctx: { services: V2Services; pool: Pool; cloc
     transactions: s.transactions,
     vault: s.vault,
   };
+  v2PingRoutes(app);
   v2TransactionsRoutes(app, payments);
   v2ReversalsRoutes(app, payments);
   v2HoldsRoutes(app, payments);

@@ -7,7 +7,7 @@ import type { MerchantsService } from '../merchants/merchants.service.js';
 import type { AchPaymentsService } from '../payments/ach/ach.service.js';
 import type { TransactionsService } from '../payments/transactions.service.js';
 import { holdResult } from './v2-transactions.mapper.js';
-import { ProcessorResponse } from './v2-transactions.schemas.js';
+import { ProcessorResponse, TransactionIdParams } from './v2-transactions.schemas.js';
 
 const HoldBody = Type.Object(
   { transactionId: Type.String({ format: 'uuid' }) },
@@ -49,6 +49,7 @@ export function v2HoldsRoutes(app: App, deps: V2HoldsRouteDeps): void {
   const routes = [
     {
       url: '/v2/transactions/hold',
+      published: '/v2/transactions/:transactionId/ach-hold',
       summary: 'Hold a Scheduled ACH transaction',
       description:
         'A Scheduled ACH transaction stays out of every NACHA file until it is released (its status becomes Held, ' +
@@ -58,6 +59,7 @@ export function v2HoldsRoutes(app: App, deps: V2HoldsRouteDeps): void {
     },
     {
       url: '/v2/transactions/release-hold',
+      published: '/v2/transactions/:transactionId/ach-release',
       summary: 'Release a Held ACH transaction',
       description:
         'Scheduled again, for the next cutoff window if its own has passed. Only a Held ACH transaction: 400 ' +
@@ -67,29 +69,33 @@ export function v2HoldsRoutes(app: App, deps: V2HoldsRouteDeps): void {
     },
   ];
   for (const route of routes) {
+    const run = async (merchantId: string, id: string, claim: Parameters<typeof route.move>[2]) => {
+      const t = await deps.transactions.get(merchantId, id);
+      if (!t) throw new NotFoundError('Transaction', id);
+      if (t.method !== 'ach') {
+        throw ValidationError.field('transactionId', 'Only an ACH transaction can be held or released.');
+      }
+      const moved = await route.move(merchantId, id, claim);
+      return holdResult(moved, t, await deps.merchants.getConfiguration(merchantId));
+    };
+    const schema = {
+      tags: ['Transactions (v2)'],
+      summary: route.summary,
+      description: route.description,
+      response: { 200: HoldResult, ...errorResponses(...AUTHENTICATED_ERRORS, 404) },
+    };
+    // The older revision: the id in the body.
+    app.post(route.url, { config: { idempotent: true }, schema: { ...schema, body: HoldBody } }, async (request) =>
+      run(merchantOf(request).merchantId, request.body.transactionId, request.idempotency),
+    );
+    // The published revision: the id in the path, no body (a bodyless POST with Content-Length 0).
     app.post(
-      route.url,
+      route.published,
       {
         config: { idempotent: true },
-        schema: {
-          tags: ['Transactions (v2)'],
-          summary: route.summary,
-          description: route.description,
-          body: HoldBody,
-          response: { 200: HoldResult, ...errorResponses(...AUTHENTICATED_ERRORS, 404) },
-        },
+        schema: { ...schema, summary: `${route.summary} (published path)`, params: TransactionIdParams },
       },
-      async (request) => {
-        const merchantId = merchantOf(request).merchantId;
-        const id = request.body.transactionId;
-        const t = await deps.transactions.get(merchantId, id);
-        if (!t) throw new NotFoundError('Transaction', id);
-        if (t.method !== 'ach') {
-          throw ValidationError.field('transactionId', 'Only an ACH transaction can be held or released.');
-        }
-        const moved = await route.move(merchantId, id, request.idempotency);
-        return holdResult(moved, t, await deps.merchants.getConfiguration(merchantId));
-      },
+      async (request) => run(merchantOf(request).merchantId, request.params.transactionId, request.idempotency),
     );
   }
 }

@@ -1,5 +1,6 @@
 import Type from 'typebox';
 import { AUTHENTICATED_ERRORS, errorResponses } from '../../platform/http/error-schemas.js';
+import { ValidationError } from '../../platform/http/errors.js';
 import { merchantOf } from '../../platform/http/principal.js';
 import type { App } from '../../platform/http/server.js';
 import type { Receipts } from '../messages/receipts.js';
@@ -14,7 +15,19 @@ const SendReceiptBody = Type.Object(
   { additionalProperties: false, examples: [{ mobileNumber: '+15551234567', customerConsent: true }] },
 );
 
-/** `POST /v2/transactions/{id}/send-receipt`. */
+const ShareReceiptBody = Type.Object(
+  {
+    shareBy: Type.Union([Type.Literal('Email'), Type.Literal('Sms'), Type.Literal('None')]),
+    recipient: Type.String({ minLength: 1, maxLength: 254, description: 'An e-mail address, or a mobile number.' }),
+    hasCustomerConsent: Type.Boolean({ description: 'Must be true.' }),
+  },
+  {
+    additionalProperties: false,
+    examples: [{ shareBy: 'Email', recipient: 'ada@example.com', hasCustomerConsent: true }],
+  },
+);
+
+/** `POST /v2/transactions/{id}/send-receipt` (older) and `/share-receipt` (published). */
 export function v2ReceiptsRoutes(app: App, deps: { receipts: Receipts }): void {
   app.post(
     '/v2/transactions/:id/send-receipt',
@@ -35,6 +48,35 @@ export function v2ReceiptsRoutes(app: App, deps: { receipts: Receipts }): void {
     async (request, reply) => {
       const { mobileNumber, customerConsent } = request.body;
       await deps.receipts.send(merchantOf(request).merchantId, request.params.id, mobileNumber, customerConsent);
+      return reply.send();
+    },
+  );
+
+  // The published revision: `shareBy` Email or Sms (None sends nothing), `recipient`, `hasCustomerConsent`.
+  app.post(
+    '/v2/transactions/:id/share-receipt',
+    {
+      config: { idempotent: true },
+      schema: {
+        tags: ['Transactions (v2)'],
+        summary: 'Share the transaction receipt (published path)',
+        description:
+          'By e-mail or SMS through the messages module, only with the customer’s consent (false is a 400); ' +
+          '`None` sends nothing. 200 with an empty body once queued. Honours `idempotency-key`.',
+        params: IdParams,
+        body: ShareReceiptBody,
+        response: { 200: EMPTY_OK, ...errorResponses(...AUTHENTICATED_ERRORS, 404) },
+      },
+    },
+    async (request, reply) => {
+      const { shareBy, recipient, hasCustomerConsent } = request.body;
+      const merchantId = merchantOf(request).merchantId;
+      if (!hasCustomerConsent) {
+        throw ValidationError.field('hasCustomerConsent', 'A receipt is shared only with the customer’s consent.');
+      }
+      if (shareBy === 'Sms') await deps.receipts.send(merchantId, request.params.id, recipient, true);
+      else if (shareBy === 'Email') await deps.receipts.email(merchantId, request.params.id, recipient);
+      else await deps.receipts.check(merchantId, request.params.id);
       return reply.send();
     },
   );

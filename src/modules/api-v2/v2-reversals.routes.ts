@@ -67,7 +67,7 @@ export function v2ReversalsRoutes(app: App, deps: V2ReversalsRouteDeps): void {
       const id = request.params.transactionId;
       const t = await transactions.get(merchantId, id);
       if (!t) throw new NotFoundError('Transaction', id);
-      const amount = request.body?.amount;
+      const amount = request.body?.amount ?? request.body?.reversalAmount;
       if (t.method === 'ach') return reverseAch(t, amount, request.idempotency);
       const voidable =
         t.statusId === TransactionStatus.Authorized || (t.statusId === TransactionStatus.Captured && !t.settledAt);

@@ -78,6 +78,50 @@ const PaymentConfig = Type.Object(
   },
 );
 
+/** The published revision's contact entries: `contactInfoId`, `mobilePhoneNumber`, `addressLine1`/`addressLine2`. */
+const PublishedContactInfos = Type.Object(
+  {
+    contactInfos: Type.Array(
+      Type.Object({
+        contactInfoId: Type.String({ format: 'uuid' }),
+        addressName: NullableText,
+        email: NullableText,
+        mobilePhoneNumber: NullableText,
+        isMainAddress: Type.Boolean(),
+        isDefaultAddress: Type.Boolean(),
+        addressLine1: NullableText,
+        addressLine2: NullableText,
+        city: NullableText,
+        postalCode: NullableText,
+        stateCode: NullableText,
+        countryCode: NullableText,
+      }),
+    ),
+  },
+  {
+    examples: [
+      {
+        contactInfos: [
+          {
+            contactInfoId: '01936f6e-3f5b-7a21-9c3e-6f1d2a4b5c70',
+            addressName: 'Main',
+            email: 'owner@example.com',
+            mobilePhoneNumber: '+12125550100',
+            isMainAddress: true,
+            isDefaultAddress: true,
+            addressLine1: '1 Main St',
+            addressLine2: null,
+            city: 'New York',
+            postalCode: '10001',
+            stateCode: 'NY',
+            countryCode: 'US',
+          },
+        ],
+      },
+    ],
+  },
+);
+
 const ContactInfos = Type.Object(
   {
     contactInfos: Type.Array(
@@ -199,6 +243,39 @@ export function v2SettingsRoutes(app: App, deps: { merchants: MerchantsService }
             city: a.city,
             stateCode: a.stateCode,
             postalCode: a.postalCode,
+            countryCode: a.countryCode,
+          };
+        }),
+      };
+    },
+  );
+
+  app.get(
+    '/v2/settings/contact-information',
+    {
+      schema: {
+        tags,
+        summary: "The merchant's contact information (published path and names)",
+        response: { 200: PublishedContactInfos, ...errors },
+      },
+    },
+    async (request) => {
+      const contacts = await deps.merchants.getContacts(merchantOf(request).merchantId);
+      return {
+        contactInfos: contacts.map((c) => {
+          const a = addressView(c.address);
+          return {
+            contactInfoId: c.id,
+            addressName: c.addressName,
+            email: c.email,
+            mobilePhoneNumber: c.phone,
+            isMainAddress: c.isMain,
+            isDefaultAddress: c.isDefault,
+            addressLine1: a.line1,
+            addressLine2: a.line2,
+            city: a.city,
+            postalCode: a.postalCode,
+            stateCode: a.stateCode,
             countryCode: a.countryCode,
           };
         }),

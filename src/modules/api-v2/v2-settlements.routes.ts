@@ -1,6 +1,6 @@
 import Type from 'typebox';
 import { AUTHENTICATED_ERRORS, errorResponses } from '../../platform/http/error-schemas.js';
-import { NotFoundError } from '../../platform/http/errors.js';
+import { ConflictError, NotFoundError } from '../../platform/http/errors.js';
 import { listQuerySchema, Paged, pageRequest } from '../../platform/http/paging.js';
 import { merchantOf } from '../../platform/http/principal.js';
 import type { App } from '../../platform/http/server.js';
@@ -132,6 +132,40 @@ export function v2SettlementsRoutes(app: App, deps: V2SettlementsRouteDeps): voi
         message: settled.message,
         processorResponseCode: settled.processorResponseCode,
       };
+    },
+  );
+
+  // The published revision: `batchStatus` of the closed batch (Settled, or PendingSettlement while the processor is
+  // retried); with no open batch, a 409 (the older `settle` answers NothingToSettle instead).
+  app.post(
+    '/v2/settlements/batches/close',
+    {
+      schema: {
+        tags: ['Settlements (v2)'],
+        summary: "Close a processor's open batch now (published path)",
+        description:
+          'As POST /v2/settlements/settle, in the published revision’s answer: `{batchStatus}`. 409 while an ' +
+          'operation on one of its transactions is in flight, or when the processor has no open batch.',
+        body: SettleBody,
+        response: {
+          200: Type.Object(
+            { batchStatus: Type.Union([Type.Literal('Settled'), Type.Literal('PendingSettlement')]) },
+            { examples: [{ batchStatus: 'Settled' }] },
+          ),
+          ...errorResponses(...AUTHENTICATED_ERRORS, 404, 409),
+        },
+      },
+    },
+    async (request) => {
+      const merchantId = merchantOf(request).merchantId;
+      const configuration = await deps.merchants.getConfiguration(merchantId);
+      const processor = configuration.processors.find((p) => p.id === request.body.paymentProcessorId);
+      if (!processor) throw new NotFoundError('PaymentProcessor', request.body.paymentProcessorId);
+      const settled = await deps.transactions.settle(merchantId, processor.id);
+      if (settled.status === 'NothingToSettle') {
+        throw new ConflictError('There is no open batch to close.', 'NothingToSettle');
+      }
+      return { batchStatus: settled.status === 'Settled' ? ('Settled' as const) : ('PendingSettlement' as const) };
     },
   );
 }

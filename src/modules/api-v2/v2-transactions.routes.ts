@@ -5,10 +5,11 @@ import { merchantOperation } from '../../platform/http/merchant-operation.js';
 import { pageInfoOf } from '../../platform/http/paging.js';
 import { merchantOf } from '../../platform/http/principal.js';
 import type { App } from '../../platform/http/server.js';
-import { optionalCents, toCents } from '../../platform/money.js';
+import { optionalCents, toCents, toMillipercent } from '../../platform/money.js';
 import type { MerchantsService } from '../merchants/merchants.service.js';
 import type { AchEntry } from '../payments/ach/ach.model.js';
 import type { AchPaymentsService } from '../payments/ach/ach.service.js';
+import { percentOf } from '../payments/amounts.js';
 import type { CardPaymentsService } from '../payments/card-payments.service.js';
 import type { Transaction } from '../payments/transactions.model.js';
 import type { TransactionsService } from '../payments/transactions.service.js';
@@ -22,6 +23,7 @@ import {
   CreateTransactionBody,
   IdParams,
   ListQuery,
+  PublishedTipBody,
   TipAdjustmentBody,
   TransactionDetailView,
   TransactionIdParams,
@@ -179,7 +181,12 @@ export function v2TransactionsRoutes(app: App, deps: V2TransactionsRouteDeps): v
       response: { 200: TransactionResult, ...ERRORS },
     },
     run: ({ merchantId, params, body, idempotency }) =>
-      cardPayments.capture(merchantId, params.transactionId, optionalCents(body?.amount) ?? undefined, idempotency),
+      cardPayments.capture(
+        merchantId,
+        params.transactionId,
+        optionalCents(body?.amount ?? body?.captureAmount) ?? undefined,
+        idempotency,
+      ),
     view: async (result, { merchantId }) => transactionResult(result, await configurationOf(merchantId)),
   });
 
@@ -195,6 +202,35 @@ export function v2TransactionsRoutes(app: App, deps: V2TransactionsRouteDeps): v
     },
     run: ({ merchantId, body, idempotency }) =>
       cardPayments.tipAdjust(merchantId, body.transactionId, toCents(body.tipAmount), idempotency),
+    view: async (result, { merchantId }) => transactionResult(result, await configurationOf(merchantId)),
+  });
+
+  merchantOperation(app, {
+    method: 'POST',
+    url: '/v2/transactions/:transactionId/tip-adjustment',
+    config: { idempotent: true },
+    schema: {
+      tags,
+      summary: 'Change the tip (published path)',
+      description:
+        'The published revision’s form: the transaction in the path, a `tipAmount` or a `tipRate` (a % of the ' +
+        'base amount, 18.5 is 18.5%), one of them.',
+      params: TransactionIdParams,
+      body: PublishedTipBody,
+      response: { 200: TransactionResult, ...ERRORS },
+    },
+    run: async ({ merchantId, params, body, idempotency }) => {
+      const amount = body.tipAmount ?? null;
+      const rate = body.tipRate ?? null;
+      if ((amount === null) === (rate === null)) {
+        throw ValidationError.field('tipAmount', "Send one of 'tipAmount' or 'tipRate'.");
+      }
+      // Another merchant's id (or none) is a 404 before any rule of the merchant's own is checked.
+      const t = await transactions.get(merchantId, params.transactionId);
+      if (!t) throw new NotFoundError('Transaction', params.transactionId);
+      const tipCents = rate === null ? toCents(amount!) : percentOf(t.baseCents, toMillipercent(rate));
+      return cardPayments.tipAdjust(merchantId, params.transactionId, tipCents, idempotency);
+    },
     view: async (result, { merchantId }) => transactionResult(result, await configurationOf(merchantId)),
   });
 }

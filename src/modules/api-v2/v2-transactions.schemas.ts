@@ -381,16 +381,24 @@ export const IdParams = Type.Object({ id: Type.String({ format: 'uuid' }) });
 export const TransactionIdParams = Type.Object({ transactionId: Type.String({ format: 'uuid' }) });
 
 /** `{amount?}`, or no body at all (the SDK's void sends `{}`; some clients send nothing or `null`). */
-const OptionalAmountBody = (example: number) =>
+const OptionalAmountBody = (example: number, published: 'captureAmount' | 'reversalAmount') =>
   Type.Union(
     [
-      Type.Object({ amount: Opt(Nullable(AmountSchema({ exclusiveMinimum: 0 }))) }, { additionalProperties: false }),
+      Type.Object(
+        {
+          amount: Opt(Nullable(AmountSchema({ exclusiveMinimum: 0 }))),
+          [published]: Opt(
+            Nullable(AmountSchema({ exclusiveMinimum: 0, description: 'The published revision’s name of `amount`.' })),
+          ),
+        },
+        { additionalProperties: false },
+      ),
       Type.Null(),
     ],
     { examples: [{ amount: example }] },
   );
-export const CaptureBody = OptionalAmountBody(50);
-export const ReversalBody = OptionalAmountBody(25);
+export const CaptureBody = OptionalAmountBody(50, 'captureAmount');
+export const ReversalBody = OptionalAmountBody(25, 'reversalAmount');
 
 export const CalculateQuery = Type.Object({
   baseAmount: AmountSchema(),
@@ -442,6 +450,17 @@ export const CalculateResponse = Type.Object(
       },
     ],
   },
+);
+
+/** The published revision's tip adjustment (the transaction in the path): one of a tip amount or a rate (%). */
+export const PublishedTipBody = Type.Object(
+  {
+    tipAmount: Opt(Nullable(AmountSchema({ description: 'The whole tip.' }))),
+    tipRate: Opt(
+      Nullable(Type.Number({ minimum: 0, maximum: 100, description: 'The tip as a % of the base (18.5 is 18.5%).' })),
+    ),
+  },
+  { additionalProperties: false, examples: [{ tipAmount: 5 }] },
 );
 
 export const TipAdjustmentBody = Type.Object(

@@ -53,6 +53,11 @@ export class Receipts {
     return this.queue(t, 'email', to);
   }
 
+  /** The merchant's transaction exists (a 404 otherwise): a share that sends nothing still names a real one. */
+  async check(merchantId: string, transactionId: string): Promise<void> {
+    await this.transaction(merchantId, transactionId);
+  }
+
   private async transaction(merchantId: string, transactionId: string): Promise<Transaction> {
     const t = await this.deps.transactions.get(merchantId, transactionId);
     if (!t) throw new NotFoundError('Transaction', transactionId);

@@ -1,0 +1,138 @@
+// Operations of the published revision ("V2 Beta") beside the older ones: GET /v2/ping; the transaction
+// sub-resources with the id in the path (ach-hold and ach-release as bodyless POSTs, tip-adjustment by amount or
+// rate, share-receipt with consent); capture and reversal by `captureAmount`/`reversalAmount`; closing a batch with
+// `{batchStatus}`; the contact information in the published names.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { type MerchantTenant, startNode, type TestNode } from '../harness.js';
+
+const CARD = {
+  accountNumber: '4111111111111111',
+  expirationMonth: 12,
+  expirationYear: 2035,
+  securityCode: '123',
+  billingAddress: { line1: '123 Test St', postalCode: '10001' },
+};
+
+describe('the published revision’s operations', () => {
+  let t: TestNode;
+  let m: MerchantTenant;
+  let cardProcessor = '';
+  before(async () => {
+    t = await startNode();
+    m = await t.merchant({ body: { settings: { isTipsEnabled: true } } });
+    const configuration = await t.expectOk(t.request('GET', '/pay-api/v1/configurations/payments', { token: m.token }));
+    cardProcessor = configuration.availablePaymentProcessors.find((p: { typeId: number }) => p.typeId === 1).id;
+  });
+  after(() => t.stop());
+
+  const bodyless = (url: string) =>
+    t.request('POST', url, { token: m.token, payload: '', headers: { 'content-length': '0' } });
+
+  it('pings with a token', async () => {
+    const ping = await t.request('GET', '/v2/ping', { token: m.token });
+    assert.deepEqual([ping.status, ping.text], [200, '']);
+    assert.equal((await t.request('GET', '/v2/ping')).status, 401);
+  });
+
+  it('holds and releases an ACH debit by its path, bodyless', async () => {
+    const customer = await t.ok(m, 'POST', '/pay-api/v1/customers', { firstName: 'Hal', lastName: 'Der' });
+    const bank = await t.ok(m, 'POST', `/pay-api/v1/customers/${customer.id}/payment-methods/ach`, {
+      accountNumber: '100000099',
+      routingNumber: '021000021',
+      accountType: 1,
+      accountHolderType: 2,
+    });
+    const debit = await t.ok(m, 'POST', '/pay-api/v1/transactions/ach/payment', {
+      amount: 30,
+      customerId: customer.id,
+      paymentMethodId: bank.id,
+      requesterIPaddress: '198.51.100.7',
+    });
+    const held = await bodyless(`/v2/transactions/${debit.transactionId}/ach-hold`);
+    assert.equal(held.status, 200, held.text);
+    assert.deepEqual([held.body.type, held.body.transactionStatus], ['Hold', 'Approved']);
+    const released = await bodyless(`/v2/transactions/${debit.transactionId}/ach-release`);
+    assert.equal(released.status, 200, released.text);
+    assert.equal(released.body.type, 'UnHold');
+  });
+
+  it('adjusts a tip by amount or by rate, captures by captureAmount, reverses by reversalAmount', async () => {
+    const sale = await t.ok(m, 'POST', '/pay-api/v1/transactions/sale', { amount: 40, ...CARD });
+    const byRate = await t.request('POST', `/v2/transactions/${sale.transactionId}/tip-adjustment`, {
+      token: m.token,
+      body: { tipRate: 18.5 },
+    });
+    assert.equal(byRate.status, 200, byRate.text);
+    const after = await t.ok(m, 'GET', `/pay-api/v1/transactions/${sale.transactionId}`);
+    assert.equal(after.amount.tipAmount, 7.4, '18.5% of 40.00');
+    const both = await t.request('POST', `/v2/transactions/${sale.transactionId}/tip-adjustment`, {
+      token: m.token,
+      body: { tipAmount: 1, tipRate: 5 },
+    });
+    assert.equal(both.status, 400);
+
+    const auth = await t.ok(m, 'POST', '/pay-api/v1/transactions/auth', { amount: 50, ...CARD });
+    const captured = await t.request('POST', `/v2/transactions/${auth.transactionId}/capture`, {
+      token: m.token,
+      body: { captureAmount: 20 },
+    });
+    assert.equal(captured.status, 200, captured.text);
+    assert.equal((await t.ok(m, 'GET', `/v2/transactions/${auth.transactionId}`)).processedAmount, 20);
+    const reversed = await t.request('POST', `/v2/transactions/${auth.transactionId}/reversal`, {
+      token: m.token,
+      body: { reversalAmount: 20 },
+    });
+    assert.equal(reversed.status, 200, reversed.text);
+  });
+
+  it('shares a receipt only with consent', async () => {
+    const sale = await t.ok(m, 'POST', '/pay-api/v1/transactions/sale', { amount: 11, ...CARD });
+    const url = `/v2/transactions/${sale.transactionId}/share-receipt`;
+    const refused = await t.request('POST', url, {
+      token: m.token,
+      body: { shareBy: 'Email', recipient: 'ada@example.com', hasCustomerConsent: false },
+    });
+    assert.equal(refused.status, 400);
+    const shared = await t.request('POST', url, {
+      token: m.token,
+      body: { shareBy: 'Email', recipient: 'ada@example.com', hasCustomerConsent: true },
+    });
+    assert.equal(shared.status, 200, shared.text);
+    const outbox = await t.admin('GET', `/admin/v1/sandbox/outbox?merchantId=${m.id}&channel=email`);
+    assert.ok(
+      (outbox.body.items as Array<{ to: string; text: string }>).some(
+        (x) => x.to === 'ada@example.com' && x.text.includes(sale.transactionId),
+      ),
+    );
+    const other = await t.merchant();
+    const foreign = await t.request('POST', url, {
+      token: other.token,
+      body: { shareBy: 'None', recipient: 'x', hasCustomerConsent: true },
+    });
+    assert.equal(foreign.status, 404);
+  });
+
+  it('closes a batch as {batchStatus}, and refuses closing none', async () => {
+    await t.ok(m, 'POST', '/pay-api/v1/transactions/sale', { amount: 13, ...CARD });
+    const closed = await t.request('POST', '/v2/settlements/batches/close', {
+      token: m.token,
+      body: { paymentProcessorId: cardProcessor },
+    });
+    assert.equal(closed.status, 200, closed.text);
+    assert.equal(closed.body.batchStatus, 'Settled');
+    const again = await t.request('POST', '/v2/settlements/batches/close', {
+      token: m.token,
+      body: { paymentProcessorId: cardProcessor },
+    });
+    assert.equal(again.status, 409);
+  });
+
+  it('answers the contact information in the published names', async () => {
+    const contacts = await t.request('GET', '/v2/settings/contact-information', { token: m.token });
+    assert.equal(contacts.status, 200, contacts.text);
+    for (const entry of contacts.body.contactInfos as Array<Record<string, unknown>>) {
+      assert.ok('contactInfoId' in entry && 'addressLine1' in entry && 'mobilePhoneNumber' in entry);
+    }
+  });
+});

@@ -135,4 +135,25 @@ describe('the published revision’s operations', () => {
       assert.ok('contactInfoId' in entry && 'addressLine1' in entry && 'mobilePhoneNumber' in entry);
     }
   });
+
+  it('merges a customer patch: left out keeps, null clears', async () => {
+    const created = await t.ok(m, 'POST', '/v2/customers', {
+      firstName: 'Mae',
+      lastName: 'Jemison',
+      email: 'mae@example.com',
+      companyName: 'Endeavour',
+      mobilePhoneNumber: '+12125550100',
+    });
+    const url = `/v2/customers/${created.customerId}`;
+    const patched = await t.request('PATCH', url, { token: m.token, body: { companyName: 'NASA', email: null } });
+    assert.equal(patched.status, 200, patched.text);
+    const after = await t.ok(m, 'GET', url);
+    assert.deepEqual(
+      [after.firstName, after.lastName, after.companyName, after.email, after.mobileNumber ?? after.mobilePhoneNumber],
+      ['Mae', 'Jemison', 'NASA', null, '+12125550100'],
+    );
+    const other = await t.merchant();
+    assert.equal((await t.request('PATCH', url, { token: other.token, body: { companyName: 'X' } })).status, 404);
+    assert.equal((await t.request('PATCH', url, { token: m.token, body: { nope: 1 } })).status, 400);
+  });
 });

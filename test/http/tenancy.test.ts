@@ -315,6 +315,12 @@ CROSS_TENANT.push(
     request: (ids) => ({ method: 'PUT', url: `${V2_CUSTOMER}/${ids.customerId}`, body: { firstName: 'New' } }),
   },
   {
+    route: 'PATCH /v2/customers/{id}',
+    caller: 'merchant',
+    setup: customerWithCard,
+    request: (ids) => ({ method: 'PATCH', url: `${V2_CUSTOMER}/${ids.customerId}`, body: { companyName: 'New' } }),
+  },
+  {
     route: 'DELETE /v2/customers/{id}',
     caller: 'merchant',
     setup: customerWithCard,
@@ -1368,6 +1374,7 @@ export const TOKEN_KINDS: Record<string, Kind[]> = {
   'POST /v2/transactions/{transactionId}/ach-hold': ['merchant'],
   'POST /v2/transactions/{transactionId}/ach-release': ['merchant'],
   'GET /v2/ping': ['merchant'],
+  'PATCH /v2/customers/{id}': ['merchant'],
   'GET /v2/settings/contact-information': ['merchant'],
   'POST /v2/settlements/batches/close': ['merchant'],
   'GET /v2/terminals': ['merchant'],

@@ -26,7 +26,7 @@ export function customerInput(body: UpdateCustomerBody | CreateCustomerBody): Cu
     lastName: body.lastName,
     companyName: body.companyName,
     email: body.email,
-    mobileNumber: body.mobileNumber,
+    mobileNumber: body.mobileNumber ?? body.mobilePhoneNumber,
     smsNotification: body.hasSmsConsent,
     useBillingAsShippingAddress: body.shouldUseBillingAsShippingAddress,
     billingAddress: body.billingAddress,
@@ -50,6 +50,32 @@ export const achInput = (ach: AchBody): AchInput => ({
   accountHolderType: ach.accountHolderType == null ? null : ach.accountHolderType === 'Business' ? 1 : 2,
   taxId: ach.taxId,
 });
+
+/**
+ * A merge patch (the published revision's `PATCH /v2/customers/{id}`) over the customer as it stands: a field left
+ * out keeps its value, a field sent as null is cleared; the result is a full replacement for the service.
+ */
+export function mergedCustomer(current: Customer, patch: UpdateCustomerBody): UpdateCustomerBody {
+  const has = (key: string) => Object.hasOwn(patch, key);
+  const phone = has('mobilePhoneNumber')
+    ? patch.mobilePhoneNumber
+    : has('mobileNumber')
+      ? patch.mobileNumber
+      : undefined;
+  return {
+    firstName: has('firstName') ? patch.firstName : current.firstName,
+    lastName: has('lastName') ? patch.lastName : current.lastName,
+    companyName: has('companyName') ? patch.companyName : current.companyName,
+    email: has('email') ? patch.email : current.email,
+    mobileNumber: phone !== undefined ? phone : current.mobilePhoneNumber,
+    hasSmsConsent: has('hasSmsConsent') ? patch.hasSmsConsent : current.smsNotificationsEnabled,
+    shouldUseBillingAsShippingAddress: has('shouldUseBillingAsShippingAddress')
+      ? patch.shouldUseBillingAsShippingAddress
+      : current.useBillingAsShipping,
+    billingAddress: has('billingAddress') ? patch.billingAddress : v2Address(current.billingAddress),
+    shippingAddress: has('shippingAddress') ? patch.shippingAddress : v2Address(current.shippingAddress),
+  } as UpdateCustomerBody;
+}
 
 /** The address in the version 2 names (ISO codes for state and country). */
 export function v2Address(address: Address | null) {

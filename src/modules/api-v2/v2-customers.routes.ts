@@ -6,7 +6,15 @@ import type { App } from '../../platform/http/server.js';
 import { CUSTOMER_LIST } from '../customers/customers.schemas.js';
 import type { CustomersService } from '../customers/customers.service.js';
 import type { PaymentMethod } from '../vault/vault.model.js';
-import { achInput, cardInput, customerDetail, customerInput, listItem, methodItem } from './v2-customers.mapper.js';
+import {
+  achInput,
+  cardInput,
+  customerDetail,
+  customerInput,
+  listItem,
+  mergedCustomer,
+  methodItem,
+} from './v2-customers.mapper.js';
 import {
   AddMethodBody,
   CreateCustomerBody,
@@ -137,6 +145,28 @@ export function v2CustomersRoutes(app: App, deps: { customers: CustomersService 
     },
     async (request, reply) => {
       await customers.replace(merchantOf(request).merchantId, request.params.id, customerInput(request.body));
+      return reply.send();
+    },
+  );
+
+  app.patch(
+    '/v2/customers/:id',
+    {
+      schema: {
+        tags,
+        summary: 'Update a customer (merge)',
+        description:
+          'The published revision’s merge: a field left out keeps its value, a field sent as null is cleared (a ' +
+          'name may not be cleared to nothing). Answers 200 with an empty body. Payment methods are not changed here.',
+        params: CustomerParams,
+        body: UpdateCustomerBody,
+        response: { 200: EMPTY_OK, ...errorResponses(...AUTHENTICATED_ERRORS, 404, 409) },
+      },
+    },
+    async (request, reply) => {
+      const merchantId = merchantOf(request).merchantId;
+      const current = await customers.get(merchantId, request.params.id);
+      await customers.replace(merchantId, request.params.id, customerInput(mergedCustomer(current, request.body)));
       return reply.send();
     },
   );

@@ -48,6 +48,7 @@ const customerFields = {
   companyName: Text(200),
   email: Opt(Type.String({ format: 'email', maxLength: 254 })),
   mobileNumber: Type.Optional(PhoneNumber),
+  mobilePhoneNumber: Type.Optional(PhoneNumber),
   hasSmsConsent: Opt(Type.Boolean({ description: 'The customer agreed to SMS notifications.' })),
   shouldUseBillingAsShippingAddress: Opt(Type.Boolean()),
   billingAddress: Opt(AddressInput),

@@ -33915,6 +33915,7 @@ export interface paths {
                         hasSmsConsent?: boolean | null;
                         lastName?: string | null;
                         mobileNumber?: string | null;
+                        mobilePhoneNumber?: string | null;
                         paymentMethodsAchAccounts?: {
                             accountHolderType?: ("Business" | "Personal") | null;
                             accountNumber: string;
@@ -34415,6 +34416,7 @@ export interface paths {
                         hasSmsConsent?: boolean | null;
                         lastName?: string | null;
                         mobileNumber?: string | null;
+                        mobilePhoneNumber?: string | null;
                         shippingAddress?: {
                             addressLine1?: string | null;
                             addressLine2?: string | null;
@@ -34788,7 +34790,259 @@ export interface paths {
         };
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Update a customer (merge)
+         * @description The published revision’s merge: a field left out keeps its value, a field sent as null is cleared (a name may not be cleared to nothing). Answers 200 with an empty body. Payment methods are not changed here.
+         */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        billingAddress?: {
+                            addressLine1?: string | null;
+                            addressLine2?: string | null;
+                            city?: string | null;
+                            countryCode?: string | null;
+                            /** @description 1 = United States. */
+                            countryId?: number | null;
+                            line1?: string | null;
+                            line2?: string | null;
+                            postalCode?: string | null;
+                            stateCode?: string | null;
+                            /** @description See GET /pay-api/v1/configurations/states. */
+                            stateId?: number | null;
+                            stateName?: string | null;
+                            zip?: string | null;
+                        } | null;
+                        companyName?: string | null;
+                        email?: string | null;
+                        firstName?: string | null;
+                        hasSmsConsent?: boolean | null;
+                        lastName?: string | null;
+                        mobileNumber?: string | null;
+                        mobilePhoneNumber?: string | null;
+                        shippingAddress?: {
+                            addressLine1?: string | null;
+                            addressLine2?: string | null;
+                            city?: string | null;
+                            countryCode?: string | null;
+                            /** @description 1 = United States. */
+                            countryId?: number | null;
+                            line1?: string | null;
+                            line2?: string | null;
+                            postalCode?: string | null;
+                            stateCode?: string | null;
+                            /** @description See GET /pay-api/v1/configurations/states. */
+                            stateId?: number | null;
+                            stateName?: string | null;
+                            zip?: string | null;
+                        } | null;
+                        shouldUseBillingAsShippingAddress?: boolean | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Empty body (200 with no content). */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": unknown;
+                    };
+                };
+                /** @description Validation failed */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            cause: string;
+                            correlationId: string;
+                            details: string;
+                            documentationUrl: string;
+                            entityId: string | null;
+                            /** @description V0000 validation, N0000 not found, F0000 forbidden, C0000 conflict, R0000 rate limited, I0000 internal. */
+                            errorCode: string;
+                            /** @description Field name → messages. */
+                            errors: {
+                                [key: string]: string[];
+                            };
+                            exceptionType: string;
+                            resolution: string;
+                            source: string;
+                            statusCode: number;
+                            title: string;
+                        };
+                    };
+                };
+                /** @description Unauthorized */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            cause: string;
+                            correlationId: string;
+                            details: string;
+                            documentationUrl: string;
+                            entityId: string | null;
+                            /** @description V0000 validation, N0000 not found, F0000 forbidden, C0000 conflict, R0000 rate limited, I0000 internal. */
+                            errorCode: string;
+                            /** @description Field name → messages. */
+                            errors: {
+                                [key: string]: string[];
+                            };
+                            exceptionType: string;
+                            resolution: string;
+                            source: string;
+                            statusCode: number;
+                            title: string;
+                        };
+                    };
+                };
+                /** @description Access forbidden */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            cause: string;
+                            correlationId: string;
+                            details: string;
+                            documentationUrl: string;
+                            entityId: string | null;
+                            /** @description V0000 validation, N0000 not found, F0000 forbidden, C0000 conflict, R0000 rate limited, I0000 internal. */
+                            errorCode: string;
+                            /** @description Field name → messages. */
+                            errors: {
+                                [key: string]: string[];
+                            };
+                            exceptionType: string;
+                            resolution: string;
+                            source: string;
+                            statusCode: number;
+                            title: string;
+                        };
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            cause: string;
+                            correlationId: string;
+                            details: string;
+                            documentationUrl: string;
+                            entityId: string | null;
+                            /** @description V0000 validation, N0000 not found, F0000 forbidden, C0000 conflict, R0000 rate limited, I0000 internal. */
+                            errorCode: string;
+                            /** @description Field name → messages. */
+                            errors: {
+                                [key: string]: string[];
+                            };
+                            exceptionType: string;
+                            resolution: string;
+                            source: string;
+                            statusCode: number;
+                            title: string;
+                        };
+                    };
+                };
+                /** @description Conflict */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            cause: string;
+                            correlationId: string;
+                            details: string;
+                            documentationUrl: string;
+                            entityId: string | null;
+                            /** @description V0000 validation, N0000 not found, F0000 forbidden, C0000 conflict, R0000 rate limited, I0000 internal. */
+                            errorCode: string;
+                            /** @description Field name → messages. */
+                            errors: {
+                                [key: string]: string[];
+                            };
+                            exceptionType: string;
+                            resolution: string;
+                            source: string;
+                            statusCode: number;
+                            title: string;
+                        };
+                    };
+                };
+                /** @description Too many requests */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            cause: string;
+                            correlationId: string;
+                            details: string;
+                            documentationUrl: string;
+                            entityId: string | null;
+                            /** @description V0000 validation, N0000 not found, F0000 forbidden, C0000 conflict, R0000 rate limited, I0000 internal. */
+                            errorCode: string;
+                            /** @description Field name → messages. */
+                            errors: {
+                                [key: string]: string[];
+                            };
+                            exceptionType: string;
+                            resolution: string;
+                            source: string;
+                            statusCode: number;
+                            title: string;
+                        };
+                    };
+                };
+                /** @description Internal server error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            cause: string;
+                            correlationId: string;
+                            details: string;
+                            documentationUrl: string;
+                            entityId: string | null;
+                            /** @description V0000 validation, N0000 not found, F0000 forbidden, C0000 conflict, R0000 rate limited, I0000 internal. */
+                            errorCode: string;
+                            /** @description Field name → messages. */
+                            errors: {
+                                [key: string]: string[];
+                            };
+                            exceptionType: string;
+                            resolution: string;
+                            source: string;
+                            statusCode: number;
+                            title: string;
+                        };
+                    };
+                };
+            };
+        };
         trace?: never;
     };
     "/v2/customers/{id}/payment-methods": {

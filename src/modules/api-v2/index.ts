@@ -7,6 +7,7 @@ import { v2AutofillRoutes } from './v2-autofill.routes.js';
 import { v2CalculateRoutes } from './v2-calculate.routes.js';
 import { v2CustomersRoutes } from './v2-customers.routes.js';
 import { v2HoldsRoutes } from './v2-holds.routes.js';
+import { v2PaymentMethodsRoutes } from './v2-payment-methods.routes.js';
 import { v2PingRoutes } from './v2-ping.routes.js';
 import { v2PosRoutes } from './v2-pos.routes.js';
 import { v2ReceiptsRoutes } from './v2-receipts.routes.js';
@@ -64,5 +65,6 @@ export function v2Routes(app: App, ctx: { services: V2Services; pool: Pool; cloc
   });
   v2PosRoutes(app, { pos: s.pos });
   v2CustomersRoutes(app, { customers: s.customers });
+  v2PaymentMethodsRoutes(app, { customers: s.customers, vault: s.vault });
   v2ApiKeysRoutes(app, { apiKeys: s.apiKeys });
 }

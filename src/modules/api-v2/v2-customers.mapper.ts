@@ -174,3 +174,18 @@ export function methodItem(customer: Customer, pm: PaymentMethod) {
     ach: card ? null : achFields(pm),
   };
 }
+
+/** The published revision's payment method (`/v2/payment-methods`): a customer's or an orphan (no customer). */
+export function publishedMethodView(pm: PaymentMethod, customer: Customer | null) {
+  const isCard = pm.typeId === PaymentMethodType.Card;
+  return {
+    paymentMethodId: pm.id,
+    customerId: pm.customerId,
+    name: pm.name,
+    type: PAYMENT_METHOD_TYPE_NAMES[pm.typeId] ?? 'Card',
+    isDefault: customer !== null && isDefault(customer, pm),
+    createdOn: pm.createdAt.toISOString(),
+    card: isCard ? cardFields(pm) : null,
+    ach: isCard ? null : { ...achFields(pm), companyName: null },
+  };
+}

@@ -58,3 +58,12 @@ export interface UsableCard {
   creditDebitTypeId: number;
   cardTokenTypeId: number;
 }
+
+/** The payment-method list's sort keys (the published revision's `sortBy`). */
+export const METHOD_LIST = {
+  orderBy: { createdOn: 'created_at', name: 'name', type: 'type_id' },
+  defaultOrderBy: 'createdOn',
+  tieBreaker: 'id',
+  notNull: ['createdOn', 'type'],
+  defaultPageSize: 20,
+};

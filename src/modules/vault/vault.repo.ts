@@ -1,4 +1,5 @@
 import type { Sql } from '../../platform/db/pool.js';
+import { likePattern } from '../../platform/http/paging.js';
 import type { PaymentMethod } from './vault.model.js';
 
 interface PaymentMethodRow {
@@ -129,6 +130,44 @@ export async function listCustomerPaymentMethods(
     [merchantId, customerIds],
   );
   return rows.map(toModel);
+}
+
+export interface MethodFilter {
+  merchantId: string;
+  /** Only this customer's; none: every method of the merchant, orphans included. */
+  customerId?: string;
+  createdFrom?: Date;
+  createdTo?: Date;
+  /** Part of the name or of the masked number. */
+  search?: string;
+}
+
+/** The merchant's payment methods (customers' and orphans), a page of them and their count. */
+export async function listPaymentMethods(
+  sql: Sql,
+  filter: MethodFilter,
+  page: { limit: number; offset: number; orderSql: string },
+): Promise<{ items: PaymentMethod[]; total: number }> {
+  const where = ['merchant_id = $1', 'deleted_at IS NULL'];
+  const params: unknown[] = [filter.merchantId];
+  const add = (clause: (n: string) => string, value: unknown) => {
+    params.push(value);
+    where.push(clause(`$${params.length}`));
+  };
+  if (filter.customerId) add((n) => `customer_id = ${n}`, filter.customerId);
+  if (filter.createdFrom) add((n) => `created_at >= ${n}`, filter.createdFrom);
+  if (filter.createdTo) add((n) => `created_at <= ${n}`, filter.createdTo);
+  if (filter.search) add((n) => `(name ILIKE ${n} OR mask ILIKE ${n})`, likePattern(filter.search));
+  const whereSql = where.join(' AND ');
+  const [{ rows }, { rows: counted }] = await Promise.all([
+    sql.query<PaymentMethodRow>(
+      `SELECT ${COLUMNS} FROM payment_methods WHERE ${whereSql} ${page.orderSql}
+       LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
+      [...params, page.limit, page.offset],
+    ),
+    sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM payment_methods WHERE ${whereSql}`, params),
+  ]);
+  return { items: rows.map(toModel), total: counted[0]!.n };
 }
 
 export async function updatePaymentMethod(

@@ -14,6 +14,7 @@ import { groupedLookup } from '../../platform/db/grouped.js';
 import type { Pool, Sql } from '../../platform/db/pool.js';
 import { dictionary } from '../../platform/dictionary.js';
 import { type FieldErrors, NotFoundError, ValidationError } from '../../platform/http/errors.js';
+import type { PageRequest } from '../../platform/http/paging.js';
 import { type DataKeys, decryptWith, encryptWith } from './data-keys.js';
 import {
   type AchInput,
@@ -30,6 +31,8 @@ import {
   findPaymentMethodsById,
   insertPaymentMethod,
   listCustomerPaymentMethods,
+  listPaymentMethods,
+  type MethodFilter,
   updatePaymentMethod,
 } from './vault.repo.js';
 
@@ -193,6 +196,11 @@ export class VaultService {
     const pm = await findPaymentMethod(sql, merchantId, id);
     if (!pm) throw new NotFoundError('PaymentMethod', id);
     return pm;
+  }
+
+  /** The merchant's methods, customers' and orphans', a page at a time (the published `GET /v2/payment-methods`). */
+  list(filter: MethodFilter, page: PageRequest): Promise<{ items: PaymentMethod[]; total: number }> {
+    return listPaymentMethods(this.pool, filter, page);
   }
 
   listForCustomers(merchantId: string, customerIds: string[], sql: Sql = this.pool): Promise<PaymentMethod[]> {

@@ -34,6 +34,8 @@ export const IDEMPOTENT_OPERATIONS: ReadonlyArray<readonly [string, string]> = [
   ["POST", "/v2/customers"],
   ["POST", "/v2/customers/{id}/payment-methods"],
   ["POST", "/v2/payment-links"],
+  ["POST", "/v2/payment-methods/ach"],
+  ["POST", "/v2/payment-methods/cards"],
   ["POST", "/v2/payment-sessions"],
   ["POST", "/v2/pos/transactions"],
   ["POST", "/v2/transactions"],

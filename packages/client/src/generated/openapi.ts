@@ -37401,6 +37401,1463 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/payment-methods": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List payment methods
+         * @description Oldest first unless `asc` is false; `customerId` narrows to one customer, without it orphans are listed too. Answers `{items, pageInfo}`.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Default true (oldest first). */
+                    asc?: boolean;
+                    createdFrom?: string;
+                    createdTo?: string;
+                    /** @description Only this customer’s; without it, every method, orphans included. */
+                    customerId?: string;
+                    /** @description Zero-based. Default 0. */
+                    pageIndex?: number;
+                    /** @description Default 20. */
+                    pageSize?: number;
+                    /** @description Part of the name or of the masked number. */
+                    search?: string;
+                    /** @description Default createdOn. */
+                    sortBy?: "createdOn" | "name" | "type";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            items: {
+                                ach: {
+                                    accountHolderType: string;
+                                    /** @description Masked. */
+                                    accountNumber: string;
+                                    accountType: string;
+                                    companyName: string | null;
+                                    routingNumber: string;
+                                    taxId: string | null;
+                                } | null;
+                                card: {
+                                    cardMask: string;
+                                    cardTokenType: string;
+                                    expirationMonth: number;
+                                    expirationYear: number;
+                                } | null;
+                                /** Format: date-time */
+                                createdOn: string;
+                                customerId: string | null;
+                                /** @description Always false for an orphan. */
+                                isDefault: boolean;
+                                name: string | null;
+                                /** Format: uuid */
+                                paymentMethodId: string;
+                                /** @description Card or ElectronicCheck (what the vendor’s list answers show for ACH). */
+                                type: string;
+                            }[];
+                            pageInfo: {
+                                /** @description Whether a page follows this one. */
+                                hasMore: boolean;
+                                /** @description Zero-based index of this page. */
+                                pageIndex: number;
+                                /** @description Items per page. */
+                                pageSize: number;
+                                /** @description Every matching item, independent of the page. */
+                                totalItems: number;
+                                /** @description ceil(totalItems / pageSize). */
+                                totalPages: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Validation failed */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            cause: string;
+                            correlationId: string;
+                            details: string;
+                            documentationUrl: string;
+                            entityId: string | null;
+                            /** @description V0000 validation, N0000 not found, F0000 forbidden, C0000 conflict, R0000 rate limited, I0000 internal. */
+                            errorCode: string;
+                            /** @description Field name → messages. */
+                            errors: {
+                                [key: string]: string[];
+                            };
+                            exceptionType: string;
+                            resolution: string;
+                            source: string;
+                            statusCode: number;
+                            title: string;
+                        };
+                    };
+                };
+                /** @description Unauthorized */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            cause: string;
+                            correlationId: string;
+                            details: string;
+                            documentationUrl: string;
+                            entityId: string | null;
+                            /** @description V0000 validation, N0000 not found, F0000 forbidden, C0000 conflict, R0000 rate limited, I0000 internal. */
+                            errorCode: string;
+                            /** @description Field name → messages. */
+                            errors: {
+                                [key: string]: string[];
+                            };
+                            exceptionType: string;
+                            resolution: string;
+                            source: string;
+                            statusCode: number;
+                            title: string;
+                        };
+                    };
+                };
+                /** @description Access forbidden */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            cause: string;
+                            correlationId: string;
+                            details: string;
+                            documentationUrl: string;
+                            entityId: string | null;
+                            /** @description V0000 validation, N0000 not found, F0000 forbidden, C0000 conflict, R0000 rate limited, I0000 internal. */
+                            errorCode: string;
+                            /** @description Field name → messages. */
+                            errors: {
+                                [key: string]: string[];
+                            };
+                            exceptionType: string;
+                            resolution: string;
+                            source: string;
+                            statusCode: number;
+                            title: string;
+                        };
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            cause: string;
+                            correlationId: string;
+                            details: string;
+                            documentationUrl: string;
+                            entityId: string | null;
+                            /** @description V0000 validation, N0000 not found, F0000 forbidden, C0000 conflict, R0000 rate limited, I0000 internal. */
+                            errorCode: string;
+                            /** @description Field name → messages. */
+                            errors: {
+                                [key: string]: string[];
+                            };
+                            exceptionType: string;
+                            resolution: string;
+                            source: string;
+                            statusCode: number;
+                            title: string;
+                        };
+                    };
+                };
+                /** @description Too many requests */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            cause: string;
+                            correlationId: string;
+                            details: string;
+                            documentationUrl: string;
+                            entityId: string | null;
+                            /** @description V0000 validation, N0000 not found, F0000 forbidden, C0000 conflict, R0000 rate limited, I0000 internal. */
+                            errorCode: string;
+                            /** @description Field name → messages. */
+                            errors: {
+                                [key: string]: string[];
+                            };
+                            exceptionType: string;
+                            resolution: string;
+                            source: string;
+                            statusCode: number;
+                            title: string;
+                        };
+                    };
+                };
+                /** @description Internal server error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            cause: string;
+                            correlationId: string;
+                            details: string;
+                            documentationUrl: string;
+                            entityId: string | null;
+                            /** @description V0000 validation, N0000 not found, F0000 forbidden, C0000 conflict, R0000 rate limited, I0000 internal. */
+                            errorCode: string;
+                            /** @description Field name → messages. */
+                            errors: {
+                                [key: string]: string[];
+                            };
+                            exceptionType: string;
+                            resolution: string;
+                            source: string;
+                            statusCode: number;
+                            title: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/payment-methods/{paymentMethodId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a payment method */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    paymentMethodId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            ach: {
+                                accountHolderType: string;
+                                /** @description Masked. */
+                                accountNumber: string;
+                                accountType: string;
+                                companyName: string | null;
+                                routingNumber: string;
+                                taxId: string | null;
+                            } | null;
+                            card: {
+                                cardMask: string;
+                                cardTokenType: string;
+                                expirationMonth: number;
+                                expirationYear: number;
+                            } | null;
+                            /** Format: date-time */
+                            createdOn: string;
+                            customerId: string | null;
+                            /** @description Always false for an orphan. */
+                            isDefault: boolean;
+                            name: string | null;
+                            /** Format: uuid */
+                            paymentMethodId: string;
+                            /** @description Card or ElectronicCheck (what the vendor’s list answers show for ACH). */
+                            type: string;
+                        };
+                    };
+                };
+                /** @description Validation failed */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            cause: string;
+                            correlationId: string;
+                            details: string;
+                            documentationUrl: string;
+                            entityId: string | null;
+                            /** @description V0000 validation, N0000 not found, F0000 forbidden, C0000 conflict, R0000 rate limited, I0000 internal. */
+                            errorCode: string;
+                            /** @description Field name → messages. */
+                            errors: {
+                                [key: string]: string[];
+                            };
+                            exceptionType: string;
+                            resolution: string;
+                            source: string;
+                            statusCode: number;
+                            title: string;
+                        };
+                    };
+                };
+                /** @description Unauthorized */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            cause: string;
+                            correlationId: string;
+                            details: string;
+                            documentationUrl: string;
+                            entityId: string | null;
+                            /** @description V0000 validation, N0000 not found, F0000 forbidden, C0000 conflict, R0000 rate limited, I0000 internal. */
+                            errorCode: string;
+                            /** @description Field name → messages. */
+                            errors: {
+                                [key: string]: string[];
+                            };
+                            exceptionType: string;
+                            resolution: string;
+                            source: string;
+                            statusCode: number;
+                            title: string;
+                        };
+                    };
+                };
+                /** @description Access forbidden */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            cause: string;
+                            correlationId: string;
+                            details: string;
+                            documentationUrl: string;
+                            entityId: string | null;
+                            /** @description V0000 validation, N0000 not found, F0000 forbidden, C0000 conflict, R0000 rate limited, I0000 internal. */
+                            errorCode: string;
+                            /** @description Field name → messages. */
+                            errors: {
+                                [key: string]: string[];
+                            };
+                            exceptionType: string;
+                            resolution: string;
+                            source: string;
+                            statusCode: number;
+                            title: string;
+                        };
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            cause: string;
+                            correlationId: string;
+                            details: string;
+                            documentationUrl: string;
+                            entityId: string | null;
+                            /** @description V0000 validation, N0000 not found, F0000 forbidden, C0000 conflict, R0000 rate limited, I0000 internal. */
+                            errorCode: string;
+                            /** @description Field name → messages. */
+                            errors: {
+                                [key: string]: string[];
+                            };
+                            exceptionType: string;
+                            resolution: string;
+                            source: string;
+                            statusCode: number;
+                            title: string;
+                        };
+                    };
+                };
+                /** @description Too many requests */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            cause: string;
+                            correlationId: string;
+                            details: string;
+                            documentationUrl: string;
+                            entityId: string | null;
+                            /** @description V0000 validation, N0000 not found, F0000 forbidden, C0000 conflict, R0000 rate limited, I0000 internal. */
+                            errorCode: string;
+                            /** @description Field name → messages. */
+                            errors: {
+                                [key: string]: string[];
+                            };
+                            exceptionType: string;
+                            resolution: string;
+                            source: string;
+                            statusCode: number;
+                            title: string;
+                        };
+                    };
+                };
+                /** @description Internal server error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            cause: string;
+                            correlationId: string;
+                            details: string;
+                            documentationUrl: string;
+                            entityId: string | null;
+                            /** @description V0000 validation, N0000 not found, F0000 forbidden, C0000 conflict, R0000 rate limited, I0000 internal. */
+                            errorCode: string;
+                            /** @description Field name → messages. */
+                            errors: {
+                                [key: string]: string[];
+                            };
+                            exceptionType: string;
+                            resolution: string;
+                            source: string;
+                            statusCode: number;
+                            title: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        /**
+         * Delete a payment method
+         * @description A customer’s goes through the customer (its default moves to the newest other method; one a subscription uses is refused), an orphan through the vault. Answers 200 with an empty body.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    paymentMethodId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Empty body (200 with no content). */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": unknown;
+                    };
+                };
+                /** @description Validation failed */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            cause: string;
+                            correlationId: string;
+                            details: string;
+                            documentationUrl: string;
+                            entityId: string | null;
+                            /** @description V0000 validation, N0000 not found, F0000 forbidden, C0000 conflict, R0000 rate limited, I0000 internal. */
+                            errorCode: string;
+                            /** @description Field name → messages. */
+                            errors: {
+                                [key: string]: string[];
+                            };
+                            exceptionType: string;
+                            resolution: string;
+                            source: string;
+                            statusCode: number;
+                            title: string;
+                        };
+                    };
+                };
+                /** @description Unauthorized */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            cause: string;
+                            correlationId: string;
+                            details: string;
+                            documentationUrl: string;
+                            entityId: string | null;
+                            /** @description V0000 validation, N0000 not found, F0000 forbidden, C0000 conflict, R0000 rate limited, I0000 internal. */
+                            errorCode: string;
+                            /** @description Field name → messages. */
+                            errors: {
+                                [key: string]: string[];
+                            };
+                            exceptionType: string;
+                            resolution: string;
+                            source: string;
+                            statusCode: number;
+                            title: string;
+                        };
+                    };
+                };
+                /** @description Access forbidden */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            cause: string;
+                            correlationId: string;
+                            details: string;
+                            documentationUrl: string;
+                            entityId: string | null;
+                            /** @description V0000 validation, N0000 not found, F0000 forbidden, C0000 conflict, R0000 rate limited, I0000 internal. */
+                            errorCode: string;
+                            /** @description Field name → messages. */
+                            errors: {
+                                [key: string]: string[];
+                            };
+                            exceptionType: string;
+                            resolution: string;
+                            source: string;
+                            statusCode: number;
+                            title: string;
+                        };
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            cause: string;
+                            correlationId: string;
+                            details: string;
+                            documentationUrl: string;
+                            entityId: string | null;
+                            /** @description V0000 validation, N0000 not found, F0000 forbidden, C0000 conflict, R0000 rate limited, I0000 internal. */
+                            errorCode: string;
+                            /** @description Field name → messages. */
+                            errors: {
+                                [key: string]: string[];
+                            };
+                            exceptionType: string;
+                            resolution: string;
+                            source: string;
+                            statusCode: number;
+                            title: string;
+                        };
+                    };
+                };
+                /** @description Too many requests */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            cause: string;
+                            correlationId: string;
+                            details: string;
+                            documentationUrl: string;
+                            entityId: string | null;
+                            /** @description V0000 validation, N0000 not found, F0000 forbidden, C0000 conflict, R0000 rate limited, I0000 internal. */
+                            errorCode: string;
+                            /** @description Field name → messages. */
+                            errors: {
+                                [key: string]: string[];
+                            };
+                            exceptionType: string;
+                            resolution: string;
+                            source: string;
+                            statusCode: number;
+                            title: string;
+                        };
+                    };
+                };
+                /** @description Internal server error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            cause: string;
+                            correlationId: string;
+                            details: string;
+                            documentationUrl: string;
+                            entityId: string | null;
+                            /** @description V0000 validation, N0000 not found, F0000 forbidden, C0000 conflict, R0000 rate limited, I0000 internal. */
+                            errorCode: string;
+                            /** @description Field name → messages. */
+                            errors: {
+                                [key: string]: string[];
+                            };
+                            exceptionType: string;
+                            resolution: string;
+                            source: string;
+                            statusCode: number;
+                            title: string;
+                        };
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        /**
+         * Rename a payment method
+         * @description A customer’s or an orphan. Answers 200 with an empty body.
+         */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    paymentMethodId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        paymentName?: string | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Empty body (200 with no content). */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": unknown;
+                    };
+                };
+                /** @description Validation failed */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            cause: string;
+                            correlationId: string;
+                            details: string;
+                            documentationUrl: string;
+                            entityId: string | null;
+                            /** @description V0000 validation, N0000 not found, F0000 forbidden, C0000 conflict, R0000 rate limited, I0000 internal. */
+                            errorCode: string;
+                            /** @description Field name → messages. */
+                            errors: {
+                                [key: string]: string[];
+                            };
+                            exceptionType: string;
+                            resolution: string;
+                            source: string;
+                            statusCode: number;
+                            title: string;
+                        };
+                    };
+                };
+                /** @description Unauthorized */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            cause: string;
+                            correlationId: string;
+                            details: string;
+                            documentationUrl: string;
+                            entityId: string | null;
+                            /** @description V0000 validation, N0000 not found, F0000 forbidden, C0000 conflict, R0000 rate limited, I0000 internal. */
+                            errorCode: string;
+                            /** @description Field name → messages. */
+                            errors: {
+                                [key: string]: string[];
+                            };
+                            exceptionType: string;
+                            resolution: string;
+                            source: string;
+                            statusCode: number;
+                            title: string;
+                        };
+                    };
+                };
+                /** @description Access forbidden */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            cause: string;
+                            correlationId: string;
+                            details: string;
+                            documentationUrl: string;
+                            entityId: string | null;
+                            /** @description V0000 validation, N0000 not found, F0000 forbidden, C0000 conflict, R0000 rate limited, I0000 internal. */
+                            errorCode: string;
+                            /** @description Field name → messages. */
+                            errors: {
+                                [key: string]: string[];
+                            };
+                            exceptionType: string;
+                            resolution: string;
+                            source: string;
+                            statusCode: number;
+                            title: string;
+                        };
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            cause: string;
+                            correlationId: string;
+                            details: string;
+                            documentationUrl: string;
+                            entityId: string | null;
+                            /** @description V0000 validation, N0000 not found, F0000 forbidden, C0000 conflict, R0000 rate limited, I0000 internal. */
+                            errorCode: string;
+                            /** @description Field name → messages. */
+                            errors: {
+                                [key: string]: string[];
+                            };
+                            exceptionType: string;
+                            resolution: string;
+                            source: string;
+                            statusCode: number;
+                            title: string;
+                        };
+                    };
+                };
+                /** @description Too many requests */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            cause: string;
+                            correlationId: string;
+                            details: string;
+                            documentationUrl: string;
+                            entityId: string | null;
+                            /** @description V0000 validation, N0000 not found, F0000 forbidden, C0000 conflict, R0000 rate limited, I0000 internal. */
+                            errorCode: string;
+                            /** @description Field name → messages. */
+                            errors: {
+                                [key: string]: string[];
+                            };
+                            exceptionType: string;
+                            resolution: string;
+                            source: string;
+                            statusCode: number;
+                            title: string;
+                        };
+                    };
+                };
+                /** @description Internal server error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            cause: string;
+                            correlationId: string;
+                            details: string;
+                            documentationUrl: string;
+                            entityId: string | null;
+                            /** @description V0000 validation, N0000 not found, F0000 forbidden, C0000 conflict, R0000 rate limited, I0000 internal. */
+                            errorCode: string;
+                            /** @description Field name → messages. */
+                            errors: {
+                                [key: string]: string[];
+                            };
+                            exceptionType: string;
+                            resolution: string;
+                            source: string;
+                            statusCode: number;
+                            title: string;
+                        };
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/v2/payment-methods/{paymentMethodId}/set-default": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Make a payment method its customer’s default
+         * @description The customer’s previous default of the same kind is unset. An orphan cannot be a default (400). Answers 200 with an empty body.
+         */
+        post: {
+            parameters: {
+                query: {
+                    /** @description The customer whose default it becomes. */
+                    customerId: string;
+                };
+                header?: never;
+                path: {
+                    paymentMethodId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Empty body (200 with no content). */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": unknown;
+                    };
+                };
+                /** @description Validation failed */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            cause: string;
+                            correlationId: string;
+                            details: string;
+                            documentationUrl: string;
+                            entityId: string | null;
+                            /** @description V0000 validation, N0000 not found, F0000 forbidden, C0000 conflict, R0000 rate limited, I0000 internal. */
+                            errorCode: string;
+                            /** @description Field name → messages. */
+                            errors: {
+                                [key: string]: string[];
+                            };
+                            exceptionType: string;
+                            resolution: string;
+                            source: string;
+                            statusCode: number;
+                            title: string;
+                        };
+                    };
+                };
+                /** @description Unauthorized */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            cause: string;
+                            correlationId: string;
+                            details: string;
+                            documentationUrl: string;
+                            entityId: string | null;
+                            /** @description V0000 validation, N0000 not found, F0000 forbidden, C0000 conflict, R0000 rate limited, I0000 internal. */
+                            errorCode: string;
+                            /** @description Field name → messages. */
+                            errors: {
+                                [key: string]: string[];
+                            };
+                            exceptionType: string;
+                            resolution: string;
+                            source: string;
+                            statusCode: number;
+                            title: string;
+                        };
+                    };
+                };
+                /** @description Access forbidden */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            cause: string;
+                            correlationId: string;
+                            details: string;
+                            documentationUrl: string;
+                            entityId: string | null;
+                            /** @description V0000 validation, N0000 not found, F0000 forbidden, C0000 conflict, R0000 rate limited, I0000 internal. */
+                            errorCode: string;
+                            /** @description Field name → messages. */
+                            errors: {
+                                [key: string]: string[];
+                            };
+                            exceptionType: string;
+                            resolution: string;
+                            source: string;
+                            statusCode: number;
+                            title: string;
+                        };
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            cause: string;
+                            correlationId: string;
+                            details: string;
+                            documentationUrl: string;
+                            entityId: string | null;
+                            /** @description V0000 validation, N0000 not found, F0000 forbidden, C0000 conflict, R0000 rate limited, I0000 internal. */
+                            errorCode: string;
+                            /** @description Field name → messages. */
+                            errors: {
+                                [key: string]: string[];
+                            };
+                            exceptionType: string;
+                            resolution: string;
+                            source: string;
+                            statusCode: number;
+                            title: string;
+                        };
+                    };
+                };
+                /** @description Too many requests */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            cause: string;
+                            correlationId: string;
+                            details: string;
+                            documentationUrl: string;
+                            entityId: string | null;
+                            /** @description V0000 validation, N0000 not found, F0000 forbidden, C0000 conflict, R0000 rate limited, I0000 internal. */
+                            errorCode: string;
+                            /** @description Field name → messages. */
+                            errors: {
+                                [key: string]: string[];
+                            };
+                            exceptionType: string;
+                            resolution: string;
+                            source: string;
+                            statusCode: number;
+                            title: string;
+                        };
+                    };
+                };
+                /** @description Internal server error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            cause: string;
+                            correlationId: string;
+                            details: string;
+                            documentationUrl: string;
+                            entityId: string | null;
+                            /** @description V0000 validation, N0000 not found, F0000 forbidden, C0000 conflict, R0000 rate limited, I0000 internal. */
+                            errorCode: string;
+                            /** @description Field name → messages. */
+                            errors: {
+                                [key: string]: string[];
+                            };
+                            exceptionType: string;
+                            resolution: string;
+                            source: string;
+                            statusCode: number;
+                            title: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/payment-methods/ach": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Save a bank account */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Makes a retry safe: the same key with the same request answers the first response again (a key is kept 24 hours; another request with the key is a 422). docs/api-conventions.md. */
+                    "idempotency-key"?: string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        accountHolderType: "Business" | "Personal";
+                        accountNumber: string;
+                        accountType: "Checking" | "Savings";
+                        customerId?: string | null;
+                        name?: string | null;
+                        routingNumber: string;
+                        taxId?: string | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: uuid */
+                            paymentMethodId: string;
+                        };
+                    };
+                };
+                /** @description Validation failed */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            cause: string;
+                            correlationId: string;
+                            details: string;
+                            documentationUrl: string;
+                            entityId: string | null;
+                            /** @description V0000 validation, N0000 not found, F0000 forbidden, C0000 conflict, R0000 rate limited, I0000 internal. */
+                            errorCode: string;
+                            /** @description Field name → messages. */
+                            errors: {
+                                [key: string]: string[];
+                            };
+                            exceptionType: string;
+                            resolution: string;
+                            source: string;
+                            statusCode: number;
+                            title: string;
+                        };
+                    };
+                };
+                /** @description Unauthorized */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            cause: string;
+                            correlationId: string;
+                            details: string;
+                            documentationUrl: string;
+                            entityId: string | null;
+                            /** @description V0000 validation, N0000 not found, F0000 forbidden, C0000 conflict, R0000 rate limited, I0000 internal. */
+                            errorCode: string;
+                            /** @description Field name → messages. */
+                            errors: {
+                                [key: string]: string[];
+                            };
+                            exceptionType: string;
+                            resolution: string;
+                            source: string;
+                            statusCode: number;
+                            title: string;
+                        };
+                    };
+                };
+                /** @description Access forbidden */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            cause: string;
+                            correlationId: string;
+                            details: string;
+                            documentationUrl: string;
+                            entityId: string | null;
+                            /** @description V0000 validation, N0000 not found, F0000 forbidden, C0000 conflict, R0000 rate limited, I0000 internal. */
+                            errorCode: string;
+                            /** @description Field name → messages. */
+                            errors: {
+                                [key: string]: string[];
+                            };
+                            exceptionType: string;
+                            resolution: string;
+                            source: string;
+                            statusCode: number;
+                            title: string;
+                        };
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            cause: string;
+                            correlationId: string;
+                            details: string;
+                            documentationUrl: string;
+                            entityId: string | null;
+                            /** @description V0000 validation, N0000 not found, F0000 forbidden, C0000 conflict, R0000 rate limited, I0000 internal. */
+                            errorCode: string;
+                            /** @description Field name → messages. */
+                            errors: {
+                                [key: string]: string[];
+                            };
+                            exceptionType: string;
+                            resolution: string;
+                            source: string;
+                            statusCode: number;
+                            title: string;
+                        };
+                    };
+                };
+                /** @description Too many requests */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            cause: string;
+                            correlationId: string;
+                            details: string;
+                            documentationUrl: string;
+                            entityId: string | null;
+                            /** @description V0000 validation, N0000 not found, F0000 forbidden, C0000 conflict, R0000 rate limited, I0000 internal. */
+                            errorCode: string;
+                            /** @description Field name → messages. */
+                            errors: {
+                                [key: string]: string[];
+                            };
+                            exceptionType: string;
+                            resolution: string;
+                            source: string;
+                            statusCode: number;
+                            title: string;
+                        };
+                    };
+                };
+                /** @description Internal server error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            cause: string;
+                            correlationId: string;
+                            details: string;
+                            documentationUrl: string;
+                            entityId: string | null;
+                            /** @description V0000 validation, N0000 not found, F0000 forbidden, C0000 conflict, R0000 rate limited, I0000 internal. */
+                            errorCode: string;
+                            /** @description Field name → messages. */
+                            errors: {
+                                [key: string]: string[];
+                            };
+                            exceptionType: string;
+                            resolution: string;
+                            source: string;
+                            statusCode: number;
+                            title: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/payment-methods/cards": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Save a card */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Makes a retry safe: the same key with the same request answers the first response again (a key is kept 24 hours; another request with the key is a 422). docs/api-conventions.md. */
+                    "idempotency-key"?: string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        cardNumber: string;
+                        customerId?: string | null;
+                        expirationMonth: number;
+                        expirationYear: number;
+                        paymentName?: string | null;
+                        securityCode?: string | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: uuid */
+                            paymentMethodId: string;
+                        };
+                    };
+                };
+                /** @description Validation failed */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            cause: string;
+                            correlationId: string;
+                            details: string;
+                            documentationUrl: string;
+                            entityId: string | null;
+                            /** @description V0000 validation, N0000 not found, F0000 forbidden, C0000 conflict, R0000 rate limited, I0000 internal. */
+                            errorCode: string;
+                            /** @description Field name → messages. */
+                            errors: {
+                                [key: string]: string[];
+                            };
+                            exceptionType: string;
+                            resolution: string;
+                            source: string;
+                            statusCode: number;
+                            title: string;
+                        };
+                    };
+                };
+                /** @description Unauthorized */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            cause: string;
+                            correlationId: string;
+                            details: string;
+                            documentationUrl: string;
+                            entityId: string | null;
+                            /** @description V0000 validation, N0000 not found, F0000 forbidden, C0000 conflict, R0000 rate limited, I0000 internal. */
+                            errorCode: string;
+                            /** @description Field name → messages. */
+                            errors: {
+                                [key: string]: string[];
+                            };
+                            exceptionType: string;
+                            resolution: string;
+                            source: string;
+                            statusCode: number;
+                            title: string;
+                        };
+                    };
+                };
+                /** @description Access forbidden */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            cause: string;
+                            correlationId: string;
+                            details: string;
+                            documentationUrl: string;
+                            entityId: string | null;
+                            /** @description V0000 validation, N0000 not found, F0000 forbidden, C0000 conflict, R0000 rate limited, I0000 internal. */
+                            errorCode: string;
+                            /** @description Field name → messages. */
+                            errors: {
+                                [key: string]: string[];
+                            };
+                            exceptionType: string;
+                            resolution: string;
+                            source: string;
+                            statusCode: number;
+                            title: string;
+                        };
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            cause: string;
+                            correlationId: string;
+                            details: string;
+                            documentationUrl: string;
+                            entityId: string | null;
+                            /** @description V0000 validation, N0000 not found, F0000 forbidden, C0000 conflict, R0000 rate limited, I0000 internal. */
+                            errorCode: string;
+                            /** @description Field name → messages. */
+                            errors: {
+                                [key: string]: string[];
+                            };
+                            exceptionType: string;
+                            resolution: string;
+                            source: string;
+                            statusCode: number;
+                            title: string;
+                        };
+                    };
+                };
+                /** @description Too many requests */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            cause: string;
+                            correlationId: string;
+                            details: string;
+                            documentationUrl: string;
+                            entityId: string | null;
+                            /** @description V0000 validation, N0000 not found, F0000 forbidden, C0000 conflict, R0000 rate limited, I0000 internal. */
+                            errorCode: string;
+                            /** @description Field name → messages. */
+                            errors: {
+                                [key: string]: string[];
+                            };
+                            exceptionType: string;
+                            resolution: string;
+                            source: string;
+                            statusCode: number;
+                            title: string;
+                        };
+                    };
+                };
+                /** @description Internal server error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            cause: string;
+                            correlationId: string;
+                            details: string;
+                            documentationUrl: string;
+                            entityId: string | null;
+                            /** @description V0000 validation, N0000 not found, F0000 forbidden, C0000 conflict, R0000 rate limited, I0000 internal. */
+                            errorCode: string;
+                            /** @description Field name → messages. */
+                            errors: {
+                                [key: string]: string[];
+                            };
+                            exceptionType: string;
+                            resolution: string;
+                            source: string;
+                            statusCode: number;
+                            title: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v2/payment-sessions": {
         parameters: {
             query?: never;

@@ -156,4 +156,27 @@ describe('the published revision’s operations', () => {
     assert.equal((await t.request('PATCH', url, { token: other.token, body: { companyName: 'X' } })).status, 404);
     assert.equal((await t.request('PATCH', url, { token: m.token, body: { nope: 1 } })).status, 400);
   });
+
+  it('calculates amounts with percentages as given (POST), beside the older GET’s fractions', async () => {
+    const posted = await t.request('POST', '/v2/transactions/calculate-amount', {
+      token: m.token,
+      body: { baseAmount: 100, tipRate: 18.5, discountRate: 10 },
+    });
+    assert.equal(posted.status, 200, posted.text);
+    const older = await t.request(
+      'GET',
+      '/v2/transactions/calculate-amount?baseAmount=100&tipRate=0.185&discountRate=0.10',
+      { token: m.token },
+    );
+    assert.equal(older.status, 200, older.text);
+    assert.equal(posted.body.creditCard.totalAmount, older.body.creditCard.totalAmount, 'the same payment either way');
+    assert.equal(posted.body.creditCard.tipRate, 18.5);
+    assert.equal(posted.body.creditCard.discountRate, 10);
+    assert.equal(posted.body.creditCard.discountAmount, 10);
+    const fixed = await t.request('POST', '/v2/transactions/calculate-amount', {
+      token: m.token,
+      body: { baseAmount: 100, discountAmount: 5 },
+    });
+    assert.equal(fixed.status, 400);
+  });
 });

@@ -1411,6 +1411,7 @@ export const TOKEN_KINDS: Record<string, Kind[]> = {
   'POST /v2/transactions/{transactionId}/ach-hold': ['merchant'],
   'POST /v2/transactions/{transactionId}/ach-release': ['merchant'],
   'GET /v2/ping': ['merchant'],
+  'POST /v2/transactions/calculate-amount': ['merchant'],
   'PATCH /v2/customers/{id}': ['merchant'],
   'GET /v2/payment-methods': ['merchant'],
   'POST /v2/payment-methods/cards': ['merchant'],

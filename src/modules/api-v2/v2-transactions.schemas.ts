@@ -400,6 +400,72 @@ const OptionalAmountBody = (example: number, published: 'captureAmount' | 'rever
 export const CaptureBody = OptionalAmountBody(50, 'captureAmount');
 export const ReversalBody = OptionalAmountBody(25, 'reversalAmount');
 
+/** The published revision's calculate-amount body: nothing required, rates are percentages as given. */
+export const PublishedCalculateBody = Type.Union(
+  [
+    Type.Object(
+      {
+        baseAmount: Opt(Nullable(AmountSchema())),
+        currencyCode: Opt(Nullable(Type.String({ maxLength: 3 }))),
+        pricingType: Opt(Nullable(Pricing)),
+        tipAmount: Opt(Nullable(AmountSchema())),
+        tipRate: Opt(Nullable(Type.Number({ minimum: 0, maximum: 100, description: '%, e.g. 18.5.' }))),
+        discountAmount: Opt(Nullable(AmountSchema({ description: 'Not taken: send discountRate.' }))),
+        discountRate: Opt(Nullable(Type.Number({ minimum: 0, maximum: 100, description: '%, e.g. 10.' }))),
+        surchargeRate: Opt(Nullable(Type.Number({ minimum: 0, maximum: 100, description: '%, e.g. 2.5.' }))),
+      },
+      { additionalProperties: false },
+    ),
+    Type.Null(),
+  ],
+  { examples: [{ baseAmount: 100, tipRate: 18.5, discountRate: 10 }] },
+);
+
+const PublishedTender = Type.Object({
+  baseAmount: Type.Number(),
+  discountAmount: Type.Number(),
+  discountRate: Type.Number(),
+  surchargeAmount: Type.Number(),
+  surchargeRate: Type.Number(),
+  tipAmount: Type.Number(),
+  tipRate: Type.Number(),
+  totalAmount: Type.Number(),
+});
+const PUBLISHED_TENDER_EXAMPLE = {
+  baseAmount: 100,
+  discountAmount: 10,
+  discountRate: 10,
+  surchargeAmount: 0,
+  surchargeRate: 0,
+  tipAmount: 16.65,
+  tipRate: 18.5,
+  totalAmount: 106.65,
+};
+export const PublishedCalculateResponse = Type.Object(
+  {
+    currencyCode: Type.String(),
+    zeroCostProcessingOption: Type.String(),
+    pricingType: Type.String(),
+    cash: PublishedTender,
+    creditCard: PublishedTender,
+    debitCard: PublishedTender,
+    ach: PublishedTender,
+  },
+  {
+    examples: [
+      {
+        currencyCode: 'USD',
+        zeroCostProcessingOption: 'None',
+        pricingType: 'Card',
+        cash: PUBLISHED_TENDER_EXAMPLE,
+        creditCard: PUBLISHED_TENDER_EXAMPLE,
+        debitCard: PUBLISHED_TENDER_EXAMPLE,
+        ach: PUBLISHED_TENDER_EXAMPLE,
+      },
+    ],
+  },
+);
+
 export const CalculateQuery = Type.Object({
   baseAmount: AmountSchema(),
   currencyCode: Opt(Type.String({ maxLength: 3 })),

@@ -45914,7 +45914,217 @@ export interface paths {
             };
         };
         put?: never;
-        post?: never;
+        /**
+         * What a payment of this amount totals, per tender (published form)
+         * @description Rates are percentages as given: `tipRate` 18.5 is 18.5%, as are `discountRate` and `surchargeRate` (the older GET takes tip and discount rates as fractions). Each tender answers its amounts and the rates applied. A fixed `discountAmount` is not taken (send `discountRate`).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        baseAmount?: number | null;
+                        currencyCode?: string | null;
+                        discountAmount?: number | null;
+                        discountRate?: number | null;
+                        pricingType?: ("Card" | "Cash") | null;
+                        surchargeRate?: number | null;
+                        tipAmount?: number | null;
+                        tipRate?: number | null;
+                    } | null;
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            ach: {
+                                baseAmount: number;
+                                discountAmount: number;
+                                discountRate: number;
+                                surchargeAmount: number;
+                                surchargeRate: number;
+                                tipAmount: number;
+                                tipRate: number;
+                                totalAmount: number;
+                            };
+                            cash: {
+                                baseAmount: number;
+                                discountAmount: number;
+                                discountRate: number;
+                                surchargeAmount: number;
+                                surchargeRate: number;
+                                tipAmount: number;
+                                tipRate: number;
+                                totalAmount: number;
+                            };
+                            creditCard: {
+                                baseAmount: number;
+                                discountAmount: number;
+                                discountRate: number;
+                                surchargeAmount: number;
+                                surchargeRate: number;
+                                tipAmount: number;
+                                tipRate: number;
+                                totalAmount: number;
+                            };
+                            currencyCode: string;
+                            debitCard: {
+                                baseAmount: number;
+                                discountAmount: number;
+                                discountRate: number;
+                                surchargeAmount: number;
+                                surchargeRate: number;
+                                tipAmount: number;
+                                tipRate: number;
+                                totalAmount: number;
+                            };
+                            pricingType: string;
+                            zeroCostProcessingOption: string;
+                        };
+                    };
+                };
+                /** @description Validation failed */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            cause: string;
+                            correlationId: string;
+                            details: string;
+                            documentationUrl: string;
+                            entityId: string | null;
+                            /** @description V0000 validation, N0000 not found, F0000 forbidden, C0000 conflict, R0000 rate limited, I0000 internal. */
+                            errorCode: string;
+                            /** @description Field name → messages. */
+                            errors: {
+                                [key: string]: string[];
+                            };
+                            exceptionType: string;
+                            resolution: string;
+                            source: string;
+                            statusCode: number;
+                            title: string;
+                        };
+                    };
+                };
+                /** @description Unauthorized */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            cause: string;
+                            correlationId: string;
+                            details: string;
+                            documentationUrl: string;
+                            entityId: string | null;
+                            /** @description V0000 validation, N0000 not found, F0000 forbidden, C0000 conflict, R0000 rate limited, I0000 internal. */
+                            errorCode: string;
+                            /** @description Field name → messages. */
+                            errors: {
+                                [key: string]: string[];
+                            };
+                            exceptionType: string;
+                            resolution: string;
+                            source: string;
+                            statusCode: number;
+                            title: string;
+                        };
+                    };
+                };
+                /** @description Access forbidden */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            cause: string;
+                            correlationId: string;
+                            details: string;
+                            documentationUrl: string;
+                            entityId: string | null;
+                            /** @description V0000 validation, N0000 not found, F0000 forbidden, C0000 conflict, R0000 rate limited, I0000 internal. */
+                            errorCode: string;
+                            /** @description Field name → messages. */
+                            errors: {
+                                [key: string]: string[];
+                            };
+                            exceptionType: string;
+                            resolution: string;
+                            source: string;
+                            statusCode: number;
+                            title: string;
+                        };
+                    };
+                };
+                /** @description Too many requests */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            cause: string;
+                            correlationId: string;
+                            details: string;
+                            documentationUrl: string;
+                            entityId: string | null;
+                            /** @description V0000 validation, N0000 not found, F0000 forbidden, C0000 conflict, R0000 rate limited, I0000 internal. */
+                            errorCode: string;
+                            /** @description Field name → messages. */
+                            errors: {
+                                [key: string]: string[];
+                            };
+                            exceptionType: string;
+                            resolution: string;
+                            source: string;
+                            statusCode: number;
+                            title: string;
+                        };
+                    };
+                };
+                /** @description Internal server error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            cause: string;
+                            correlationId: string;
+                            details: string;
+                            documentationUrl: string;
+                            entityId: string | null;
+                            /** @description V0000 validation, N0000 not found, F0000 forbidden, C0000 conflict, R0000 rate limited, I0000 internal. */
+                            errorCode: string;
+                            /** @description Field name → messages. */
+                            errors: {
+                                [key: string]: string[];
+                            };
+                            exceptionType: string;
+                            resolution: string;
+                            source: string;
+                            statusCode: number;
+                            title: string;
+                        };
+                    };
+                };
+            };
+        };
         delete?: never;
         options?: never;
         head?: never;

@@ -179,4 +179,46 @@ describe('the published revision’s operations', () => {
     });
     assert.equal(fixed.status, 400);
   });
+
+  it('lists customers in the published names and envelope for a request with pageIndex, the older ones otherwise', async () => {
+    const shop = await t.merchant();
+    for (const [first, phone] of [
+      ['Ann', '+12125550101'],
+      ['Bob', '+12125550102'],
+      ['Cy', '+12125550103'],
+    ] as const) {
+      await t.ok(shop, 'POST', '/v2/customers', {
+        firstName: first,
+        lastName: 'Listed',
+        mobilePhoneNumber: phone,
+        billingAddress: {
+          addressLine1: '1 Main St',
+          city: 'Austin',
+          stateCode: 'TX',
+          postalCode: '78701',
+          countryCode: 'US',
+        },
+      });
+    }
+    const published = await t.ok(shop, 'GET', '/v2/customers?pageIndex=0&pageSize=2');
+    assert.deepEqual(published.pageInfo, { pageIndex: 0, pageSize: 2, totalItems: 3, totalPages: 2, hasMore: true });
+    assert.equal(published.total, undefined);
+    const item = published.items[0];
+    assert.equal(item.firstName, 'Ann', 'oldest first: asc is true by default');
+    assert.ok(item.customerId && item.id === undefined);
+    assert.equal(item.mobilePhoneNumber, '+12125550101');
+    assert.equal(item.billingAddress.addressLine1, '1 Main St');
+    const last = await t.ok(shop, 'GET', '/v2/customers?pageIndex=1&pageSize=2');
+    assert.equal(last.pageInfo.hasMore, false);
+    assert.equal(last.items.length, 1);
+    const older = await t.ok(shop, 'GET', '/v2/customers?page=0&pageSize=2');
+    assert.equal(older.total, 3);
+    assert.ok(older.items[0].id && older.items[0].customerId === undefined);
+    assert.equal(older.items[0].billingAddress.line1, '1 Main St');
+    const byPhone = await t.ok(shop, 'GET', '/v2/customers?pageIndex=0&mobilePhoneNumber=0102');
+    assert.deepEqual(
+      byPhone.items.map((i: { firstName: string }) => i.firstName),
+      ['Bob'],
+    );
+  });
 });

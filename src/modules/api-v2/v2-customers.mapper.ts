@@ -162,6 +162,37 @@ export function listItem(customer: Customer, stats: CustomerStats) {
   };
 }
 
+/** The address in the published revision's names (`addressLine1`, `addressLine2`). */
+export function publishedAddress(address: Address | null) {
+  const a = v2Address(address);
+  return a
+    ? {
+        addressLine1: a.line1,
+        addressLine2: a.line2,
+        city: a.city,
+        postalCode: a.postalCode,
+        stateCode: a.stateCode,
+        countryCode: a.countryCode,
+      }
+    : null;
+}
+
+/** An item of `GET /v2/customers` for a request in the published revision's terms (`pageIndex`). */
+export function publishedListItem(customer: Customer, stats: CustomerStats) {
+  return {
+    customerId: customer.id,
+    externalId: null,
+    firstName: customer.firstName,
+    lastName: customer.lastName,
+    companyName: customer.companyName,
+    email: customer.email,
+    mobilePhoneNumber: customer.mobilePhoneNumber,
+    billingAddress: publishedAddress(customer.billingAddress),
+    lastTransactionDate: stats.lastTransactionAt?.toISOString() ?? null,
+    paymentMethodsCount: stats.paymentMethodsCount,
+  };
+}
+
 /** An item of `GET /v2/customers/{id}/payment-methods`. */
 export function methodItem(customer: Customer, pm: PaymentMethod) {
   const card = pm.typeId === PaymentMethodType.Card;

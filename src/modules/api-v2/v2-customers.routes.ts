@@ -1,6 +1,12 @@
 import { AUTHENTICATED_ERRORS, errorResponses } from '../../platform/http/error-schemas.js';
 import { ValidationError } from '../../platform/http/errors.js';
-import { dateRange, type PageRequest, pageRequest } from '../../platform/http/paging.js';
+import {
+  dateRange,
+  type PageRequest,
+  pageInfoOf,
+  pageRequest,
+  publishedPageRequest,
+} from '../../platform/http/paging.js';
 import { merchantOf } from '../../platform/http/principal.js';
 import type { App } from '../../platform/http/server.js';
 import { CUSTOMER_LIST } from '../customers/customers.schemas.js';
@@ -14,6 +20,7 @@ import {
   listItem,
   mergedCustomer,
   methodItem,
+  publishedListItem,
 } from './v2-customers.mapper.js';
 import {
   AddMethodBody,
@@ -103,6 +110,11 @@ export function v2CustomersRoutes(app: App, deps: { customers: CustomersService 
     async (request) => {
       const q = request.query;
       const range = dateRange('createdFrom', q.createdFrom, 'createdTo', q.createdTo);
+      // The published `asc` defaults to true (the older lists' to false); `sortBy`/`sortOrder` as everywhere.
+      const { page, published, pageIndex, pageSize } = publishedPageRequest(
+        q.pageIndex !== undefined && q.asc === undefined && q.sortOrder === undefined ? { ...q, asc: true } : q,
+        CUSTOMER_LIST,
+      );
       const result = await customers.list(
         {
           merchantId: merchantOf(request).merchantId,
@@ -112,11 +124,17 @@ export function v2CustomersRoutes(app: App, deps: { customers: CustomersService 
           fullName: q.fullName?.trim() || undefined,
           email: q.email?.trim() || undefined,
           companyName: q.companyName?.trim() || undefined,
-          mobileNumber: q.mobileNumber?.trim() || undefined,
+          mobileNumber: (q.mobileNumber ?? q.mobilePhoneNumber)?.trim() || undefined,
         },
-        pageRequest(q, CUSTOMER_LIST),
+        page,
       );
-      return { items: result.items.map((i) => listItem(i.customer, i.stats)), total: result.total };
+      // The published revision's items and envelope for a request in its terms (pageIndex); the older ones otherwise.
+      return published
+        ? {
+            items: result.items.map((i) => publishedListItem(i.customer, i.stats)),
+            pageInfo: pageInfoOf(pageIndex, pageSize, result.total),
+          }
+        : { items: result.items.map((i) => listItem(i.customer, i.stats)), total: result.total };
     },
   );
 

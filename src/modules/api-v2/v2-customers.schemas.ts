@@ -1,6 +1,6 @@
 // Version 2 customers and their payment methods, as the vendor's document names them.
 import Type, { type Static, type TSchema } from 'typebox';
-import { DateFilter, listQuerySchema, Paged } from '../../platform/http/paging.js';
+import { DateFilter, listQuerySchema, Paged, PageInfo, PublishedPaging } from '../../platform/http/paging.js';
 import { CUSTOMER_LIST } from '../customers/customers.schemas.js';
 import { AddressInput } from '../reference/address.js';
 import { PhoneNumber } from '../reference/phone.js';
@@ -206,6 +206,10 @@ export const CustomerView = Type.Object(
 );
 
 export const CustomerListQuery = listQuerySchema(CUSTOMER_LIST, {
+  ...PublishedPaging,
+  mobilePhoneNumber: Type.Optional(
+    Type.String({ maxLength: 20, description: 'Part of the mobile number (published name of mobileNumber).' }),
+  ),
   fullName: Type.Optional(Type.String({ maxLength: 200, description: 'Part of first and last name.' })),
   email: Type.Optional(Type.String({ maxLength: 254, description: 'Part of the email.' })),
   companyName: Type.Optional(Type.String({ maxLength: 200, description: 'Part of the company name.' })),
@@ -214,35 +218,67 @@ export const CustomerListQuery = listQuerySchema(CUSTOMER_LIST, {
   createdTo: DateFilter('Created on or before.'),
 });
 
-export const CustomerList = Paged(
+const O = <T extends TSchema>(schema: T) => Type.Optional(schema);
+/** Either revision's address: the older `line1`/`line2` or the published `addressLine1`/`addressLine2`. */
+const EitherAddress = Nullable(
   Type.Object({
-    id: Uuid(),
-    externalId: Type.Null(),
-    firstName: NullableText,
-    lastName: NullableText,
-    companyName: NullableText,
-    email: NullableText,
-    mobileNumber: NullableText,
-    billingAddress: AddressView,
-    lastTransactionDate: Nullable(Type.String({ format: 'date-time' })),
-    paymentMethodsCount: Type.Integer(),
+    city: NullableText,
+    countryCode: NullableText,
+    line1: O(NullableText),
+    line2: O(NullableText),
+    addressLine1: O(NullableText),
+    addressLine2: O(NullableText),
+    postalCode: NullableText,
+    stateCode: NullableText,
   }),
+);
+
+/**
+ * The customer list in either revision: a request without `pageIndex` gets the older items (`id`, `mobileNumber`,
+ * `line1`) and `total`; one with it the published items (`customerId`, `mobilePhoneNumber`, `addressLine1`) and
+ * `pageInfo` (docs/api-v2.md).
+ */
+export const CustomerList = Type.Object(
   {
-    items: [
+    items: Type.Array(
+      Type.Object({
+        id: O(Uuid()),
+        customerId: O(Uuid()),
+        externalId: Type.Null(),
+        firstName: NullableText,
+        lastName: NullableText,
+        companyName: NullableText,
+        email: NullableText,
+        mobileNumber: O(NullableText),
+        mobilePhoneNumber: O(NullableText),
+        billingAddress: EitherAddress,
+        lastTransactionDate: Nullable(Type.String({ format: 'date-time' })),
+        paymentMethodsCount: Type.Integer(),
+      }),
+    ),
+    total: O(Type.Integer()),
+    pageInfo: O(PageInfo),
+  },
+  {
+    examples: [
       {
-        id: CUSTOMER_ID,
-        externalId: null,
-        firstName: 'Ada',
-        lastName: 'Lovelace',
-        companyName: 'Analytical Engines',
-        email: 'ada@example.com',
-        mobileNumber: '+12125550100',
-        billingAddress: ADDRESS_EXAMPLE,
-        lastTransactionDate: null,
-        paymentMethodsCount: 2,
+        items: [
+          {
+            id: CUSTOMER_ID,
+            externalId: null,
+            firstName: 'Ada',
+            lastName: 'Lovelace',
+            companyName: 'Analytical Engines',
+            email: 'ada@example.com',
+            mobileNumber: '+12125550100',
+            billingAddress: ADDRESS_EXAMPLE,
+            lastTransactionDate: null,
+            paymentMethodsCount: 2,
+          },
+        ],
+        total: 1,
       },
     ],
-    total: 1,
   },
 );
 

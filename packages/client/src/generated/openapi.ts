@@ -33695,14 +33695,22 @@ export interface paths {
                     fullName?: string;
                     /** @description Part of the mobile number. */
                     mobileNumber?: string;
+                    /** @description Part of the mobile number (published name of mobileNumber). */
+                    mobilePhoneNumber?: string;
                     /** @description Sort field, one of: createdOn, id, firstName, lastName, companyName, email, mobilePhoneNumber, lastTransactionDate, contactName. Default createdOn. */
                     orderBy?: string;
                     /** @description Zero-based page index, at most 10000000. Default 0. */
                     page?: number;
+                    /** @description Zero-based (published revision). Default 0. */
+                    pageIndex?: number;
                     /** @description Items per page, at most 100. Default 15. */
                     pageSize?: number;
                     /** @description Case-insensitive partial match. */
                     search?: string;
+                    /** @description Alias of orderBy (published revision). */
+                    sortBy?: string;
+                    /** @description asc or desc (published revision). */
+                    sortOrder?: "asc" | "desc";
                 };
                 header?: never;
                 path?: never;
@@ -33717,29 +33725,44 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            /** @description Records of the current page. */
                             items: {
                                 billingAddress: {
+                                    addressLine1?: string | null;
+                                    addressLine2?: string | null;
                                     city: string | null;
                                     countryCode: string | null;
-                                    line1: string | null;
-                                    line2: string | null;
+                                    line1?: string | null;
+                                    line2?: string | null;
                                     postalCode: string | null;
                                     stateCode: string | null;
                                 } | null;
                                 companyName: string | null;
+                                /** Format: uuid */
+                                customerId?: string;
                                 email: string | null;
                                 externalId: null;
                                 firstName: string | null;
                                 /** Format: uuid */
-                                id: string;
+                                id?: string;
                                 lastName: string | null;
                                 lastTransactionDate: string | null;
-                                mobileNumber: string | null;
+                                mobileNumber?: string | null;
+                                mobilePhoneNumber?: string | null;
                                 paymentMethodsCount: number;
                             }[];
-                            /** @description Count of all matching records, independent of the page size. */
-                            total: number;
+                            pageInfo?: {
+                                /** @description Whether a page follows this one. */
+                                hasMore: boolean;
+                                /** @description Zero-based index of this page. */
+                                pageIndex: number;
+                                /** @description Items per page. */
+                                pageSize: number;
+                                /** @description Every matching item, independent of the page. */
+                                totalItems: number;
+                                /** @description ceil(totalItems / pageSize). */
+                                totalPages: number;
+                            };
+                            total?: number;
                         };
                     };
                 };

@@ -221,4 +221,45 @@ describe('the published revision’s operations', () => {
       ['Bob'],
     );
   });
+
+  it('lists settlement batches in the published names and statuses for a request with pageIndex', async () => {
+    const shop = await t.merchant();
+    const configuration = await t.expectOk(
+      t.request('GET', '/pay-api/v1/configurations/payments', { token: shop.token }),
+    );
+    const processor = configuration.availablePaymentProcessors.find((p: { typeId: number }) => p.typeId === 1).id;
+    await t.ok(shop, 'POST', '/pay-api/v1/transactions/sale', { amount: 20, ...CARD });
+    await t.ok(shop, 'POST', '/v2/settlements/batches/close', { paymentProcessorId: processor });
+    await t.ok(shop, 'POST', '/pay-api/v1/transactions/sale', { amount: 7, ...CARD });
+    const published = await t.ok(shop, 'GET', `/v2/settlements/batches?pageIndex=0&paymentProcessorIds=${processor}`);
+    assert.equal(published.pageInfo.totalItems, 2);
+    const [open, settled] = published.items;
+    assert.deepEqual(
+      [open.batchStatus, open.createdOn],
+      ['Open', null],
+      'newest first; an open batch has no createdOn',
+    );
+    assert.equal(settled.batchStatus, 'Settled');
+    assert.equal(settled.totalNetAmount, 20);
+    assert.ok(settled.batchId && settled.id === undefined);
+    const onlySettled = await t.ok(shop, 'GET', '/v2/settlements/batches?pageIndex=0&batchStatus=Settled');
+    assert.deepEqual(
+      onlySettled.items.map((b: { batchId: string }) => b.batchId),
+      [settled.batchId],
+    );
+    const declined = await t.ok(shop, 'GET', '/v2/settlements/batches?pageIndex=0&batchStatus=Declined');
+    assert.equal(declined.pageInfo.totalItems, 0);
+    const older = await t.ok(shop, 'GET', '/v2/settlements/batches');
+    assert.equal(older.total, 2);
+    assert.ok(older.items[0].id && older.items[0].batchStatus === undefined);
+    const ascending = await t.ok(
+      shop,
+      'GET',
+      '/v2/settlements/batches?pageIndex=0&sortBy=totalNetAmount&sortOrder=asc',
+    );
+    assert.deepEqual(
+      ascending.items.map((b: { totalNetAmount: number }) => b.totalNetAmount),
+      [7, 20],
+    );
+  });
 });

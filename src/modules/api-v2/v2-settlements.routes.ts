@@ -1,7 +1,14 @@
-import Type from 'typebox';
+import Type, { type TSchema } from 'typebox';
 import { AUTHENTICATED_ERRORS, errorResponses } from '../../platform/http/error-schemas.js';
 import { ConflictError, NotFoundError } from '../../platform/http/errors.js';
-import { listQuerySchema, Paged, pageRequest } from '../../platform/http/paging.js';
+import {
+  DateFilter,
+  listQuerySchema,
+  PageInfo,
+  PublishedPaging,
+  pageInfoOf,
+  publishedPageRequest,
+} from '../../platform/http/paging.js';
 import { merchantOf } from '../../platform/http/principal.js';
 import type { App } from '../../platform/http/server.js';
 import { fromCents } from '../../platform/money.js';
@@ -12,8 +19,26 @@ import { BatchStatus } from '../settlements/settlements.model.js';
 import { BATCH_LIST, type Batch, type SettlementsService } from '../settlements/settlements.service.js';
 import { SettleBody, SettleResult } from './v2-transactions.schemas.js';
 
+const PUBLISHED_BATCH_STATUSES = ['Open', 'PendingSettlement', 'Settled', 'Declined'] as const;
+const PUBLISHED_STATUS_IDS: Record<(typeof PUBLISHED_BATCH_STATUSES)[number], number[]> = {
+  Open: [BatchStatus.Open],
+  PendingSettlement: [BatchStatus.PendingSettlement],
+  Settled: [BatchStatus.Settled],
+  // Tessera's processors never decline a batch close (a refused close stays PendingSettlement and is retried).
+  Declined: [-1],
+};
+
 const BatchQuery = listQuerySchema(BATCH_LIST, {
   ...BATCH_FILTERS,
+  ...PublishedPaging,
+  fromDate: DateFilter('Alias of dateFrom (published revision).'),
+  toDate: DateFilter('Alias of dateTo (published revision).'),
+  batchStatus: Type.Optional(
+    Type.Union(
+      PUBLISHED_BATCH_STATUSES.map((s) => Type.Literal(s)),
+      { description: 'The published revision’s batch status (PendingSettlement apart from Open).' },
+    ),
+  ),
   status: Type.Optional(
     Type.Union([Type.Literal('Open'), Type.Literal('Settled')], {
       description: 'Open (taking payments, or closing) or Settled.',
@@ -35,6 +60,84 @@ const BatchItem = Type.Object({
     description: 'A batch closing at this moment (PendingSettlement on v1) is still Open here.',
   }),
 });
+
+const O = <T extends TSchema>(schema: T) => Type.Optional(schema);
+const PublishedBatchFields = {
+  batchId: O(Type.String({ format: 'uuid' })),
+  createdOn: O(Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description: 'Null while open.' })),
+  totalNetAmount: O(Type.Number()),
+  totalSalesAmount: O(Type.Number()),
+  totalRefundsAmount: O(Type.Number()),
+  batchStatus: O(Type.String({ description: 'Open, PendingSettlement or Settled.' })),
+};
+/**
+ * The batch list in either revision: a request without `pageIndex` gets the older items (`id`, `status`…) and
+ * `total`, one with it the published items (`batchId`, `batchStatus`…) and `pageInfo` (docs/api-v2.md).
+ */
+const BatchPage = Type.Object(
+  {
+    items: Type.Array(
+      Type.Object({
+        id: O(BatchItem.properties.id),
+        paymentProcessorId: BatchItem.properties.paymentProcessorId,
+        paymentProcessorName: BatchItem.properties.paymentProcessorName,
+        externalBatchId: BatchItem.properties.externalBatchId,
+        batchDateTime: O(BatchItem.properties.batchDateTime),
+        transactionCount: BatchItem.properties.transactionCount,
+        netAmount: O(BatchItem.properties.netAmount),
+        refundsAmount: O(BatchItem.properties.refundsAmount),
+        salesAmount: O(BatchItem.properties.salesAmount),
+        status: O(BatchItem.properties.status),
+        ...PublishedBatchFields,
+      }),
+    ),
+    total: O(Type.Integer()),
+    pageInfo: O(PageInfo),
+  },
+  {
+    examples: [
+      {
+        items: [
+          {
+            id: '01936f6e-0000-7a21-9c3e-6f1d2a4b5c03',
+            paymentProcessorId: '01936f6e-0000-7a21-9c3e-6f1d2a4b5c02',
+            paymentProcessorName: 'Sandbox Card',
+            externalBatchId: 'SBXB1A2B3C',
+            batchDateTime: '2026-11-22T03:00:00.000Z',
+            transactionCount: 12,
+            netAmount: 1250.75,
+            refundsAmount: 50,
+            salesAmount: 1300.75,
+            status: 'Settled',
+          },
+        ],
+        total: 1,
+      },
+    ],
+  },
+);
+
+/** A batch in the published revision's names: its own PendingSettlement, `createdOn` null while open. */
+function publishedBatchItem(b: Batch) {
+  const status =
+    b.statusId === BatchStatus.Settled
+      ? 'Settled'
+      : b.statusId === BatchStatus.PendingSettlement
+        ? 'PendingSettlement'
+        : 'Open';
+  return {
+    batchId: b.id,
+    paymentProcessorId: b.processorId,
+    paymentProcessorName: b.processorName,
+    externalBatchId: b.externalBatchId,
+    createdOn: b.settledAt ? b.settledAt.toISOString() : null,
+    transactionCount: b.transactionCount,
+    totalNetAmount: fromCents(b.netCents),
+    totalSalesAmount: fromCents(b.salesCents),
+    totalRefundsAmount: fromCents(b.refundsCents),
+    batchStatus: status,
+  };
+}
 
 function batchItem(b: Batch) {
   return {
@@ -70,42 +173,36 @@ export function v2SettlementsRoutes(app: App, deps: V2SettlementsRouteDeps): voi
           'ones the totals frozen when they closed. `page` is zero-based.',
         querystring: BatchQuery,
         response: {
-          200: Paged(BatchItem, {
-            items: [
-              {
-                id: '01936f6e-0000-7a21-9c3e-6f1d2a4b5c03',
-                paymentProcessorId: '01936f6e-0000-7a21-9c3e-6f1d2a4b5c02',
-                paymentProcessorName: 'Sandbox Card',
-                externalBatchId: 'SBXB1A2B3C',
-                batchDateTime: '2026-11-22T03:00:00.000Z',
-                transactionCount: 12,
-                netAmount: 1250.75,
-                refundsAmount: 50,
-                salesAmount: 1300.75,
-                status: 'Settled',
-              },
-            ],
-            total: 1,
-          }),
+          200: BatchPage,
           ...errorResponses(...AUTHENTICATED_ERRORS),
         },
       },
     },
     async (request) => {
       const q = request.query;
+      const olderStatus =
+        q.status === undefined
+          ? undefined
+          : q.status === 'Settled'
+            ? [BatchStatus.Settled]
+            : [BatchStatus.Open, BatchStatus.PendingSettlement];
+      // The published revision sorts descending unless told (`sortOrder`), as the older `asc` does.
+      const { page, published, pageIndex, pageSize } = publishedPageRequest(q, BATCH_LIST);
       const result = await deps.settlements.list(
         {
-          ...batchFilter(merchantOf(request).merchantId, q),
-          statusIds:
-            q.status === undefined
-              ? undefined
-              : q.status === 'Settled'
-                ? [BatchStatus.Settled]
-                : [BatchStatus.Open, BatchStatus.PendingSettlement],
+          ...batchFilter(merchantOf(request).merchantId, {
+            ...q,
+            dateFrom: q.dateFrom ?? q.fromDate,
+            dateTo: q.dateTo ?? q.toDate,
+          }),
+          statusIds: q.batchStatus ? PUBLISHED_STATUS_IDS[q.batchStatus] : olderStatus,
         },
-        pageRequest(q, BATCH_LIST),
+        page,
       );
-      return { items: result.items.map(batchItem), total: result.total };
+      // The published revision's items and envelope for a request in its terms (pageIndex); the older ones otherwise.
+      return published
+        ? { items: result.items.map(publishedBatchItem), pageInfo: pageInfoOf(pageIndex, pageSize, result.total) }
+        : { items: result.items.map(batchItem), total: result.total };
     },
   );
 

@@ -235,6 +235,12 @@ export const BATCH_LIST = {
     salesAmount: 'sales_cents',
     refundsAmount: 'refunds_cents',
     netAmount: '(coalesce(b.sales_cents, live.sales_cents) - coalesce(b.refunds_cents, live.refunds_cents))',
+    // The published version 2 revision's names of the same keys.
+    createdOn: 'coalesce(b.settled_at, b.opened_at)',
+    batchStatus: 'b.status_id',
+    totalSalesAmount: 'sales_cents',
+    totalRefundsAmount: 'refunds_cents',
+    totalNetAmount: '(coalesce(b.sales_cents, live.sales_cents) - coalesce(b.refunds_cents, live.refunds_cents))',
   },
   defaultOrderBy: 'batchDateTime',
   tieBreaker: 'b.id',

@@ -14905,7 +14905,7 @@ export interface paths {
                     dateFrom?: string;
                     /** @description Batch date on or before. ISO 8601 UTC: year-month, date or date-time. */
                     dateTo?: string;
-                    /** @description Sort field, one of: batchDateTime, id, statusId, paymentProcessorName, transactionCount, salesAmount, refundsAmount, netAmount. Default batchDateTime. */
+                    /** @description Sort field, one of: batchDateTime, id, statusId, paymentProcessorName, transactionCount, salesAmount, refundsAmount, netAmount, createdOn, batchStatus, totalSalesAmount, totalRefundsAmount, totalNetAmount. Default batchDateTime. */
                     orderBy?: string;
                     /** @description Zero-based page index, at most 10000000. Default 0. */
                     page?: number;
@@ -42110,22 +42110,34 @@ export interface paths {
                     asc?: boolean;
                     /** @description Batch ids. Repeat the parameter (`?a=x&a=y`) or separate values with commas (`?a=x,y`). */
                     batchIds?: string[];
+                    /** @description The published revision’s batch status (PendingSettlement apart from Open). */
+                    batchStatus?: "Open" | "PendingSettlement" | "Settled" | "Declined";
                     /** @description Batch date (settlement time, or opening time while open) on or after. ISO 8601 UTC: year-month, date or date-time. */
                     dateFrom?: string;
                     /** @description Batch date on or before. ISO 8601 UTC: year-month, date or date-time. */
                     dateTo?: string;
-                    /** @description Sort field, one of: batchDateTime, id, statusId, paymentProcessorName, transactionCount, salesAmount, refundsAmount, netAmount. Default batchDateTime. */
+                    /** @description Alias of dateFrom (published revision). ISO 8601 UTC: year-month, date or date-time. */
+                    fromDate?: string;
+                    /** @description Sort field, one of: batchDateTime, id, statusId, paymentProcessorName, transactionCount, salesAmount, refundsAmount, netAmount, createdOn, batchStatus, totalSalesAmount, totalRefundsAmount, totalNetAmount. Default batchDateTime. */
                     orderBy?: string;
                     /** @description Zero-based page index, at most 10000000. Default 0. */
                     page?: number;
+                    /** @description Zero-based (published revision). Default 0. */
+                    pageIndex?: number;
                     /** @description Items per page, at most 100. Default 15. */
                     pageSize?: number;
                     /** @description Processor ids. Repeat the parameter (`?a=x&a=y`) or separate values with commas (`?a=x,y`). */
                     paymentProcessorIds?: string[];
                     /** @description Case-insensitive partial match. */
                     search?: string;
+                    /** @description Alias of orderBy (published revision). */
+                    sortBy?: string;
+                    /** @description asc or desc (published revision). */
+                    sortOrder?: "asc" | "desc";
                     /** @description Open (taking payments, or closing) or Settled. */
                     status?: "Open" | "Settled";
+                    /** @description Alias of dateTo (published revision). ISO 8601 UTC: year-month, date or date-time. */
+                    toDate?: string;
                 };
                 header?: never;
                 path?: never;
@@ -42140,25 +42152,44 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            /** @description Records of the current page. */
                             items: {
                                 /** Format: date-time */
-                                batchDateTime: string;
+                                batchDateTime?: string;
+                                /** Format: uuid */
+                                batchId?: string;
+                                /** @description Open, PendingSettlement or Settled. */
+                                batchStatus?: string;
+                                /** @description Null while open. */
+                                createdOn?: string | null;
                                 externalBatchId: string | null;
                                 /** Format: uuid */
-                                id: string;
-                                netAmount: number;
+                                id?: string;
+                                netAmount?: number;
                                 /** Format: uuid */
                                 paymentProcessorId: string;
                                 paymentProcessorName: string;
-                                refundsAmount: number;
-                                salesAmount: number;
+                                refundsAmount?: number;
+                                salesAmount?: number;
                                 /** @description A batch closing at this moment (PendingSettlement on v1) is still Open here. */
-                                status: "Open" | "Settled";
+                                status?: "Open" | "Settled";
+                                totalNetAmount?: number;
+                                totalRefundsAmount?: number;
+                                totalSalesAmount?: number;
                                 transactionCount: number;
                             }[];
-                            /** @description Count of all matching records, independent of the page size. */
-                            total: number;
+                            pageInfo?: {
+                                /** @description Whether a page follows this one. */
+                                hasMore: boolean;
+                                /** @description Zero-based index of this page. */
+                                pageIndex: number;
+                                /** @description Items per page. */
+                                pageSize: number;
+                                /** @description Every matching item, independent of the page. */
+                                totalItems: number;
+                                /** @description ceil(totalItems / pageSize). */
+                                totalPages: number;
+                            };
+                            total?: number;
                         };
                     };
                 };

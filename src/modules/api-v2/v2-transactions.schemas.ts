@@ -2,7 +2,7 @@
 // them. Amounts are decimals on the wire like every other route; they are integer cents inside.
 import Type, { type Static } from 'typebox';
 import { PageInfo } from '../../platform/http/paging.js';
-import { AmountSchema } from '../../platform/money.js';
+import { AmountSchema, RateSchema } from '../../platform/money.js';
 import { EnhancedDataInput } from '../payments/enhanced-data.schemas.js';
 import { AddressInput } from '../reference/address.js';
 
@@ -409,10 +409,10 @@ export const PublishedCalculateBody = Type.Union(
         currencyCode: Opt(Nullable(Type.String({ maxLength: 3 }))),
         pricingType: Opt(Nullable(Pricing)),
         tipAmount: Opt(Nullable(AmountSchema())),
-        tipRate: Opt(Nullable(Type.Number({ minimum: 0, maximum: 100, description: '%, e.g. 18.5.' }))),
+        tipRate: Opt(Nullable(RateSchema({ description: '%, e.g. 18.5.' }))),
         discountAmount: Opt(Nullable(AmountSchema({ description: 'Not taken: send discountRate.' }))),
-        discountRate: Opt(Nullable(Type.Number({ minimum: 0, maximum: 100, description: '%, e.g. 10.' }))),
-        surchargeRate: Opt(Nullable(Type.Number({ minimum: 0, maximum: 100, description: '%, e.g. 2.5.' }))),
+        discountRate: Opt(Nullable(RateSchema({ description: '%, e.g. 10.' }))),
+        surchargeRate: Opt(Nullable(RateSchema({ description: '%, e.g. 2.5.' }))),
       },
       { additionalProperties: false },
     ),
@@ -522,9 +522,7 @@ export const CalculateResponse = Type.Object(
 export const PublishedTipBody = Type.Object(
   {
     tipAmount: Opt(Nullable(AmountSchema({ description: 'The whole tip.' }))),
-    tipRate: Opt(
-      Nullable(Type.Number({ minimum: 0, maximum: 100, description: 'The tip as a % of the base (18.5 is 18.5%).' })),
-    ),
+    tipRate: Opt(Nullable(RateSchema({ description: 'The tip as a % of the base (18.5 is 18.5%).' }))),
   },
   { additionalProperties: false, examples: [{ tipAmount: 5 }] },
 );

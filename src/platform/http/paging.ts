@@ -84,6 +84,8 @@ export function pageRequest(
  * `sortOrder`. A list taking both answers the published envelope (`{items, pageInfo}`) to a request with `pageIndex`
  * and its older one otherwise (docs/api-v2.md).
  */
+export const PUBLISHED_PAGE_SIZE = 20;
+
 export const PublishedPaging = {
   pageIndex: Type.Optional(
     Type.Integer({ minimum: 0, maximum: MAX_PAGE, description: 'Zero-based (published revision). Default 0.' }),
@@ -108,7 +110,10 @@ export function publishedPageRequest(
   spec: ListSpec,
 ): { page: PageRequest; published: boolean; pageIndex: number; pageSize: number } {
   const pageIndex = query.pageIndex ?? query.page ?? 0;
-  const pageSize = query.pageSize ?? spec.defaultPageSize ?? DEFAULT_PAGE_SIZE;
+  // The published revision's default page is 20 items; the older lists keep their own default.
+  const pageSize =
+    query.pageSize ??
+    (query.pageIndex !== undefined ? PUBLISHED_PAGE_SIZE : (spec.defaultPageSize ?? DEFAULT_PAGE_SIZE));
   const orderBy = query.sortBy ?? query.orderBy;
   const asc = query.sortOrder ? query.sortOrder === 'asc' : query.asc;
   const page = pageRequest(

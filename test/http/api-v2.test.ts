@@ -66,15 +66,29 @@ describe('version 2: settings and transactions as the SDK calls them', () => {
     const sale = await create('Auto', 100, { extraAmounts: { tipAmount: 15 } });
     assert.equal(sale.transactionStatus, 'Approved');
     assert.equal(sale.processedAmount, 115);
-    assert.deepEqual(sale.amountDetails, { baseAmount: 100, tipAmount: 15, surchargeAmount: 0, discountAmount: 0 });
+    assert.deepEqual(sale.amountDetails, {
+      baseAmount: 100,
+      tipAmount: 15,
+      surchargeAmount: 0,
+      discountAmount: 0,
+      tipRate: 0,
+      discountRate: 0,
+    });
     assert.equal(sale.processorResponse.processorName, 'SandboxCard');
     assert.equal(sale.processorResponse.responseCode, '00');
     const shown = await ok('GET', `/v2/transactions/${sale.transactionId}`);
     assert.equal(shown.status, 'Captured');
     assert.equal(shown.paymentMethodType, 'Card');
     assert.equal(shown.processedAmount, 115);
-    assert.equal(shown.cardDetails.cardType, 'Visa');
+    // The published revision's `cardType` is credit or debit, its `cardBrand` the brand; the older revision's
+    // `cardType` is the brand, for a request naming it (x-api-version 2.12).
+    assert.deepEqual([shown.cardDetails.cardType, shown.cardDetails.cardBrand], ['Credit', 'Visa']);
     assert.match(shown.cardDetails.maskedCardNumber, /1111$/);
+    const older = await t.request('GET', `/v2/transactions/${sale.transactionId}`, {
+      token: merchant.token,
+      headers: { 'x-api-version': '2.12' },
+    });
+    assert.deepEqual([older.body.cardDetails.cardType, older.body.cardDetails.cardBrand], ['Visa', undefined]);
 
     const auth = await create('Manual', 80);
     assert.equal(auth.transactionStatus, 'Approved');
@@ -131,7 +145,7 @@ describe('version 2: settings and transactions as the SDK calls them', () => {
       voidHistory.transactionEvents.map((e: { type: string }) => e.type),
       ['Sale', 'Void'],
     );
-    const listed = await ok('GET', '/v2/transactions?pageSize=100');
+    const listed = await ok('GET', '/v2/transactions?pageIndex=0&pageSize=100');
     const inList = listed.items.find((i: { transactionId: string }) => i.transactionId === settled.transactionId);
     assert.deepEqual(inList.transactionEvents, history.transactionEvents, 'the list shows the same history');
   });

@@ -6,6 +6,7 @@ import type { MerchantConfiguration } from '../merchants/merchants.model.js';
 import { type AchEntry, AchStatus, AchType, SEC_CODE_NAMES } from '../payments/ach/ach.model.js';
 import { STATUS_NAMES, type Transaction, TransactionStatus, TransactionType } from '../payments/transactions.model.js';
 import { ACCOUNT_HOLDER_TYPE_NAMES, ACCOUNT_TYPE_NAMES } from '../vault/vault.model.js';
+import { publishedTransactionFields } from './v2-transaction-published.js';
 import { amountDetails, avs, processorName } from './v2-transactions.mapper.js';
 
 type EventType =
@@ -47,6 +48,36 @@ function aggregatedStatus(t: Transaction): string {
   return STATUS_NAMES[t.statusId] ?? 'Informational';
 }
 
+interface OlderEvent {
+  type: EventType;
+  status: EventStatus;
+  amount: number;
+  dateTime: string;
+  processorResponse: {
+    processorName: string | null;
+    responseCode: string | null;
+    responseMessage: string | null;
+    responseDefinition: string | null;
+  };
+}
+
+/** An event in both revisions' names (TxEvent of the published one beside the older TransactionEventDto). */
+function publishedEvent(t: Transaction, e: OlderEvent) {
+  const follows = e.type === 'Capture' || e.type === 'Void' || e.type === 'Refund' || e.type === 'TipAdjustment';
+  return {
+    ...e,
+    transactionEventType: e.type,
+    transactionEventStatus: e.status,
+    transactionEventDateTime: e.dateTime,
+    processedAmount: e.amount,
+    originalTransactionId: follows ? t.id : null,
+    declineDetails:
+      e.status === 'Declined' || e.status === 'Failed'
+        ? { code: e.processorResponse.responseCode, message: e.processorResponse.responseMessage }
+        : null,
+  };
+}
+
 function events(t: Transaction, refunds: Transaction[], configuration: MerchantConfiguration) {
   const name = processorName(t, configuration);
   const response = (row: Transaction) => ({
@@ -64,7 +95,7 @@ function events(t: Transaction, refunds: Transaction[], configuration: MerchantC
       dateTime: t.createdAt.toISOString(),
       processorResponse: response(t),
     },
-  ];
+  ] as OlderEvent[];
   if (t.typeId === TransactionType.Authorization && t.capturedAt) {
     list.push({
       type: 'Capture',
@@ -105,7 +136,25 @@ function achDetails(entry: AchEntry) {
   };
 }
 
+/**
+ * A transaction in the published revision's names laid over the older ones; `older` answers the older revision alone
+ * (its `cardDetails.cardType` is the brand, where the published one is credit or debit: docs/api-v2.md).
+ */
 export function transactionDetail(
+  t: Transaction,
+  related: { configuration: MerchantConfiguration; entry: AchEntry | undefined; refunds: Transaction[] },
+  revision: 'published' | 'older' = 'published',
+) {
+  const older = olderDetail(t, related);
+  if (revision === 'older') return older;
+  return {
+    ...older,
+    ...publishedTransactionFields(t, related.entry, older),
+    transactionEvents: older.transactionEvents.map((e) => publishedEvent(t, e)),
+  };
+}
+
+function olderDetail(
   t: Transaction,
   related: { configuration: MerchantConfiguration; entry: AchEntry | undefined; refunds: Transaction[] },
 ) {

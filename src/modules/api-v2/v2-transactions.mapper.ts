@@ -1,4 +1,4 @@
-import { fromCents } from '../../platform/money.js';
+import { fromCents, fromMillipercent } from '../../platform/money.js';
 import type { MerchantConfiguration } from '../merchants/merchants.model.js';
 import { type AchResponse, AchType } from '../payments/ach/ach.model.js';
 import type { OperationResult } from '../payments/card-payments.service.js';
@@ -33,6 +33,17 @@ export function amountDetails(t: Transaction) {
   };
 }
 
+const rate = (mpct: number | null) => (mpct == null ? 0 : fromMillipercent(mpct));
+
+/** A result's breakdown in both revisions' names (the published one adds the rates, in percent). */
+function resultAmounts(t: Transaction) {
+  return {
+    ...amountDetails(t),
+    tipRate: rate(t.tipRateMpct),
+    discountRate: rate(t.percentageOffRateMpct ?? t.cashDiscountRateMpct),
+  };
+}
+
 function processorResponse(result: OperationResult | null, t: Transaction, configuration: MerchantConfiguration) {
   const code = result?.outcome?.responseCode ?? t.responseCode;
   const message = result?.outcome?.message ?? t.responseMessage;
@@ -60,13 +71,14 @@ export function transactionResult(result: OperationResult, configuration: Mercha
     transactionStatus: status,
     processedAmount: fromCents(result.processedCents),
     currencyCode: 'USD',
-    amountDetails: amountDetails(t),
+    amountDetails: resultAmounts(t),
     processorResponse: processor,
     responseDetails:
       status === 'Declined' || status === 'Failed'
         ? { code: processor.responseCode, message: processor.responseMessage, source: 'PROCESSOR' }
         : null,
     avsResponse: avs(t),
+    addressVerificationServiceResponse: avs(t),
     receipt: null,
   };
 }
@@ -112,13 +124,14 @@ export function achResult(debit: AchResponse, t: Transaction, configuration: Mer
     transactionStatus: status,
     processedAmount: debit.processedAmount,
     currencyCode: 'USD',
-    amountDetails: amountDetails(t),
+    amountDetails: resultAmounts(t),
     processorResponse: processor,
     responseDetails:
       status === 'Pending'
         ? null
         : { code: debit.responseCode, message: debit.responseDescription, source: 'PROCESSOR' },
     avsResponse: null,
+    addressVerificationServiceResponse: null,
     receipt: null,
   };
 }

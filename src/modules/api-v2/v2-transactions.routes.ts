@@ -15,6 +15,7 @@ import type { Transaction } from '../payments/transactions.model.js';
 import type { TransactionsService } from '../payments/transactions.service.js';
 import type { VaultService } from '../vault/vault.service.js';
 import { achCommand, cardCommand, checkCurrency, customerOfMethod } from './v2-commands.js';
+import { revisionOf } from './v2-revision.js';
 import { transactionDetail } from './v2-transaction-detail.js';
 import { v2TransactionList } from './v2-transaction-list.js';
 import { achResult, transactionResult } from './v2-transactions.mapper.js';
@@ -50,7 +51,7 @@ export function v2TransactionsRoutes(app: App, deps: V2TransactionsRouteDeps): v
   const configurationOf = (merchantId: string) => merchants.getConfiguration(merchantId);
 
   /** The detail shape of these transactions: their ACH entries and refunds are read for all of them at once. */
-  async function details(merchantId: string, list: Transaction[]) {
+  async function details(merchantId: string, list: Transaction[], revision: 'published' | 'older') {
     const achIds = list.filter((t) => t.method === 'ach').map((t) => t.id);
     const [configuration, entries, refunds] = await Promise.all([
       configurationOf(merchantId),
@@ -61,11 +62,15 @@ export function v2TransactionsRoutes(app: App, deps: V2TransactionsRouteDeps): v
       ),
     ]);
     return list.map((t) =>
-      transactionDetail(t, {
-        configuration,
-        entry: entries.get(t.id),
-        refunds: refunds.filter((r) => r.originalTransactionId === t.id),
-      }),
+      transactionDetail(
+        t,
+        {
+          configuration,
+          entry: entries.get(t.id),
+          refunds: refunds.filter((r) => r.originalTransactionId === t.id),
+        },
+        revision,
+      ),
     );
   }
 
@@ -142,7 +147,7 @@ export function v2TransactionsRoutes(app: App, deps: V2TransactionsRouteDeps): v
       const merchantId = merchantOf(request).merchantId;
       const { filter, page, pageIndex, pageSize, published } = v2TransactionList(merchantId, request.query);
       const result = await transactions.list(filter, page);
-      const items = await details(merchantId, result.items);
+      const items = await details(merchantId, result.items, published ? 'published' : 'older');
       // The published revision's envelope for a request in its terms (pageIndex); the older one's otherwise.
       return published
         ? { items, pageInfo: pageInfoOf(pageIndex, pageSize, result.total) }
@@ -163,7 +168,7 @@ export function v2TransactionsRoutes(app: App, deps: V2TransactionsRouteDeps): v
     async (request) => {
       const t = await transactions.get(merchantOf(request).merchantId, request.params.id);
       if (!t) throw new NotFoundError('Transaction', request.params.id);
-      return (await details(t.merchantId, [t]))[0];
+      return (await details(t.merchantId, [t], revisionOf(request)))[0];
     },
   );
 

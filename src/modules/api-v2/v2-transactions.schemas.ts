@@ -1,6 +1,6 @@
 // The version 2 transaction shapes, as the vendor's official SDK and its OpenAPI document (isv-api-v2.json) name
 // them. Amounts are decimals on the wire like every other route; they are integer cents inside.
-import Type, { type Static } from 'typebox';
+import Type, { type Static, type TSchema } from 'typebox';
 import { PageInfo } from '../../platform/http/paging.js';
 import { AmountSchema, RateSchema } from '../../platform/money.js';
 import { EnhancedDataInput } from '../payments/enhanced-data.schemas.js';
@@ -178,10 +178,15 @@ export const TransactionResult = Type.Object(
     transactionStatus: Enum(RESULT_STATUSES),
     processedAmount: Money('What the operation moved.'),
     currencyCode: NullableText,
-    amountDetails: AmountDetails,
+    amountDetails: Type.Object({
+      ...AmountDetails.properties,
+      tipRate: Type.Optional(Type.Number({ description: 'Percent (the published revision).' })),
+      discountRate: Type.Optional(Type.Number({ description: 'Percent (the published revision).' })),
+    }),
     processorResponse: ProcessorResponse,
     responseDetails: Nullable(Type.Object({ code: NullableText, message: NullableText, source: NullableText })),
     avsResponse: AvsResponse,
+    addressVerificationServiceResponse: Type.Optional(AvsResponse),
     receipt: NullableText,
   },
   {
@@ -222,18 +227,51 @@ export const ReversalResult = Type.Object(
   },
 );
 
+const EVENT_TYPES = ['Authorization', 'Sale', 'Capture', 'Void', 'Refund', 'CardAuthentication', 'Credit'];
+const Published = <T extends TSchema>(schema: T) => Type.Optional(schema);
+const Decline = Nullable(Type.Object({ code: NullableText, message: NullableText }));
+
+/**
+ * A transaction in both revisions' names: the older ones always, the published ones (optional here) unless the
+ * request asked for the older revision alone (docs/api-v2.md, "The published revision").
+ */
 export const TransactionDetail = Type.Object({
   transactionId: Type.String({ format: 'uuid' }),
   transactionDateTime: Type.String({ format: 'date-time' }),
   status: Type.String({ description: 'AggregatedTransactionStatus: Authorized, Captured, Voided, Refunded, …' }),
+  transactionStatus: Published(Type.String({ description: 'The published name of `status`.' })),
+  transactionType: Published(Type.String({ description: 'TransactionType: Sale, Authorization, AchDebit, …' })),
+  cardTokenType: Published(Nullable(Enum(['Local', 'Network']))),
   paymentMethodType: Enum(['Card', 'ElectronicCheck', 'Cash']),
   referenceId: NullableText,
   processedAmount: Money('Captured (or authorized while only authorized), less refunds.'),
   currencyCode: NullableText,
-  amountBreakdown: AmountDetails,
+  pricingType: Published(Enum(['Card', 'Cash'])),
+  merchantId: Published(Type.String({ format: 'uuid' })),
+  paymentProcessorId: Published(Type.String({ format: 'uuid' })),
+  customerId: Published(Nullable(Type.String({ format: 'uuid' }))),
+  batchId: Published(Nullable(Type.String({ format: 'uuid' }))),
+  originalTransactionId: Published(Nullable(Type.String({ format: 'uuid' }))),
+  amountBreakdown: Type.Object({
+    ...AmountDetails.properties,
+    tipRate: Published(Type.Number({ description: 'Percent.' })),
+    discountRate: Published(Type.Number({ description: 'Percent.' })),
+    surchargeRate: Published(Type.Number({ description: 'Percent.' })),
+  }),
   avsResponse: AvsResponse,
+  addressVerificationServiceResponse: Published(AvsResponse),
   cardDetails: Nullable(
-    Type.Object({ maskedCardNumber: NullableText, cardType: Type.String(), creditDebitType: Type.String() }),
+    Type.Object({
+      maskedCardNumber: NullableText,
+      cardType: Type.String({ description: 'Credit or Debit; the brand (Visa, …) in the older revision.' }),
+      creditDebitType: Type.String(),
+      paymentMethodId: Published(Nullable(Type.String({ format: 'uuid' }))),
+      cardBrand: Published(Type.String({ description: 'CardType: Visa, MasterCard, …' })),
+      cardProcessedAsType: Published(Type.String()),
+      cardDataSource: Published(Type.String()),
+      cardholderVerificationMethod: Published(Type.String()),
+      emvTags: Published(Nullable(Type.Object({}, { additionalProperties: true }))),
+    }),
   ),
   achDetails: Nullable(
     Type.Object({
@@ -242,15 +280,43 @@ export const TransactionDetail = Type.Object({
       accountHolderType: Nullable(Enum(['Business', 'Personal'])),
       accountType: Nullable(Enum(['Checking', 'Savings'])),
       secCode: Nullable(Enum(['Web', 'PPD', 'CCD', 'Telephone'])),
+      paymentMethodId: Published(Nullable(Type.String({ format: 'uuid' }))),
+      accountRoutingNumber: Published(NullableText),
+      isSameDayProcessing: Published(Type.Boolean()),
+      requesterIpAddress: Published(NullableText),
+    }),
+  ),
+  processorDetails: Published(
+    Type.Object({ mid: NullableText, tid: NullableText, authCode: NullableText, rrn: NullableText }),
+  ),
+  refundDetails: Published(
+    Type.Object({
+      refundedAmount: Money('Refunded so far.'),
+      availableRefundAmount: Money('What can still be refunded.'),
+      isFullyRefunded: Nullable(Type.Boolean()),
+    }),
+  ),
+  declineDetails: Published(Decline),
+  source: Published(
+    Type.Object({
+      sourceType: Type.String({ description: 'TransactionSource: ApiKey, Portal, Terminal, …' }),
+      sourceId: Nullable(Type.String({ format: 'uuid' })),
+      sourceName: NullableText,
     }),
   ),
   transactionEvents: Type.Array(
     Type.Object({
-      type: Enum(['Authorization', 'Sale', 'Capture', 'Void', 'Refund', 'CardAuthentication', 'Credit']),
+      type: Enum(EVENT_TYPES),
       status: Enum(RESULT_STATUSES),
       amount: Money('What the operation moved (or asked for, while Pending).'),
       dateTime: Type.String({ format: 'date-time' }),
       processorResponse: ProcessorResponse,
+      transactionEventType: Published(Enum(EVENT_TYPES)),
+      transactionEventStatus: Published(Enum(RESULT_STATUSES)),
+      transactionEventDateTime: Published(Type.String({ format: 'date-time' })),
+      processedAmount: Published(Money('The published name of `amount`.')),
+      originalTransactionId: Published(Nullable(Type.String({ format: 'uuid' }))),
+      declineDetails: Published(Decline),
     }),
     {
       description:

@@ -71,11 +71,11 @@ export function AmountSchema(options: { description?: string; exclusiveMinimum?:
 }
 
 /** A percentage from 0 to 100 with at most 3 decimals. */
-export function RateSchema(options: { description?: string; examples?: number[] } = {}) {
+export function RateSchema(options: { description?: string; examples?: number[]; maximum?: number } = {}) {
   return Type.Refine(
     Type.Number({
       minimum: 0,
-      maximum: 100,
+      maximum: options.maximum ?? 100,
       description: options.description ?? 'Percentage from 0 to 100 with at most 3 decimal places.',
       ...(options.examples ? { examples: options.examples } : {}),
     }),

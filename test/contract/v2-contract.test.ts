@@ -16,6 +16,10 @@ const PUBLISHED_SUPERSETS = new Set([
   'POST /v2/transactions',
   'POST /v2/transactions/{transactionId}/capture',
   'POST /v2/transactions/tip-adjustment',
+  'GET /v2/customers/{id}',
+  'GET /v2/settings/payment-config',
+  'GET /v2/settings/transaction-autofill',
+  'GET /v2/api-keys',
 ]);
 /**
  * Operations whose answers also carry other names (the specification's on webhooks, the published revision's

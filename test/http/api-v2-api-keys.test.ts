@@ -30,11 +30,9 @@ describe('version 2: merchant API keys', () => {
     const listed = await call('GET', `/v2/api-keys?merchantId=${merchantId}`);
     assert.equal(listed.status, 200);
     const mine = listed.body.apiKeys.find((k: { clientId: string }) => k.clientId === created.body.clientId);
-    assert.deepEqual(mine, { clientId: created.body.clientId, merchantId, name: 'Web shop' });
+    assert.deepEqual(mine, { clientId: created.body.clientId, merchantId, name: 'Web shop', apiKeyName: 'Web shop' });
     assert.ok(!JSON.stringify(listed.body).includes(created.body.clientSecret), 'the secret is never shown again');
 
-    const noMerchant = await call('DELETE', `/v2/api-keys/${created.body.clientId}`);
-    assert.equal(noMerchant.status, 400);
     const revoked = await call('DELETE', `/v2/api-keys/${created.body.clientId}?merchantId=${merchantId}`);
     assert.equal(revoked.status, 200, revoked.text);
     assert.equal(revoked.text, '');
@@ -46,6 +44,28 @@ describe('version 2: merchant API keys', () => {
       client_secret: created.body.clientSecret,
     });
     assert.equal(refused.status, 401);
+  });
+
+  it('takes the published apiKeyName, and deletes by the key alone (no merchantId), only within the caller’s scope', async () => {
+    const created = await call('POST', '/v2/api-keys', { merchantId, apiKeyName: 'Published' });
+    assert.equal(created.status, 200, created.text);
+    const listed = await call('GET', '/v2/api-keys');
+    const mine = listed.body.apiKeys.find((k: { clientId: string }) => k.clientId === created.body.clientId);
+    assert.deepEqual([mine.apiKeyName, mine.name], ['Published', 'Published']);
+    const other = await t.partner();
+    const foreign = await call('DELETE', `/v2/api-keys/${created.body.clientId}`, undefined, other.token);
+    assert.equal(foreign.status, 404, 'another partner’s key is not found');
+    const deleted = await call('DELETE', `/v2/api-keys/${created.body.clientId}`);
+    assert.deepEqual([deleted.status, deleted.text], [200, '']);
+    assert.equal((await call('DELETE', `/v2/api-keys/${created.body.clientId}`)).status, 404);
+
+    const merchant = await t.merchant();
+    const own = await call('POST', '/v2/api-keys', { merchantId: merchant.id, apiKeyName: 'Own' }, merchant.token);
+    assert.equal(own.status, 200, own.text);
+    const gone = await call('DELETE', `/v2/api-keys/${own.body.clientId}`, undefined, merchant.token);
+    assert.equal(gone.status, 200, gone.text);
+    const two = await call('POST', '/v2/api-keys', { merchantId, name: 'a', apiKeyName: 'b' });
+    assert.equal(two.status, 400, 'two different names');
   });
 
   it('refuses a name missing, and another partner’s merchant as not found', async () => {

@@ -34,6 +34,8 @@ describe('version 2: L2/L3 autofill settings and enhanced data', () => {
   after(() => t?.stop());
 
   const call = (method: string, path: string, body?: unknown) => t.call(m, method, path, body);
+  /** The older revision's part of the answer (it answers both revisions' names). */
+  const older = (body: any) => ({ l2Settings: body.l2Settings, l3Settings: body.l3Settings });
   const ok = (method: string, path: string, body?: unknown) => t.ok(m, method, path, body);
   const sale = async (baseAmount: number, extra: Record<string, unknown> = {}) => {
     const made = await ok('POST', '/v2/transactions', {
@@ -52,11 +54,13 @@ describe('version 2: L2/L3 autofill settings and enhanced data', () => {
     assert.deepEqual(await ok('GET', '/v2/settings/transaction-autofill'), {
       l2Settings: { taxRate: null },
       l3Settings: { product: null, shippingCharge: null, dutyChargeRate: null },
+      level2Settings: { taxRate: null },
+      level3Settings: { product: null, shippingChargeRate: null, dutyChargeRate: null },
     });
     const put = await call('PUT', '/v2/settings/transaction-autofill', SETTINGS);
     assert.equal(put.status, 200, put.text);
     assert.equal(put.text, '');
-    assert.deepEqual(await ok('GET', '/v2/settings/transaction-autofill'), SETTINGS);
+    assert.deepEqual(older(await ok('GET', '/v2/settings/transaction-autofill')), SETTINGS);
     const bad = await call('PUT', '/v2/settings/transaction-autofill', {
       ...SETTINGS,
       l3Settings: { ...SETTINGS.l3Settings, shippingCharge: 1.005 },
@@ -139,5 +143,64 @@ describe('version 2: L2/L3 autofill settings and enhanced data', () => {
       creditDetails: { cardData: { paymentMethodDetails: CARD } },
     });
     assert.equal((await ok('GET', `/pay-api/v1/transactions/${credit.transactionId}`)).transactionEnhancedData, null);
+  });
+
+  it('takes the published PATCH as a merge: level2/level3 names, productName, shipping as a rate', async () => {
+    const shop = await t.merchant();
+    const patch = (body: unknown) => t.call(shop, 'PATCH', '/v2/settings/transaction-autofill', body);
+    const read = () => t.ok(shop, 'GET', '/v2/settings/transaction-autofill');
+    const first = await patch({ level2Settings: { taxRate: 8.25 }, level3Settings: { shippingChargeRate: 10 } });
+    assert.deepEqual([first.status, first.text], [200, '']);
+    const second = await patch({ level3Settings: { product: { productName: 'Beans', code: 'BN/01', quantity: 2 } } });
+    assert.equal(second.status, 200, second.text);
+    const shown = await read();
+    assert.deepEqual(shown.level2Settings, { taxRate: 8.25 });
+    assert.deepEqual(shown.level3Settings, {
+      product: {
+        productName: 'Beans',
+        code: 'BN/01',
+        unitPrice: null,
+        measurementUnit: null,
+        quantity: 2,
+        discountPercentage: null,
+        description: null,
+      },
+      shippingChargeRate: 10,
+      dutyChargeRate: null,
+    });
+    assert.equal(shown.l3Settings.product.name, 'Beans', 'the older names see the same settings');
+    assert.equal(shown.l3Settings.shippingCharge, null, 'a rate is not an amount');
+
+    const made = await t.ok(shop, 'POST', '/v2/transactions', {
+      baseAmount: 40,
+      referenceId: `l3-${randomUUID()}`,
+      transactionDetails: { cardData: { paymentMethodDetails: CARD } },
+    });
+    const v1 = await t.ok(shop, 'GET', `/pay-api/v1/transactions/${made.transactionId}`);
+    assert.equal(v1.transactionEnhancedData.shippingCharges, 4, '10% of 40.00');
+    assert.equal(v1.transactionEnhancedData.salesTaxRate, 8.25);
+    assert.equal(v1.amount.totalAmount, 40, 'amounts do not change');
+
+    for (const bad of [
+      { level2Settings: { taxRate: 23 } },
+      { level3Settings: { shippingCharge: 5 } },
+      { level3Settings: { product: { name: 'older name' } } },
+      { level3Settings: { product: { code: 'a;b' } } },
+      { l2Settings: { taxRate: 1 } },
+    ]) {
+      assert.equal((await patch(bad)).status, 400, JSON.stringify(bad));
+    }
+
+    // Two patches of different fields at once: both land.
+    await Promise.all([patch({ level2Settings: { taxRate: 5 } }), patch({ level3Settings: { dutyChargeRate: 1.5 } })]);
+    const both = await read();
+    assert.deepEqual([both.level2Settings.taxRate, both.level3Settings.dutyChargeRate], [5, 1.5]);
+    assert.equal(both.level3Settings.product.productName, 'Beans', 'left out keeps its value');
+
+    assert.equal((await patch({ level3Settings: null, level2Settings: { taxRate: null } })).status, 200);
+    assert.deepEqual(older(await read()), {
+      l2Settings: { taxRate: null },
+      l3Settings: { product: null, shippingCharge: null, dutyChargeRate: null },
+    });
   });
 });

@@ -57,7 +57,8 @@ describe('version 2: customers and payment methods', () => {
     assert.equal(c.firstName, 'Grace');
     assert.equal(c.hasSmsConsent, true);
     assert.equal(c.shouldUseBillingAsShippingAddress, true);
-    assert.deepEqual(c.billingAddress, { ...ADDRESS, line2: null });
+    assert.deepEqual(c.billingAddress, { ...ADDRESS, line2: null, addressLine1: ADDRESS.line1, addressLine2: null });
+    assert.deepEqual([c.customerId, c.mobilePhoneNumber], [c.id, c.mobileNumber], 'the published names beside');
     assert.equal(c.transactionsCount, 0);
     assert.equal(c.numberOfSubscriptions, 0);
     assert.equal(c.cards.length, 1);

@@ -1421,6 +1421,7 @@ export const TOKEN_KINDS: Record<string, Kind[]> = {
   'DELETE /v2/payment-methods/{paymentMethodId}': ['merchant'],
   'POST /v2/payment-methods/{paymentMethodId}/set-default': ['merchant'],
   'GET /v2/settings/contact-information': ['merchant'],
+  'PATCH /v2/settings/transaction-autofill': ['merchant'],
   'POST /v2/settlements/batches/close': ['merchant'],
   'GET /v2/terminals': ['merchant'],
   'GET /v2/settings/transaction-autofill': ['merchant'],

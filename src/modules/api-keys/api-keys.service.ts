@@ -104,8 +104,16 @@ export class ApiKeysService {
     return (await listMerchantKeys(this.pool, { partnerId: caller.partnerId })).map(toApiKey);
   }
 
-  async deleteMerchantKey(caller: Caller, clientId: string, merchantId: string): Promise<ApiKey> {
+  /**
+   * Without `merchantId` (the published revision sends none): the caller's own merchant, or for a partner the key's
+   * merchant, still checked to be in the partner's scope.
+   */
+  async deleteMerchantKey(caller: Caller, clientId: string, merchantIdGiven: string | undefined): Promise<ApiKey> {
     this.assertManagesKeys(caller);
+    const merchantId =
+      merchantIdGiven ??
+      (caller.kind === 'merchant' ? caller.merchantId : (await findCredential(this.pool, clientId))?.merchant_id);
+    if (!merchantId) throw new NotFoundError('API key', clientId);
     return withTransaction(this.pool, async (tx) => {
       // Unknown merchant, someone else's merchant, unknown key, a key of another merchant, an already deleted key:
       // all the same 404, so nothing about other tenants can be probed.

@@ -12,6 +12,12 @@ import {
 } from '../../platform/money.js';
 import type { TransactionAutofill } from '../merchants/merchants.model.js';
 import type { MerchantsService } from '../merchants/merchants.service.js';
+import {
+  mergedAutofill,
+  PublishedAutofillPatch,
+  PublishedAutofillView,
+  publishedAutofillView,
+} from './v2-autofill-published.js';
 import { EMPTY_OK } from './v2-empty.js';
 
 const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
@@ -69,6 +75,9 @@ const Settings = Type.Object(
   { additionalProperties: false, examples: [EXAMPLE] },
 );
 type Settings = Static<typeof Settings>;
+
+/** The older answer: the same shape as its body, but a shipping charge set as a rate is not an amount (null here). */
+const SettingsView = Settings;
 
 function toAutofill(body: Settings): TransactionAutofill | null {
   const l3 = body.l3Settings;
@@ -129,13 +138,35 @@ export function v2AutofillRoutes(app: App, deps: { merchants: MerchantsService }
       schema: {
         tags,
         summary: 'Level 2/3 autofill settings',
-        description: 'Every field is null until set.',
-        response: { 200: Settings, ...errorResponses(...AUTHENTICATED_ERRORS) },
+        description:
+          'Every field is null until set. In both revisions’ names: the older `l2Settings`/`l3Settings` (a ' +
+          'shipping charge as an amount) and the published `level2Settings`/`level3Settings` (`productName`, a ' +
+          'shipping charge as a rate); one of `shippingCharge` and `shippingChargeRate` is set at a time.',
+        response: {
+          200: Type.Object(
+            { ...SettingsView.properties, ...PublishedAutofillView.properties },
+            {
+              examples: [
+                {
+                  ...EXAMPLE,
+                  level2Settings: { taxRate: 8.5 },
+                  level3Settings: {
+                    product: { ...EXAMPLE.l3Settings.product, name: undefined, productName: 'Office Supplies' },
+                    shippingChargeRate: null,
+                    dutyChargeRate: 2.5,
+                  },
+                },
+              ],
+            },
+          ),
+          ...errorResponses(...AUTHENTICATED_ERRORS),
+        },
       },
     },
     async (request) => {
       const configuration = await deps.merchants.getConfiguration(merchantOf(request).merchantId);
-      return view(configuration.transactionAutofill);
+      const autofill = configuration.transactionAutofill;
+      return { ...view(autofill), ...publishedAutofillView(autofill) };
     },
   );
 
@@ -156,6 +187,29 @@ export function v2AutofillRoutes(app: App, deps: { merchants: MerchantsService }
     },
     async (request, reply) => {
       await deps.merchants.setTransactionAutofill(merchantOf(request).merchantId, toAutofill(request.body));
+      return reply.send();
+    },
+  );
+
+  app.patch(
+    path,
+    {
+      schema: {
+        tags,
+        summary: 'Change the Level 2/3 autofill settings (the published revision)',
+        description:
+          'A merge: a field left out keeps its value, null clears it (`level2Settings` or `level3Settings` sent as ' +
+          'null clears all of it). `taxRate` is 0 to 22 percent; `shippingChargeRate` and `dutyChargeRate` are ' +
+          'percentages of the base amount (a shipping rate replaces a shipping amount set through PUT). Two patches ' +
+          'at once both land. Answers 200 with an empty body.',
+        body: PublishedAutofillPatch,
+        response: { 200: EMPTY_OK, ...errorResponses(...AUTHENTICATED_ERRORS) },
+      },
+    },
+    async (request, reply) => {
+      await deps.merchants.changeTransactionAutofill(merchantOf(request).merchantId, (current) =>
+        mergedAutofill(current, request.body),
+      );
       return reply.send();
     },
   );

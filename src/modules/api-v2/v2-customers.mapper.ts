@@ -123,9 +123,12 @@ function achFields(pm: PaymentMethod) {
 export function customerDetail(customer: Customer, stats: CustomerStats, methods: PaymentMethod[]) {
   return {
     ...listItem(customer, stats),
+    customerId: customer.id,
+    mobilePhoneNumber: customer.mobilePhoneNumber,
+    billingAddress: bothAddress(customer.billingAddress),
     hasSmsConsent: customer.smsNotificationsEnabled === true,
     shouldUseBillingAsShippingAddress: customer.useBillingAsShipping,
-    shippingAddress: v2Address(customer.shippingAddress),
+    shippingAddress: bothAddress(customer.shippingAddress),
     transactionsCount: stats.transactionsCount,
     transactionsVolume: fromCents(stats.transactionsVolumeCents),
     lastTransactionAmount: stats.lastTransactionCents === null ? null : fromCents(stats.lastTransactionCents),
@@ -134,7 +137,9 @@ export function customerDetail(customer: Customer, stats: CustomerStats, methods
       .filter((pm) => pm.typeId === PaymentMethodType.Card)
       .map((pm) => ({
         id: pm.id,
+        paymentMethodId: pm.id,
         name: pm.name,
+        paymentName: pm.name,
         isDefault: isDefault(customer, pm),
         ...cardFields(pm),
         cardType: CARD_TYPE_NAMES[pm.cardTypeId ?? 0] ?? 'Unknown',
@@ -142,7 +147,14 @@ export function customerDetail(customer: Customer, stats: CustomerStats, methods
       })),
     achAccounts: methods
       .filter((pm) => pm.typeId === PaymentMethodType.Ach)
-      .map((pm) => ({ id: pm.id, name: pm.name, isDefault: isDefault(customer, pm), ...achFields(pm) })),
+      .map((pm) => ({
+        id: pm.id,
+        paymentMethodId: pm.id,
+        name: pm.name,
+        paymentName: pm.name,
+        isDefault: isDefault(customer, pm),
+        ...achFields(pm),
+      })),
   };
 }
 
@@ -160,6 +172,12 @@ export function listItem(customer: Customer, stats: CustomerStats) {
     lastTransactionDate: stats.lastTransactionAt?.toISOString() ?? null,
     paymentMethodsCount: stats.paymentMethodsCount,
   };
+}
+
+/** The address in both revisions' names (a customer's detail answers both). */
+function bothAddress(address: Address | null) {
+  const older = v2Address(address);
+  return older && { ...older, addressLine1: older.line1, addressLine2: older.line2 };
 }
 
 /** The address in the published revision's names (`addressLine1`, `addressLine2`). */

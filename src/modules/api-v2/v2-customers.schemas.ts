@@ -121,9 +121,29 @@ const AddressView = Nullable(
   }),
 );
 
+/** A customer's address in both revisions' names. */
+const BothAddressView = Nullable(
+  Type.Object({
+    city: NullableText,
+    countryCode: NullableText,
+    line1: NullableText,
+    line2: NullableText,
+    addressLine1: Type.Optional(NullableText),
+    addressLine2: Type.Optional(NullableText),
+    postalCode: NullableText,
+    stateCode: NullableText,
+  }),
+);
+/** The published revision's names of a saved method, beside the older `id` and `name`. */
+const PublishedMethodNames = {
+  paymentMethodId: Type.Optional(Uuid()),
+  paymentName: Type.Optional(NullableText),
+};
+
 const CardView = Type.Object({
   id: Uuid(),
   name: NullableText,
+  ...PublishedMethodNames,
   isDefault: Type.Boolean(),
   cardMask: Type.String(),
   expirationMonth: Type.Integer(),
@@ -136,6 +156,7 @@ const CardView = Type.Object({
 const AchView = Type.Object({
   id: Uuid(),
   name: NullableText,
+  ...PublishedMethodNames,
   isDefault: Type.Boolean(),
   accountNumber: Type.String({ description: 'Masked.' }),
   routingNumber: Type.String(),
@@ -169,16 +190,18 @@ const ACH_EXAMPLE = {
 export const CustomerView = Type.Object(
   {
     id: Uuid(),
+    customerId: Type.Optional(Type.String({ format: 'uuid', description: 'The published name of `id`.' })),
     externalId: Type.Null({ description: 'Not kept by Tessera: always null.' }),
     firstName: NullableText,
     lastName: NullableText,
     companyName: NullableText,
     email: NullableText,
     mobileNumber: NullableText,
+    mobilePhoneNumber: Type.Optional(NullableText),
     hasSmsConsent: Type.Boolean(),
     shouldUseBillingAsShippingAddress: Type.Boolean(),
-    billingAddress: AddressView,
-    shippingAddress: AddressView,
+    billingAddress: BothAddressView,
+    shippingAddress: BothAddressView,
     lastTransactionDate: Nullable(Type.String({ format: 'date-time' })),
     transactionsCount: Type.Integer(),
     transactionsVolume: Type.Number(),

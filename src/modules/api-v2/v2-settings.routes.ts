@@ -28,6 +28,8 @@ const PaymentConfig = Type.Object(
       Type.Object({
         id: Type.String({ format: 'uuid' }),
         name: NullableText,
+        paymentProcessorId: Type.Optional(Type.String({ format: 'uuid', description: 'The published name of `id`.' })),
+        processorName: Type.Optional(NullableText),
         isDefault: Type.Boolean(),
         type: Type.String({ description: 'SandboxCard or SandboxAch for the sandbox connectors.' }),
         settlementBatchTimeSlots: Type.Array(
@@ -36,6 +38,9 @@ const PaymentConfig = Type.Object(
       }),
     ),
     avsOptions: Type.Object({ isEnabled: Type.Boolean(), profile: Type.String() }),
+    addressVerificationServiceOptions: Type.Optional(
+      Type.Object({ isEnabled: Type.Boolean(), profile: Type.String() }, { description: 'The published name.' }),
+    ),
     isCustomerCardSavingByTerminalEnabled: Type.Boolean(),
     companyName: NullableText,
     mccCode: NullableText,
@@ -186,6 +191,7 @@ export function v2SettingsRoutes(app: App, deps: { merchants: MerchantsService }
       const c = await deps.merchants.getConfiguration(merchantOf(request).merchantId);
       const s = c.settings;
       const rate = (mpct: number | null) => (mpct === null ? null : fromMillipercent(mpct));
+      const avsOptions = { isEnabled: s.avs.isEnabled, profile: AVS_PROFILE_V2[s.avs.profileId] ?? 'Moderate' };
       return {
         zeroCostProcessingOption: ZERO_COST_OPTION_NAMES[s.zeroCostProcessingOptionId] ?? 'None',
         defaultTipsOptions: s.defaultTipsOptionsMpct?.map(fromMillipercent) ?? null,
@@ -201,11 +207,14 @@ export function v2SettingsRoutes(app: App, deps: { merchants: MerchantsService }
           .map((p) => ({
             id: p.id,
             name: p.name,
+            paymentProcessorId: p.id,
+            processorName: p.name,
             isDefault: p.isDefault,
             type: p.typeName,
             settlementBatchTimeSlots: p.settlementTimeSlots,
           })),
-        avsOptions: { isEnabled: s.avs.isEnabled, profile: AVS_PROFILE_V2[s.avs.profileId] ?? 'Moderate' },
+        avsOptions,
+        addressVerificationServiceOptions: avsOptions,
         isCustomerCardSavingByTerminalEnabled: s.isCustomerCardSavingByTerminalEnabled,
         companyName: c.companyName,
         mccCode: c.mccCode,

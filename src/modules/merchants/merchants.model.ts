@@ -114,6 +114,8 @@ export interface TransactionAutofill {
   taxRateMpct: number | null;
   product: AutofillProduct | null;
   shippingCents: number | null;
+  /** The published revision's shipping charge, a percentage of the base amount (the older one's is an amount). */
+  shippingRateMpct?: number | null;
   dutyRateMpct: number | null;
 }
 

@@ -453,6 +453,18 @@ export async function findProcessorsWithConnector(
   return rows.map((row) => ({ ...toProcessor(row), settings: row.settings ?? {} }));
 }
 
+/** The merchant's L2/L3 autofill settings, its row locked until the transaction ends; undefined: no such merchant. */
+export async function lockTransactionAutofill(
+  sql: Sql,
+  merchantId: string,
+): Promise<TransactionAutofill | null | undefined> {
+  const { rows } = await sql.query<{ transaction_autofill: TransactionAutofill | null }>(
+    'SELECT transaction_autofill FROM merchants WHERE id = $1 FOR UPDATE',
+    [merchantId],
+  );
+  return rows[0]?.transaction_autofill;
+}
+
 /** Replaces the merchant's L2/L3 autofill settings; false when there is no such merchant. */
 export async function saveTransactionAutofill(
   sql: Sql,

@@ -33,6 +33,7 @@ import {
   listContacts,
   listPartnerMerchants,
   listProcessors,
+  lockTransactionAutofill,
   type PartnerMerchantFilter,
   saveProcessorSettings,
   saveTransactionAutofill,
@@ -291,7 +292,21 @@ export class MerchantsService {
 
   /** The merchant's L2/L3 autofill settings, replaced whole; every node's cached configuration is dropped at once. */
   async setTransactionAutofill(merchantId: string, autofill: TransactionAutofill | null): Promise<void> {
+    await this.changeTransactionAutofill(merchantId, () => autofill);
+  }
+
+  /**
+   * The autofill settings changed from what they are (a merge patch): the merchant's row is locked for the change, so
+   * two patches of different fields both land.
+   */
+  async changeTransactionAutofill(
+    merchantId: string,
+    change: (current: TransactionAutofill | null) => TransactionAutofill | null,
+  ): Promise<void> {
     await withTransaction(this.pool, async (tx) => {
+      const current = await lockTransactionAutofill(tx, merchantId);
+      if (current === undefined) throw new NotFoundError('Merchant', merchantId);
+      const autofill = change(current);
       if (!(await saveTransactionAutofill(tx, merchantId, autofill, this.clock.now()))) {
         throw new NotFoundError('Merchant', merchantId);
       }

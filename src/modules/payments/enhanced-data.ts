@@ -24,7 +24,8 @@ const NONE: EnhancedData = {
 
 /**
  * A payment's Level 2/3 data completed by the merchant's autofill settings: each field the request left empty takes
- * the default (the duty charge is the duty rate of the base amount, rounded half-up), and `autofilled` says which.
+ * the default (the duty charge, and a shipping charge given as a rate, are that rate of the base amount, rounded
+ * half-up), and `autofilled` says which.
  * What the request sent always wins. Null when neither has anything.
  */
 export function withAutofill(
@@ -40,6 +41,9 @@ export function withAutofill(
   }
   if (data.shippingCents === null && autofill.shippingCents !== null) {
     data.shippingCents = autofill.shippingCents;
+    data.autofilled.push('shippingCharges');
+  } else if (data.shippingCents === null && autofill.shippingRateMpct != null) {
+    data.shippingCents = percentOf(baseCents, autofill.shippingRateMpct);
     data.autofilled.push('shippingCharges');
   }
   if (data.dutyCents === null && autofill.dutyRateMpct !== null) {

@@ -110,17 +110,6 @@ export type UpdateCustomerBody = Static<typeof UpdateCustomerBody>;
 
 export const CreatedCustomer = Type.Object({ customerId: Uuid() }, { examples: [{ customerId: CUSTOMER_ID }] });
 
-const AddressView = Nullable(
-  Type.Object({
-    city: NullableText,
-    countryCode: NullableText,
-    line1: NullableText,
-    line2: NullableText,
-    postalCode: NullableText,
-    stateCode: NullableText,
-  }),
-);
-
 /** A customer's address in both revisions' names. */
 const BothAddressView = Nullable(
   Type.Object({

@@ -20,6 +20,11 @@ const PUBLISHED_SUPERSETS = new Set([
   'GET /v2/settings/payment-config',
   'GET /v2/settings/transaction-autofill',
   'GET /v2/api-keys',
+  'POST /v2/pos/transactions',
+  'GET /v2/pos/transactions',
+  'GET /v2/pos/transactions/{id}',
+  'POST /v2/pos/transactions/{id}/cancel',
+  'GET /v2/terminals/{id}/status',
 ]);
 /**
  * Operations whose answers also carry other names (the specification's on webhooks, the published revision's

@@ -14,7 +14,7 @@ describe('version 2: terminals and POS transactions', () => {
 
   before(async () => {
     t = await startNode();
-    m = await t.merchant({ body: { companyName: 'Corner Cafe' } });
+    m = await t.merchant({ body: { companyName: 'Corner Cafe', settings: { isTipsEnabled: true } } });
   });
   after(() => t?.stop());
 
@@ -87,8 +87,9 @@ describe('version 2: terminals and POS transactions', () => {
       readingMethod: 'Reading',
       shouldRequestPaymentMethodStorageConsent: false,
     });
-    assert.deepEqual(Object.keys(created).sort(), ['posTransactionId', 'status']);
     assert.equal(created.status, 'TransactionProcessing');
+    assert.equal(created.posTransactionStatus, 'InProgress', 'the published status beside the older one');
+    assert.equal(created.linkedTransaction, null, 'no payment yet');
     const busy = await ok('GET', `/v2/terminals/${terminalId}/status`);
     assert.equal(busy.terminalPosStatus, 'Busy');
     const polled = ok('GET', `/v2/pos/transactions/${created.posTransactionId}?waitForTransactionProcessing=true`);
@@ -144,7 +145,10 @@ describe('version 2: terminals and POS transactions', () => {
 
     const pending = await ok('POST', '/v2/pos/transactions', { terminalId, amount: 2 });
     const cancelled = await ok('POST', `/v2/pos/transactions/${pending.posTransactionId}/cancel`);
-    assert.deepEqual(cancelled, { posTransactionId: pending.posTransactionId, status: 'CancelByPos' });
+    assert.deepEqual(
+      [cancelled.posTransactionId, cancelled.status, cancelled.posTransactionStatus],
+      [pending.posTransactionId, 'CancelByPos', 'Cancelled'],
+    );
     assert.equal((await call('POST', `/v2/pos/transactions/${pending.posTransactionId}/cancel`)).status, 400);
   });
 
@@ -163,6 +167,126 @@ describe('version 2: terminals and POS transactions', () => {
     const refused = await call('POST', '/v2/pos/transactions', { terminalId: standalone.id, amount: 5 });
     assert.equal(refused.status, 400);
     const unknownField = await call('POST', '/v2/pos/transactions', { terminalId, amount: 5, tipAmount: 1 });
-    assert.equal(unknownField.status, 400, 'tips are not part of the v2 POS create');
+    assert.equal(unknownField.status, 400, 'a tip goes in extraAmounts');
+  });
+
+  it('takes the published create and answers the published POS transaction, its payment linked; lists by pageIndex', async () => {
+    const { id: terminalId } = await terminal();
+    const customer = await t.ok(m, 'POST', '/v2/customers', { firstName: 'Pat', lastName: 'Published' });
+    const created = await ok('POST', '/v2/pos/transactions', {
+      posDeviceId: 'till-9',
+      baseAmount: 50,
+      currencyCode: 'USD',
+      terminalId,
+      waitForAcceptanceByTerminal: false,
+      requestPaymentMethodStorageConsent: false,
+      initiationChannel: 'Cloud',
+      extraAmounts: { tipRate: 10 },
+      referenceId: 'pub-1',
+      customerId: customer.customerId,
+      pricingType: 'Card',
+      captureMethod: 'Manual',
+      readingMethod: 'Regular',
+    });
+    assert.equal(created.posTransactionStatus, 'InProgress');
+    assert.deepEqual(
+      [created.captureMethod, created.baseAmount, created.extraAmounts.tipRate, created.customerId],
+      ['Manual', 50, 10, customer.customerId],
+    );
+    const polled = ok('GET', `/v2/pos/transactions/${created.posTransactionId}?waitForTransactionProcessing=true`);
+    await act(terminalId, { action: 'present-card', ...CARD, readingMethod: 'tap' });
+    const done = await polled;
+    assert.equal(done.posTransactionStatus, 'Completed');
+    const linked = done.linkedTransaction;
+    assert.equal(linked.transactionId, done.transactionId);
+    assert.equal(linked.transactionStatus, 'Authorized', 'Manual: an authorization');
+    assert.equal(linked.transactionType, 'Authorization');
+    assert.equal(linked.amountBreakdown.tipAmount, 5, '10% of 50.00');
+    assert.equal(done.processedAmount, linked.processedAmount);
+
+    const page = await ok('GET', `/v2/pos/transactions?pageIndex=0&pageSize=1&terminalId=${terminalId}`);
+    assert.deepEqual(page.pageInfo, { pageIndex: 0, pageSize: 1, totalItems: 1, totalPages: 1, hasMore: false });
+    assert.equal(page.items[0].posTransactionId, created.posTransactionId);
+    assert.equal('linkedTransaction' in page.items[0], false, 'a list item has no linked payment');
+    const none = await ok(
+      'GET',
+      `/v2/pos/transactions?pageIndex=0&terminalId=${terminalId}&posTransactionStatus=Failed`,
+    );
+    assert.equal(none.pageInfo.totalItems, 0);
+    const past = await ok('GET', `/v2/pos/transactions?pageIndex=5&terminalId=${terminalId}`);
+    assert.deepEqual([past.items.length, past.pageInfo.hasMore], [0, false]);
+
+    for (const body of [
+      { terminalId, baseAmount: 5, initiationChannel: 'Deeplink' },
+      { terminalId, baseAmount: 5, amount: 6 },
+      { terminalId, baseAmount: 5, captureMethod: 'Manual', transactionType: 'Sale' },
+      { terminalId, baseAmount: 5, extraAmounts: { tipAmount: 1, tipRate: 5 } },
+      { terminalId, baseAmount: 5, readingMethod: 'Swiped' },
+    ]) {
+      assert.equal((await call('POST', '/v2/pos/transactions', body)).status, 400, JSON.stringify(body));
+    }
+  });
+
+  it('lists active terminals in the published terms: terminalStatus computed, filtered, searched, sorted, paged', async () => {
+    const shop = await t.merchant({ body: { companyName: 'Kiosk Co' } });
+    const make = async (serialNumber: string, manufacturer: string, model: string) =>
+      t.expectOk(
+        t.admin('POST', `/admin/v1/merchants/${shop.id}/terminals`, {
+          serialNumber,
+          terminalManufacturer: manufacturer,
+          terminalModel: model,
+          terminalModeId: 2,
+        }),
+      );
+    const stamp = Date.now();
+    const a = await make(`PUB-A-${stamp}`, 'Verifone', 'VerifoneVictaMobile');
+    const b = await make(`PUB-B-${stamp}`, 'Sunmi', 'SunmiP2');
+    const list = (query: string) => t.ok(shop, 'GET', `/v2/terminals?pageIndex=0&${query}`);
+    const all = await list('');
+    assert.equal(all.pageInfo.totalItems, 2);
+    assert.deepEqual(Object.keys(all.items[0]).sort(), [
+      'connectionStatus',
+      'lastSeenOn',
+      'merchantCompanyName',
+      'merchantId',
+      'serialNumber',
+      'terminalId',
+      'terminalManufacturer',
+      'terminalMode',
+      'terminalModel',
+      'terminalStatus',
+    ]);
+    assert.deepEqual(
+      all.items.map((i: { terminalId: string; terminalStatus: string }) => [i.terminalId, i.terminalStatus]),
+      [
+        [b.id, 'Ready'],
+        [a.id, 'Ready'],
+      ],
+      'newest first',
+    );
+    // One terminal taken by a POS transaction is Busy; one switched off is Offline.
+    await t.ok(shop, 'POST', '/v2/pos/transactions', { terminalId: a.id, baseAmount: 3 });
+    await act(b.id, { action: 'connection', online: false });
+    assert.deepEqual(
+      (await list('terminalStatus=Busy')).items.map((i: { terminalId: string }) => i.terminalId),
+      [a.id],
+    );
+    assert.deepEqual(
+      (await list('terminalStatus=Offline&connectionStatus=Offline')).items.map(
+        (i: { terminalId: string }) => i.terminalId,
+      ),
+      [b.id],
+    );
+    assert.equal((await list('search=victa')).items[0].terminalId, a.id);
+    assert.equal((await list(`serialNumber=PUB-B-${stamp}`)).items[0].terminalId, b.id);
+    const sorted = await list('sortBy=terminalManufacturer&sortOrder=asc&pageSize=1');
+    assert.deepEqual([sorted.items[0].terminalManufacturer, sorted.pageInfo.hasMore], ['Sunmi', true]);
+    const last = await t.ok(shop, 'GET', '/v2/terminals?pageIndex=1&pageSize=1&sortBy=terminalManufacturer');
+    assert.deepEqual([last.items[0].terminalManufacturer, last.pageInfo.hasMore], ['Verifone', false]);
+    assert.equal((await t.call(shop, 'GET', '/v2/terminals?pageIndex=0&terminalStatus=Active')).status, 400);
+
+    const status = await t.ok(shop, 'GET', `/v2/terminals/${a.id}/status`);
+    assert.deepEqual([status.terminalStatus, status.merchantId], ['Busy', shop.id]);
+    assert.equal((await t.ok(shop, 'GET', `/v2/terminals/${b.id}/status`)).terminalStatus, 'Offline');
   });
 });

@@ -63,7 +63,7 @@ export function v2Routes(app: App, ctx: { services: V2Services; pool: Pool; cloc
     clock: ctx.clock,
     sandbox: ctx.sandbox,
   });
-  v2PosRoutes(app, { pos: s.pos });
+  v2PosRoutes(app, { pos: s.pos, ach: s.ach, merchants: s.merchants, transactions: s.transactions });
   v2CustomersRoutes(app, { customers: s.customers });
   v2PaymentMethodsRoutes(app, { customers: s.customers, vault: s.vault });
   v2ApiKeysRoutes(app, { apiKeys: s.apiKeys });

@@ -2,9 +2,9 @@ import Type from 'typebox';
 import { AUTHENTICATED_ERRORS, errorResponses } from '../../platform/http/error-schemas.js';
 import { ValidationError } from '../../platform/http/errors.js';
 import { merchantOperation } from '../../platform/http/merchant-operation.js';
-import { pageRequest } from '../../platform/http/paging.js';
+import { dateRange, pageInfoOf, publishedPageRequest } from '../../platform/http/paging.js';
 import type { App } from '../../platform/http/server.js';
-import { fromCents, optionalCents } from '../../platform/money.js';
+import { fromCents, optionalCents, optionalMillipercent } from '../../platform/money.js';
 import { POS_STATUS_NAMES, POS_TYPE_NAMES, type PosTransaction, PosType, ReadingMethod } from '../pos/pos.model.js';
 import { PrintBody } from '../pos/pos.schemas.js';
 import type { PosDraft, PosService } from '../pos/pos.service.js';
@@ -22,13 +22,42 @@ import {
   POS_TYPES,
   View,
 } from './v2-pos.schemas.js';
+import { publishedPosFields, statusIdsOf } from './v2-pos-published.js';
+import { type TransactionViewDeps, transactionViews } from './v2-transaction-views.js';
+
+/** The type asked for: the older `transactionType`, or the published `captureMethod` (Manual: an authorization). */
+function typeOf(body: CreateBody): string {
+  const byCapture = body.captureMethod ? (body.captureMethod === 'Manual' ? 'Authorization' : 'Sale') : undefined;
+  if (body.transactionType && byCapture && body.transactionType !== byCapture) {
+    throw ValidationError.field(
+      'captureMethod',
+      `captureMethod ${body.captureMethod} is not a ${body.transactionType}.`,
+    );
+  }
+  return body.transactionType ?? byCapture ?? 'Sale';
+}
+
+/** One of two names for the same thing (the older and the published); two different values are a 400. */
+function either<T>(field: string, older: T | null | undefined, published: T | null | undefined): T | undefined {
+  if (older != null && published != null && older !== published) {
+    throw ValidationError.field(field, `Send ${field} once: the two names carry different values.`);
+  }
+  return published ?? older ?? undefined;
+}
 
 function draft(merchantId: string, body: CreateBody): PosDraft {
   checkCurrency('currencyCode', body.currencyCode);
   if (body.pricingType === 'Cash') {
     throw ValidationError.field('pricingType', 'Cash payments are recorded by the merchant, not processed: Card only.');
   }
-  const type = body.transactionType ?? 'Sale';
+  if (body.initiationChannel === 'Deeplink') {
+    throw ValidationError.field('initiationChannel', 'Terminals here are reached through the cloud: Cloud only.');
+  }
+  const tip = body.extraAmounts;
+  if (tip?.tipAmount && tip.tipRate) {
+    throw ValidationError.field('extraAmounts', 'Send tipAmount or tipRate, not both.');
+  }
+  const type = typeOf(body);
   if (!(POS_TYPES as readonly string[]).includes(type)) {
     throw ValidationError.field(
       'transactionType',
@@ -39,24 +68,35 @@ function draft(merchantId: string, body: CreateBody): PosDraft {
     merchantId,
     terminalId: body.terminalId,
     typeId: PosType[type as (typeof POS_TYPES)[number]],
-    amountCents: optionalCents(body.amount),
-    tipCents: null,
-    tipRateMpct: null,
+    amountCents: optionalCents(either('baseAmount', body.amount, body.baseAmount)),
+    tipCents: optionalCents(tip?.tipAmount || null),
+    tipRateMpct: optionalMillipercent(tip?.tipRate || null),
     currencyId: 1,
     posDeviceId: body.posDeviceId?.trim() || null,
     referenceId: body.referenceId?.trim() || null,
     processorId: body.paymentProcessorId ?? null,
-    customerId: null,
+    customerId: body.customerId ?? null,
     targetTransactionId: body.targetTransactionId ?? null,
-    readingMethodId: body.readingMethod === 'KeyedIn' ? ReadingMethod.KeyedIn : ReadingMethod.Reading,
-    requestStorageConsent: body.shouldRequestPaymentMethodStorageConsent ?? false,
+    readingMethodId:
+      body.readingMethod === 'KeyedIn' || body.readingMethod === 'KeyedEntry'
+        ? ReadingMethod.KeyedIn
+        : ReadingMethod.Reading,
+    requestStorageConsent:
+      either(
+        'requestPaymentMethodStorageConsent',
+        body.shouldRequestPaymentMethodStorageConsent,
+        body.requestPaymentMethodStorageConsent,
+      ) ?? false,
   };
 }
 
-const created = (p: PosTransaction) => ({ posTransactionId: p.id, status: POS_STATUS_NAMES[p.statusId]! });
+const waitFor = (body: CreateBody) =>
+  either('waitForAcceptanceByTerminal', body.shouldWaitForAcceptanceByTerminal, body.waitForAcceptanceByTerminal) ??
+  false;
 
 function item(p: PosTransaction) {
   return {
+    ...publishedPosFields(p, null),
     id: p.id,
     createdOn: p.createdAt.toISOString(),
     terminalId: p.terminalId,
@@ -69,9 +109,31 @@ function item(p: PosTransaction) {
   };
 }
 
-/** `/v2/pos/transactions`: the POS API in the version 2 names, over the same POS service as `/pos-api/v1`. */
-export function v2PosRoutes(app: App, deps: { pos: PosService }): void {
+/** A list item (PosItem of the published revision): no linkedTransaction. */
+function listItem(p: PosTransaction) {
+  const { linkedTransaction: _, ...rest } = item(p);
+  return rest;
+}
+
+/**
+ * `/v2/pos/transactions`: the POS API in both revisions' names (the older `status`, `amount`, `id`; the published
+ * `posTransactionStatus`, `baseAmount`, `linkedTransaction`), over the same POS service as `/pos-api/v1`.
+ */
+export function v2PosRoutes(app: App, deps: { pos: PosService } & TransactionViewDeps): void {
   const { pos } = deps;
+  /** The POS transaction with its payment in the published transaction names, once there is one. */
+  const full = async (p: PosTransaction) => {
+    const payment = p.transactionId ? await deps.transactions.get(p.merchantId, p.transactionId) : undefined;
+    const linked = payment ? (await transactionViews(deps, p.merchantId, [payment], 'published'))[0] : null;
+    return {
+      ...item(p),
+      ...publishedPosFields(p, linked),
+      merchantId: p.merchantId,
+      paymentProcessorId: p.processorId,
+      posDeviceId: p.posDeviceId,
+      referenceId: p.referenceId,
+    };
+  };
   const tags = ['POS transactions (v2)'];
   const base = '/v2/pos/transactions';
   const ERRORS = errorResponses(...AUTHENTICATED_ERRORS, 404);
@@ -90,9 +152,9 @@ export function v2PosRoutes(app: App, deps: { pos: PosService }): void {
       body: CreateSchema,
       response: { 200: CreatedView, ...ERRORS },
     },
-    run: ({ merchantId, body, idempotency }) =>
-      pos.create(draft(merchantId, body), body.shouldWaitForAcceptanceByTerminal ?? false, idempotency),
-    view: created,
+    run: async ({ merchantId, body, idempotency }) =>
+      full(await pos.create(draft(merchantId, body), waitFor(body), idempotency)),
+    view: (answer) => answer,
   });
 
   merchantOperation(app, {
@@ -101,13 +163,32 @@ export function v2PosRoutes(app: App, deps: { pos: PosService }): void {
     schema: {
       tags,
       summary: 'List POS transactions',
-      description: 'Newest first by default; `page` is zero-based.',
+      description:
+        'Newest first by default; `page` (older) or `pageIndex` (published) is zero-based. A request with ' +
+        '`pageIndex` answers `{items, pageInfo}`, one without it `{items, total}`. Filters: `terminalId`, ' +
+        '`fromDate`/`toDate` (created), `posTransactionStatus` (the published statuses).',
       querystring: ListQuery,
       response: { 200: ListResponse, ...errorResponses(...AUTHENTICATED_ERRORS) },
     },
-    run: ({ merchantId, query }) =>
-      pos.list({ merchantId, terminalId: query.terminalId }, pageRequest(query, POS_LIST)),
-    view: (result) => ({ items: result.items.map(item), total: result.total }),
+    run: async ({ merchantId, query }) => {
+      const { from, to } = dateRange('fromDate', query.fromDate, 'toDate', query.toDate);
+      const { page, published, pageIndex, pageSize } = publishedPageRequest(query, POS_LIST);
+      const result = await pos.list(
+        {
+          merchantId,
+          terminalId: query.terminalId,
+          from,
+          to,
+          ...(query.posTransactionStatus ? { statusIds: statusIdsOf(query.posTransactionStatus) } : {}),
+        },
+        page,
+      );
+      const items = result.items.map(listItem);
+      return published
+        ? { items, pageInfo: pageInfoOf(pageIndex, pageSize, result.total) }
+        : { items, total: result.total };
+    },
+    view: (answer) => answer,
   });
 
   merchantOperation(app, {
@@ -123,15 +204,9 @@ export function v2PosRoutes(app: App, deps: { pos: PosService }): void {
       querystring: GetQuery,
       response: { 200: View, ...ERRORS },
     },
-    run: ({ merchantId, params, query }) =>
-      pos.read(merchantId, params.id, query.waitForTransactionProcessing ?? false),
-    view: (found) => ({
-      ...item(found),
-      merchantId: found.merchantId,
-      paymentProcessorId: found.processorId,
-      posDeviceId: found.posDeviceId,
-      referenceId: found.referenceId,
-    }),
+    run: async ({ merchantId, params, query }) =>
+      full(await pos.read(merchantId, params.id, query.waitForTransactionProcessing ?? false)),
+    view: (answer) => answer,
   });
 
   merchantOperation(app, {
@@ -144,8 +219,8 @@ export function v2PosRoutes(app: App, deps: { pos: PosService }): void {
       params: IdParams,
       response: { 200: CreatedView, ...ERRORS },
     },
-    run: ({ merchantId, params }) => pos.cancel(merchantId, params.id),
-    view: created,
+    run: async ({ merchantId, params }) => full(await pos.cancel(merchantId, params.id)),
+    view: (answer) => answer,
   });
 
   merchantOperation(app, {

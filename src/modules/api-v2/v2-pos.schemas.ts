@@ -1,8 +1,9 @@
 // Version 2 POS transactions, as the vendor's document names them: string enums where v1 has ids.
 import Type, { type Static } from 'typebox';
-import { listQuerySchema, Paged } from '../../platform/http/paging.js';
-import { AmountSchema } from '../../platform/money.js';
+import { DateFilter, listQuerySchema, PageInfo, PublishedPaging } from '../../platform/http/paging.js';
+import { AmountSchema, RateSchema } from '../../platform/money.js';
 import { POS_LIST } from '../pos/pos-list.js';
+import { PUBLISHED_POS_STATUSES } from './v2-pos-published.js';
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
 const Opt = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Optional(Nullable(schema));
@@ -53,6 +54,23 @@ export const CreateBody = Type.Object(
     amount: Opt(
       AmountSchema({ description: 'Authorization and Sale: required, > 0. Capture, Refund: default whole.' }),
     ),
+    baseAmount: Opt(AmountSchema({ description: 'The published name of `amount`.' })),
+    captureMethod: Opt(
+      Literals(['Auto', 'Manual'], 'The published revision: Auto (a sale, the default) or Manual (an authorization).'),
+    ),
+    extraAmounts: Opt(
+      Type.Object(
+        {
+          tipAmount: Opt(AmountSchema({ description: 'A tip, at most one of tipAmount and tipRate.' })),
+          tipRate: Opt(RateSchema({ description: 'A tip as a percentage of baseAmount.' })),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+    customerId: Opt(Type.String({ format: 'uuid', description: 'The customer the payment is for.' })),
+    initiationChannel: Opt(Literals(['Cloud', 'Deeplink'], 'Cloud (default); Deeplink is not offered: a 400.')),
+    waitForAcceptanceByTerminal: Opt(Type.Boolean({ description: 'The published name.' })),
+    requestPaymentMethodStorageConsent: Opt(Type.Boolean({ description: 'The published name.' })),
     pricingType: Opt(Literals(['Card', 'Cash'], 'Card (default). Cash is not processed: a 400.')),
     currencyCode: Opt(Type.String({ maxLength: 3, description: 'ISO 4217; USD only.' })),
     targetTransactionId: Opt(Type.String({ format: 'uuid', description: 'Capture, Void, Refund: the transaction.' })),
@@ -62,7 +80,12 @@ export const CreateBody = Type.Object(
     shouldWaitForAcceptanceByTerminal: Opt(
       Type.Boolean({ description: 'Answer once the terminal accepts or declines (at most 30 s).' }),
     ),
-    readingMethod: Opt(Literals(['Reading', 'KeyedIn'], 'Reading (tap, chip, swipe; default) or KeyedIn.')),
+    readingMethod: Opt(
+      Literals(
+        ['Reading', 'KeyedIn', 'Regular', 'KeyedEntry'],
+        'Reading (tap, chip, swipe; default) or KeyedIn; the published revision names them Regular and KeyedEntry.',
+      ),
+    ),
     shouldRequestPaymentMethodStorageConsent: Opt(Type.Boolean()),
   },
   {
@@ -84,9 +107,58 @@ export const CreateBody = Type.Object(
 );
 export type CreateBody = Static<typeof CreateBody>;
 
+const PublishedStatus = Type.Enum([...PUBLISHED_POS_STATUSES], {
+  description: 'The published status: InProgress, Completed (the payment may be declined), Cancelled or Failed.',
+});
+/** The published revision's fields of a POS transaction (optional here: the older answers carry them too). */
+const publishedFields = {
+  posTransactionStatus: Type.Optional(PublishedStatus),
+  modifiedOn: Type.Optional(Type.String({ format: 'date-time' })),
+  customerId: Type.Optional(Nullable(Uuid())),
+  captureMethod: Type.Optional(Type.Enum(['Auto', 'Manual'])),
+  baseAmount: Type.Optional(Nullable(Type.Number())),
+  extraAmounts: Type.Optional(
+    Type.Object({
+      tipAmount: Nullable(Type.Number()),
+      tipRate: Nullable(Type.Number()),
+      discountAmount: Nullable(Type.Number()),
+      discountRate: Nullable(Type.Number()),
+      surchargeRate: Nullable(Type.Number()),
+    }),
+  ),
+  processedAmount: Type.Optional(Nullable(Type.Number())),
+  linkedTransaction: Type.Optional(
+    Nullable(
+      Type.Object({}, { additionalProperties: true, description: 'The payment, as GET /v2/transactions/{id}.' }),
+    ),
+  ),
+};
+const PUBLISHED_EXAMPLE = {
+  posTransactionStatus: 'InProgress',
+  modifiedOn: '2026-11-24T10:00:00.000Z',
+  customerId: null,
+  captureMethod: 'Auto',
+  baseAmount: 125.5,
+  extraAmounts: { tipAmount: null, tipRate: null, discountAmount: null, discountRate: null, surchargeRate: null },
+  processedAmount: null,
+  linkedTransaction: null,
+};
+
 export const CreatedView = Type.Object(
-  { posTransactionId: Uuid(), status: OneOf(STATUSES) },
-  { examples: [{ posTransactionId: POS_ID, status: 'TransactionProcessing' }] },
+  {
+    posTransactionId: Uuid(),
+    status: OneOf(STATUSES),
+    createdOn: Type.Optional(Type.String({ format: 'date-time' })),
+    merchantId: Type.Optional(Uuid()),
+    terminalId: Type.Optional(Uuid()),
+    paymentProcessorId: Type.Optional(Nullable(Uuid())),
+    posDeviceId: Type.Optional(Nullable(Type.String())),
+    referenceId: Type.Optional(Nullable(Type.String())),
+    transactionId: Type.Optional(Nullable(Uuid())),
+    currencyCode: Type.Optional(Type.String()),
+    ...publishedFields,
+  },
+  { examples: [{ posTransactionId: POS_ID, status: 'TransactionProcessing', ...PUBLISHED_EXAMPLE }] },
 );
 
 const itemFields = {
@@ -99,6 +171,12 @@ const itemFields = {
   currencyCode: Type.String(),
   targetTransactionId: Nullable(Uuid()),
   transactionType: OneOf(POS_TYPES),
+  posTransactionId: Type.Optional(Uuid()),
+  merchantId: Type.Optional(Uuid()),
+  paymentProcessorId: Type.Optional(Nullable(Uuid())),
+  posDeviceId: Type.Optional(Nullable(Type.String())),
+  referenceId: Type.Optional(Nullable(Type.String())),
+  ...publishedFields,
 };
 const ITEM_EXAMPLE = {
   id: POS_ID,
@@ -112,8 +190,21 @@ const ITEM_EXAMPLE = {
   transactionType: 'Sale',
 };
 
-export const ListQuery = listQuerySchema(POS_LIST, { terminalId: Type.Optional(Uuid()) });
-export const ListResponse = Paged(Type.Object(itemFields), { items: [ITEM_EXAMPLE], total: 1 });
+export const ListQuery = listQuerySchema(POS_LIST, {
+  ...PublishedPaging,
+  terminalId: Type.Optional(Uuid()),
+  fromDate: DateFilter('Created at or after (published revision).'),
+  toDate: DateFilter('Created at or before (published revision).'),
+  posTransactionStatus: Type.Optional(PublishedStatus),
+});
+export const ListResponse = Type.Object(
+  {
+    items: Type.Array(Type.Object(itemFields)),
+    total: Type.Optional(Type.Integer({ description: 'The older envelope (a request without pageIndex).' })),
+    pageInfo: Type.Optional(PageInfo),
+  },
+  { examples: [{ items: [{ ...ITEM_EXAMPLE, ...PUBLISHED_EXAMPLE }], total: 1 }] },
+);
 
 export const View = Type.Object(
   {

@@ -1,13 +1,14 @@
 import Type from 'typebox';
 import type { Clock } from '../../platform/clock/clock.js';
 import { AUTHENTICATED_ERRORS, errorResponses } from '../../platform/http/error-schemas.js';
-import { listQuerySchema, Paged, pageRequest } from '../../platform/http/paging.js';
+import { listQuerySchema, PageInfo, pageRequest } from '../../platform/http/paging.js';
 import { merchantOf } from '../../platform/http/principal.js';
 import type { App } from '../../platform/http/server.js';
 import { TERMINAL_LIST } from '../terminals/terminal-list.js';
 import { terminalListItem, terminalStatusView } from '../terminals/terminals.mapper.js';
 import { DeliveryStatus } from '../terminals/terminals.model.js';
 import type { TerminalsService } from '../terminals/terminals.service.js';
+import { PUBLISHED_TERMINAL_QUERY, PublishedTerminalItem, publishedTerminalList } from './v2-terminals-published.js';
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
 /** A closed set of names in a request; in an answer, a string that says which (answers are not re-validated). */
@@ -19,6 +20,7 @@ const TERMINAL_ID = '01936f6e-3f5b-7a21-9c3e-6f1d2a4b5c70';
 const ListQuery = listQuerySchema(TERMINAL_LIST, {
   deliveryStatus: Type.Optional(Names(...DELIVERY)),
   serialNumber: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+  ...PUBLISHED_TERMINAL_QUERY,
 });
 
 const Item = Type.Object({
@@ -39,6 +41,10 @@ const Status = Type.Object(
     terminalId: Type.String({ format: 'uuid' }),
     timestamp: Type.String({ format: 'date-time', description: 'When this answer was made (the business clock).' }),
     terminalPosStatus: OneOf('Active', 'Busy', 'Offline'),
+    merchantId: Type.Optional(Type.String({ format: 'uuid' })),
+    terminalStatus: Type.Optional(OneOf('Ready', 'Busy', 'Offline')),
+    lastSeenOn: Type.Optional(Nullable(Type.String({ format: 'date-time', description: 'The published name.' }))),
+    terminalAppVersion: Type.Optional(Nullable(Type.String({ description: 'The published name.' }))),
     connectionStatus: OneOf('Online', 'Offline'),
     connectionType: Nullable(OneOf('WiFi', 'Mobile', 'Ethernet')),
     wifiConnectionStrength: Nullable(Type.Integer({ description: 'null while the terminal is offline.' })),
@@ -92,32 +98,48 @@ export function v2TerminalsRoutes(app: App, deps: V2TerminalsRouteDeps): void {
         summary: 'List terminals',
         description:
           'The merchant’s terminals; `search` matches the serial number, `page` is zero-based. Online means a node ' +
-          'holds the terminal channel socket (in the sandbox, or the virtual terminal is switched on).',
+          'holds the terminal channel socket (in the sandbox, or the virtual terminal is switched on). A request ' +
+          'with `pageIndex` (the published revision) lists active terminals only, in the published names ' +
+          '(`terminalId`, `terminalStatus` Ready, Busy or Offline, `lastSeenOn`), filtered by `terminalStatus`, ' +
+          '`terminalMode`, `connectionStatus`, `serialNumber` (exact) and `search` (serial number, model, ' +
+          'manufacturer, terminal id, company name), sorted by `sortBy`/`sortOrder`, as `{items, pageInfo}`.',
         querystring: ListQuery,
         response: {
-          200: Paged(Item, {
-            items: [
-              {
-                id: TERMINAL_ID,
-                merchantId: '01936f6e-3f5b-7a21-9c3e-6f1d2a4b5c01',
-                merchantCompanyName: 'Acme Widgets',
-                serialNumber: 'SN100001',
-                terminalManufacturer: 'Sunmi',
-                terminalModel: 'SunmiP2',
-                deliveryStatus: 'Active',
-                terminalMode: 'SemiIntegrated',
-                connectionStatus: 'Online',
-                lastSeenTimestamp: '2026-11-24T10:00:00.000Z',
-              },
-            ],
-            total: 1,
-          }),
+          200: Type.Object(
+            {
+              items: Type.Array(Type.Union([Item, PublishedTerminalItem])),
+              total: Type.Optional(Type.Integer()),
+              pageInfo: Type.Optional(PageInfo),
+            },
+            {
+              examples: [
+                {
+                  items: [
+                    {
+                      id: TERMINAL_ID,
+                      merchantId: '01936f6e-3f5b-7a21-9c3e-6f1d2a4b5c01',
+                      merchantCompanyName: 'Acme Widgets',
+                      serialNumber: 'SN100001',
+                      terminalManufacturer: 'Sunmi',
+                      terminalModel: 'SunmiP2',
+                      deliveryStatus: 'Active',
+                      terminalMode: 'SemiIntegrated',
+                      connectionStatus: 'Online',
+                      lastSeenTimestamp: '2026-11-24T10:00:00.000Z',
+                    },
+                  ],
+                  total: 1,
+                },
+              ],
+            },
+          ),
           ...errorResponses(...AUTHENTICATED_ERRORS),
         },
       },
     },
     async (request) => {
       const q = request.query;
+      if (q.pageIndex !== undefined) return publishedTerminalList(deps, merchantOf(request).merchantId, q);
       const result = await deps.terminals.list(
         {
           merchantId: merchantOf(request).merchantId,
@@ -159,6 +181,10 @@ export function v2TerminalsRoutes(app: App, deps: V2TerminalsRouteDeps): void {
       const strength = (value: number | null) => (presence.online ? (value ?? 0) : null);
       return {
         ...v,
+        merchantId: terminal.merchantId,
+        terminalStatus: v.availabilityStatus ?? 'Offline',
+        lastSeenOn: v.lastSeenTimestamp,
+        terminalAppVersion: v.ariseTerminalVersion,
         wifiConnectionStrength: strength(v.wifiConnectionStrength),
         mobileConnectionStrength: strength(v.mobileConnectionStrength),
         timestamp: deps.clock.now().toISOString(),

@@ -16,8 +16,8 @@ import type { TransactionsService } from '../payments/transactions.service.js';
 import type { VaultService } from '../vault/vault.service.js';
 import { achCommand, cardCommand, checkCurrency, customerOfMethod } from './v2-commands.js';
 import { revisionOf } from './v2-revision.js';
-import { transactionDetail } from './v2-transaction-detail.js';
 import { v2TransactionList } from './v2-transaction-list.js';
+import { transactionViews } from './v2-transaction-views.js';
 import { achResult, transactionResult } from './v2-transactions.mapper.js';
 import {
   CaptureBody,
@@ -50,29 +50,8 @@ export function v2TransactionsRoutes(app: App, deps: V2TransactionsRouteDeps): v
   const ERRORS = errorResponses(...AUTHENTICATED_ERRORS, 404, 409);
   const configurationOf = (merchantId: string) => merchants.getConfiguration(merchantId);
 
-  /** The detail shape of these transactions: their ACH entries and refunds are read for all of them at once. */
-  async function details(merchantId: string, list: Transaction[], revision: 'published' | 'older') {
-    const achIds = list.filter((t) => t.method === 'ach').map((t) => t.id);
-    const [configuration, entries, refunds] = await Promise.all([
-      configurationOf(merchantId),
-      achIds.length ? deps.ach.entries(merchantId, achIds) : new Map<string, AchEntry>(),
-      transactions.refundsOf(
-        merchantId,
-        list.filter((t) => t.refundedCents > 0).map((t) => t.id),
-      ),
-    ]);
-    return list.map((t) =>
-      transactionDetail(
-        t,
-        {
-          configuration,
-          entry: entries.get(t.id),
-          refunds: refunds.filter((r) => r.originalTransactionId === t.id),
-        },
-        revision,
-      ),
-    );
-  }
+  const details = (merchantId: string, list: Transaction[], revision: 'published' | 'older') =>
+    transactionViews(deps, merchantId, list, revision);
 
   merchantOperation(app, {
     method: 'POST',

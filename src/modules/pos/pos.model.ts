@@ -34,6 +34,15 @@ export const READS_CARD: ReadonlySet<number> = new Set([PosType.Authorization, P
 /** `readingMethodId`: the terminal reads the card (tap, chip, swipe), or the card details are keyed in. */
 export const ReadingMethod = { Reading: 1, KeyedIn: 2 } as const;
 
+/** What a POS transaction list is narrowed to: a terminal, a creation window, some statuses. */
+export interface PosListFilter {
+  merchantId: string;
+  terminalId?: string;
+  from?: Date;
+  to?: Date;
+  statusIds?: readonly number[];
+}
+
 export interface PosTransaction {
   id: string;
   merchantId: string;

@@ -1,7 +1,7 @@
 import type { Sql } from '../../platform/db/pool.js';
 import { sqlIds } from '../../platform/db/sql-ids.js';
 import type { PageRequest } from '../../platform/http/paging.js';
-import { IN_PROGRESS, PosStatus, type PosTransaction } from './pos.model.js';
+import { IN_PROGRESS, type PosListFilter, PosStatus, type PosTransaction } from './pos.model.js';
 
 /** Every status change is announced on this channel (payload: the id): long-polls and the terminal side wake on it. */
 export const POS_CHANNEL = 'pos_transaction';
@@ -182,27 +182,32 @@ export async function movePos(
 
 export async function listPos(
   sql: Sql,
-  filter: { merchantId: string; terminalId?: string },
+  filter: PosListFilter,
   page: PageRequest,
 ): Promise<{ items: PosTransaction[]; total: number }> {
-  const params: unknown[] = [filter.merchantId, filter.terminalId ?? null, page.limit, page.offset];
-  const where = 'p.merchant_id = $1 AND ($2::uuid IS NULL OR p.terminal_id = $2)';
+  const params: unknown[] = [
+    filter.merchantId,
+    filter.terminalId ?? null,
+    filter.from ?? null,
+    filter.to ?? null,
+    filter.statusIds ?? null,
+  ];
+  const where =
+    'p.merchant_id = $1 AND ($2::uuid IS NULL OR p.terminal_id = $2) AND ($3::timestamptz IS NULL OR ' +
+    'p.created_at >= $3) AND ($4::timestamptz IS NULL OR p.created_at <= $4) AND ($5::int[] IS NULL OR ' +
+    'p.status_id = ANY($5))';
   const { rows } = await sql.query(
     `SELECT p.*, count(*) OVER ()::int AS total FROM pos_transactions p WHERE ${where}
-     ${page.orderSql} LIMIT $3 OFFSET $4`,
-    params,
+     ${page.orderSql} LIMIT $6 OFFSET $7`,
+    [...params, page.limit, page.offset],
   );
   let total = rows[0]?.total as number | undefined;
   if (total === undefined) {
     total =
       page.offset === 0
         ? 0
-        : (
-            await sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM pos_transactions p WHERE ${where}`, [
-              filter.merchantId,
-              filter.terminalId ?? null,
-            ])
-          ).rows[0]!.n;
+        : (await sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM pos_transactions p WHERE ${where}`, params))
+            .rows[0]!.n;
   }
   return { items: rows.map(toPos), total };
 }

@@ -14,7 +14,7 @@ import {
 } from '../payments/transactions.model.js';
 import { TerminalMode } from '../terminals/terminals.model.js';
 import { posQueues } from './pos.jobs.js';
-import { FOLLOW_UPS, isFinal, PosStatus, type PosTransaction, PosType } from './pos.model.js';
+import { FOLLOW_UPS, isFinal, type PosListFilter, PosStatus, type PosTransaction, PosType } from './pos.model.js';
 import {
   findInProgressOn,
   findPos,
@@ -119,7 +119,7 @@ export class PosService {
     );
   }
 
-  list(filter: { merchantId: string; terminalId?: string }, page: PageRequest) {
+  list(filter: PosListFilter, page: PageRequest) {
     return listPos(this.deps.pool, filter, page);
   }
 

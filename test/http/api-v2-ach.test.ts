@@ -84,6 +84,11 @@ describe('version 2: ACH holds, reversals and credits, and receipts by SMS', () 
       accountHolderType: 'Personal',
       accountType: 'Checking',
       secCode: 'PPD',
+      // The published revision's names beside them.
+      paymentMethodId: null,
+      accountRoutingNumber: '021000021',
+      isSameDayProcessing: false,
+      requesterIpAddress: shown.achDetails.requesterIpAddress,
     });
     assert.ok(shown.achDetails.maskedAccountNumber.endsWith('6789'));
     assert.ok(!JSON.stringify(shown).includes('123456789'), 'never the account number');

@@ -35,7 +35,7 @@ export function customerInput(body: UpdateCustomerBody | CreateCustomerBody): Cu
 }
 
 export const cardInput = (card: CardBody): CardInput => ({
-  name: card.name,
+  name: card.paymentName ?? card.name,
   pan: card.cardNumber,
   expirationMonth: card.expirationMonth,
   expirationYear: card.expirationYear,
@@ -43,7 +43,7 @@ export const cardInput = (card: CardBody): CardInput => ({
 });
 
 export const achInput = (ach: AchBody): AchInput => ({
-  name: ach.name,
+  name: ach.paymentName ?? ach.name,
   accountNumber: ach.accountNumber,
   routingNumber: ach.routingNumber,
   accountType: ach.accountType == null ? null : ach.accountType === 'Checking' ? 1 : 2,

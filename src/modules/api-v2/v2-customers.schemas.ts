@@ -23,6 +23,7 @@ export const CardInput = Type.Object(
     expirationMonth: Type.Integer({ minimum: 1, maximum: 12 }),
     expirationYear: Type.Integer({ minimum: 2000, maximum: 2099 }),
     name: Text(100),
+    paymentName: Text(100),
   },
   { additionalProperties: false },
 );
@@ -36,6 +37,7 @@ export const AchInput = Type.Object(
     accountHolderType: Opt(Type.Enum(['Business', 'Personal'])),
     accountType: Opt(Type.Enum(['Checking', 'Savings'])),
     name: Text(100),
+    paymentName: Text(100),
   },
   { additionalProperties: false },
 );

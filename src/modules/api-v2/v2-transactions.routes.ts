@@ -7,7 +7,6 @@ import { merchantOf } from '../../platform/http/principal.js';
 import type { App } from '../../platform/http/server.js';
 import { optionalCents, toCents, toMillipercent } from '../../platform/money.js';
 import type { MerchantsService } from '../merchants/merchants.service.js';
-import type { AchEntry } from '../payments/ach/ach.model.js';
 import type { AchPaymentsService } from '../payments/ach/ach.service.js';
 import { percentOf } from '../payments/amounts.js';
 import type { CardPaymentsService } from '../payments/card-payments.service.js';

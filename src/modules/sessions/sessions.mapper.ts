@@ -125,7 +125,9 @@ function commonView(view: SessionView, baseUrl: string) {
 }
 
 export function v2SessionView(view: SessionView, baseUrl: string) {
-  return { ...commonView(view, baseUrl), mode: SESSION_MODE_NAMES[view.session.mode]! };
+  const common = commonView(view, baseUrl);
+  // The published revision's surcharge is a number: none (0) until a payment carries one.
+  return { ...common, surchargeAmount: common.surchargeAmount ?? 0, mode: SESSION_MODE_NAMES[view.session.mode]! };
 }
 
 export function intSessionView(view: SessionView, baseUrl: string) {

@@ -25,6 +25,11 @@ const PUBLISHED_SUPERSETS = new Set([
   'GET /v2/pos/transactions/{id}',
   'POST /v2/pos/transactions/{id}/cancel',
   'GET /v2/terminals/{id}/status',
+  // Lists answer both envelopes (`total` and `pageInfo`), and customers' and batches' items both names.
+  'GET /v2/customers',
+  'GET /v2/transactions',
+  'GET /v2/settlements/batches',
+  'GET /v2/terminals',
 ]);
 /**
  * Operations whose answers also carry other names (the specification's on webhooks, the published revision's

@@ -103,7 +103,7 @@ describe('version 2: ACH holds, reversals and credits, and receipts by SMS', () 
         ['Refund', 'Pending', 33.33],
       ],
     );
-    assert.equal((await ok('GET', `/v2/transactions/${refund.transactionId}`)).paymentMethodType, 'ElectronicCheck');
+    assert.equal((await ok('GET', `/v2/transactions/${refund.transactionId}`)).paymentMethodType, 'ACH');
   });
 
   it('reads InProgress once its NACHA file went out, and refuses a reversal then', async () => {

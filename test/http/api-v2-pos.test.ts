@@ -38,7 +38,8 @@ describe('version 2: terminals and POS transactions', () => {
   it('lists terminals with string enums and shows a status', async () => {
     const semi = await terminal();
     const standalone = await terminal(1);
-    const list = await ok('GET', `/v2/terminals?serialNumber=${semi.serialNumber}`);
+    // The older terms (`page`): every terminal, in the older names.
+    const list = await ok('GET', `/v2/terminals?page=0&serialNumber=${semi.serialNumber}`);
     assert.equal(list.total, 1);
     assert.deepEqual(list.items[0], {
       id: semi.id,
@@ -246,7 +247,10 @@ describe('version 2: terminals and POS transactions', () => {
     assert.equal(all.pageInfo.totalItems, 2);
     assert.deepEqual(Object.keys(all.items[0]).sort(), [
       'connectionStatus',
+      'deliveryStatus',
+      'id',
       'lastSeenOn',
+      'lastSeenTimestamp',
       'merchantCompanyName',
       'merchantId',
       'serialNumber',

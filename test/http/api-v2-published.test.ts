@@ -180,7 +180,7 @@ describe('the published revision’s operations', () => {
     assert.equal(fixed.status, 400);
   });
 
-  it('lists customers in the published names and envelope for a request with pageIndex, the older ones otherwise', async () => {
+  it('lists customers in both revisions’ names and envelopes, ordered and paged by the request’s terms', async () => {
     const shop = await t.merchant();
     for (const [first, phone] of [
       ['Ann', '+12125550101'],
@@ -202,10 +202,10 @@ describe('the published revision’s operations', () => {
     }
     const published = await t.ok(shop, 'GET', '/v2/customers?pageIndex=0&pageSize=2');
     assert.deepEqual(published.pageInfo, { pageIndex: 0, pageSize: 2, totalItems: 3, totalPages: 2, hasMore: true });
-    assert.equal(published.total, undefined);
+    assert.equal(published.total, 3, 'the older envelope beside');
     const item = published.items[0];
     assert.equal(item.firstName, 'Ann', 'oldest first: asc is true by default');
-    assert.ok(item.customerId && item.id === undefined);
+    assert.ok(item.customerId && item.id === item.customerId);
     assert.equal(item.mobilePhoneNumber, '+12125550101');
     assert.equal(item.billingAddress.addressLine1, '1 Main St');
     const last = await t.ok(shop, 'GET', '/v2/customers?pageIndex=1&pageSize=2');
@@ -213,8 +213,19 @@ describe('the published revision’s operations', () => {
     assert.equal(last.items.length, 1);
     const older = await t.ok(shop, 'GET', '/v2/customers?page=0&pageSize=2');
     assert.equal(older.total, 3);
-    assert.ok(older.items[0].id && older.items[0].customerId === undefined);
+    assert.equal(older.items[0].firstName, 'Cy', 'the older terms: newest first');
     assert.equal(older.items[0].billingAddress.line1, '1 Main St');
+    const plain = await t.ok(shop, 'GET', '/v2/customers');
+    assert.deepEqual(
+      [plain.items[0].firstName, plain.pageInfo.pageSize],
+      ['Ann', 20],
+      'no paging at all (the v2 CLI’s list): the published terms',
+    );
+    const olderSdk = await t.request('GET', '/v2/customers', {
+      token: shop.token,
+      headers: { 'x-api-version': '2.12' },
+    });
+    assert.deepEqual([olderSdk.body.items[0].firstName, olderSdk.body.pageInfo.pageSize], ['Cy', 15]);
     const byPhone = await t.ok(shop, 'GET', '/v2/customers?pageIndex=0&mobilePhoneNumber=0102');
     assert.deepEqual(
       byPhone.items.map((i: { firstName: string }) => i.firstName),
@@ -222,7 +233,7 @@ describe('the published revision’s operations', () => {
     );
   });
 
-  it('lists settlement batches in the published names and statuses for a request with pageIndex', async () => {
+  it('lists settlement batches in both revisions’ names and statuses', async () => {
     const shop = await t.merchant();
     const configuration = await t.expectOk(
       t.request('GET', '/pay-api/v1/configurations/payments', { token: shop.token }),
@@ -241,7 +252,8 @@ describe('the published revision’s operations', () => {
     );
     assert.equal(settled.batchStatus, 'Settled');
     assert.equal(settled.totalNetAmount, 20);
-    assert.ok(settled.batchId && settled.id === undefined);
+    assert.ok(settled.batchId && settled.id === settled.batchId);
+    assert.deepEqual([open.status, settled.status], ['Open', 'Settled'], 'the older status beside');
     const onlySettled = await t.ok(shop, 'GET', '/v2/settlements/batches?pageIndex=0&batchStatus=Settled');
     assert.deepEqual(
       onlySettled.items.map((b: { batchId: string }) => b.batchId),
@@ -251,7 +263,7 @@ describe('the published revision’s operations', () => {
     assert.equal(declined.pageInfo.totalItems, 0);
     const older = await t.ok(shop, 'GET', '/v2/settlements/batches');
     assert.equal(older.total, 2);
-    assert.ok(older.items[0].id && older.items[0].batchStatus === undefined);
+    assert.ok(older.items[0].id && older.items[0].batchStatus === 'Open');
     const ascending = await t.ok(
       shop,
       'GET',

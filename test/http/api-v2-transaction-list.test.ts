@@ -1,5 +1,5 @@
 // GET /v2/transactions as the published "V2 Beta" document pages and filters it: `pageIndex`/`pageSize`/`sortBy`/
-// `sortOrder`, the `{items, pageInfo}` envelope for a request with pageIndex (the older `{items, total}` without),
+// `sortOrder`, both envelopes (`pageInfo` and the older `total`), the default page size by the request's terms,
 // paged to its end with hasMore false on the last page and no items past it; each of the document's filters
 // narrowing what it says; pageSize over 100 refused; the older `page` still paging.
 import assert from 'node:assert/strict';
@@ -69,7 +69,7 @@ describe('GET /v2/transactions, published paging and filters', () => {
       assert.equal(page.pageInfo.pageIndex, pageIndex);
       assert.equal(page.pageInfo.totalItems, 5);
       assert.equal(page.pageInfo.totalPages, 3);
-      assert.equal(page.total, undefined, 'the published envelope only');
+      assert.equal(page.total, 5, 'the older envelope beside');
       seen.push(...page.items.map((i) => i.transactionId));
       if (!page.pageInfo.hasMore) {
         assert.equal(pageIndex, 2);
@@ -82,7 +82,11 @@ describe('GET /v2/transactions, published paging and filters', () => {
     assert.equal((await t.request('GET', '/v2/transactions?pageSize=101', { token: m.token })).status, 400);
     const older = await list('page=1&pageSize=2');
     assert.equal(older.items.length, 2, 'the older `page` still pages');
-    assert.deepEqual([older.total, older.pageInfo], [5, undefined], 'in the older envelope');
+    assert.deepEqual([older.total, older.pageInfo.pageIndex], [5, 1], 'both envelopes');
+    const plain = await list('');
+    assert.deepEqual([plain.pageInfo.pageSize, plain.items.length], [20, 5], 'no paging at all: the published terms');
+    const olderDefault = await t.request('GET', '/v2/transactions?page=0', { token: m.token });
+    assert.equal(olderDefault.body.pageInfo.pageSize, 15, 'the older terms: 15 a page');
   });
 
   it('sorts by processedAmount both ways, and ignores a sortOrder without sortBy', async () => {

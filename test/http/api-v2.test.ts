@@ -237,7 +237,7 @@ describe('version 2: settings and transactions as the SDK calls them', () => {
     assert.equal(debit.processedAmount, 42.5);
     assert.equal(debit.processorResponse.processorName, 'SandboxAch');
     const shown = await ok('GET', `/v2/transactions/${debit.transactionId}`);
-    assert.equal(shown.paymentMethodType, 'ElectronicCheck');
+    assert.equal(shown.paymentMethodType, 'ACH', 'the published name; ElectronicCheck for x-api-version 2.12');
     assert.equal(shown.referenceId, 'ach-v2-1');
   });
 

@@ -175,7 +175,7 @@ export function listItem(customer: Customer, stats: CustomerStats) {
 }
 
 /** The address in both revisions' names (a customer's detail answers both). */
-function bothAddress(address: Address | null) {
+export function bothAddress(address: Address | null) {
   const older = v2Address(address);
   return older && { ...older, addressLine1: older.line1, addressLine2: older.line2 };
 }

@@ -14,6 +14,7 @@ import type { CustomersService } from '../customers/customers.service.js';
 import type { PaymentMethod } from '../vault/vault.model.js';
 import {
   achInput,
+  bothAddress,
   cardInput,
   customerDetail,
   customerInput,
@@ -38,6 +39,7 @@ import {
   UpdateCustomerBody,
 } from './v2-customers.schemas.js';
 import { EMPTY_OK } from './v2-empty.js';
+import { listTerms } from './v2-revision.js';
 
 /**
  * A customer's payment methods, a page of them: a customer has a handful, so the page is cut from the whole list
@@ -102,7 +104,11 @@ export function v2CustomersRoutes(app: App, deps: { customers: CustomersService 
       schema: {
         tags,
         summary: 'List customers',
-        description: 'Newest first by default; `page` is zero-based. Each text filter matches part of its field.',
+        description:
+          'Each text filter matches part of its field. Items and envelope in both revisions’ names (`id` and ' +
+          '`customerId`, `total` and `pageInfo`). A request in the older terms (`page` or `orderBy` without ' +
+          '`pageIndex`, or `x-api-version` 2.12) lists newest first, 15 a page; any other oldest first (the ' +
+          'published `asc` true), 20 a page.',
         querystring: CustomerListQuery,
         response: { 200: CustomerList, ...errorResponses(...AUTHENTICATED_ERRORS) },
       },
@@ -111,9 +117,11 @@ export function v2CustomersRoutes(app: App, deps: { customers: CustomersService 
       const q = request.query;
       const range = dateRange('createdFrom', q.createdFrom, 'createdTo', q.createdTo);
       // The published `asc` defaults to true (the older lists' to false); `sortBy`/`sortOrder` as everywhere.
-      const { page, published, pageIndex, pageSize } = publishedPageRequest(
-        q.pageIndex !== undefined && q.asc === undefined && q.sortOrder === undefined ? { ...q, asc: true } : q,
+      const terms = listTerms(request, q);
+      const { page, pageIndex, pageSize } = publishedPageRequest(
+        terms === 'published' && q.asc === undefined && q.sortOrder === undefined ? { ...q, asc: true } : q,
         CUSTOMER_LIST,
+        terms,
       );
       const result = await customers.list(
         {
@@ -128,13 +136,16 @@ export function v2CustomersRoutes(app: App, deps: { customers: CustomersService 
         },
         page,
       );
-      // The published revision's items and envelope for a request in its terms (pageIndex); the older ones otherwise.
-      return published
-        ? {
-            items: result.items.map((i) => publishedListItem(i.customer, i.stats)),
-            pageInfo: pageInfoOf(pageIndex, pageSize, result.total),
-          }
-        : { items: result.items.map((i) => listItem(i.customer, i.stats)), total: result.total };
+      // Both revisions' names and envelopes; the order and page size are the request's terms' defaults.
+      return {
+        items: result.items.map((i) => ({
+          ...listItem(i.customer, i.stats),
+          ...publishedListItem(i.customer, i.stats),
+          billingAddress: bothAddress(i.customer.billingAddress),
+        })),
+        total: result.total,
+        pageInfo: pageInfoOf(pageIndex, pageSize, result.total),
+      };
     },
   );
 

@@ -247,11 +247,7 @@ const EitherAddress = Nullable(
   }),
 );
 
-/**
- * The customer list in either revision: a request without `pageIndex` gets the older items (`id`, `mobileNumber`,
- * `line1`) and `total`; one with it the published items (`customerId`, `mobilePhoneNumber`, `addressLine1`) and
- * `pageInfo` (docs/api-v2.md).
- */
+/** The customer list in both revisions' names and envelopes (docs/api-v2.md). */
 export const CustomerList = Type.Object(
   {
     items: Type.Array(

@@ -23,6 +23,7 @@ import {
   View,
 } from './v2-pos.schemas.js';
 import { publishedPosFields, statusIdsOf } from './v2-pos-published.js';
+import { listTerms } from './v2-revision.js';
 import { type TransactionViewDeps, transactionViews } from './v2-transaction-views.js';
 
 /** The type asked for: the older `transactionType`, or the published `captureMethod` (Manual: an authorization). */
@@ -164,15 +165,15 @@ export function v2PosRoutes(app: App, deps: { pos: PosService } & TransactionVie
       tags,
       summary: 'List POS transactions',
       description:
-        'Newest first by default; `page` (older) or `pageIndex` (published) is zero-based. A request with ' +
-        '`pageIndex` answers `{items, pageInfo}`, one without it `{items, total}`. Filters: `terminalId`, ' +
+        'Newest first by default; `page` (older) or `pageIndex` (published) is zero-based. Answers `items` in ' +
+        'both revisions’ names with `total` and `pageInfo`. Filters: `terminalId`, ' +
         '`fromDate`/`toDate` (created), `posTransactionStatus` (the published statuses).',
       querystring: ListQuery,
       response: { 200: ListResponse, ...errorResponses(...AUTHENTICATED_ERRORS) },
     },
-    run: async ({ merchantId, query }) => {
+    run: async ({ merchantId, query, request }) => {
       const { from, to } = dateRange('fromDate', query.fromDate, 'toDate', query.toDate);
-      const { page, published, pageIndex, pageSize } = publishedPageRequest(query, POS_LIST);
+      const { page, pageIndex, pageSize } = publishedPageRequest(query, POS_LIST, listTerms(request, query));
       const result = await pos.list(
         {
           merchantId,
@@ -183,10 +184,11 @@ export function v2PosRoutes(app: App, deps: { pos: PosService } & TransactionVie
         },
         page,
       );
-      const items = result.items.map(listItem);
-      return published
-        ? { items, pageInfo: pageInfoOf(pageIndex, pageSize, result.total) }
-        : { items, total: result.total };
+      return {
+        items: result.items.map(listItem),
+        total: result.total,
+        pageInfo: pageInfoOf(pageIndex, pageSize, result.total),
+      };
     },
     view: (answer) => answer,
   });

@@ -17,6 +17,7 @@ import type { TransactionsService } from '../payments/transactions.service.js';
 import { BATCH_FILTERS, batchFilter } from '../settlements/batch-query.js';
 import { BatchStatus } from '../settlements/settlements.model.js';
 import { BATCH_LIST, type Batch, type SettlementsService } from '../settlements/settlements.service.js';
+import { listTerms } from './v2-revision.js';
 import { SettleBody, SettleResult } from './v2-transactions.schemas.js';
 
 const PUBLISHED_BATCH_STATUSES = ['Open', 'PendingSettlement', 'Settled', 'Declined'] as const;
@@ -170,7 +171,8 @@ export function v2SettlementsRoutes(app: App, deps: V2SettlementsRouteDeps): voi
         summary: 'List settlement batches',
         description:
           'As GET /pay-api/v1/settlements/batches, in the version 2 names: open batches show live totals, settled ' +
-          'ones the totals frozen when they closed. `page` is zero-based.',
+          'ones the totals frozen when they closed. `page` or `pageIndex` is zero-based; the items carry both ' +
+          'revisions’ names (`id` and `batchId`, `status` and `batchStatus`, …), the envelope `total` and `pageInfo`.',
         querystring: BatchQuery,
         response: {
           200: BatchPage,
@@ -187,7 +189,7 @@ export function v2SettlementsRoutes(app: App, deps: V2SettlementsRouteDeps): voi
             ? [BatchStatus.Settled]
             : [BatchStatus.Open, BatchStatus.PendingSettlement];
       // The published revision sorts descending unless told (`sortOrder`), as the older `asc` does.
-      const { page, published, pageIndex, pageSize } = publishedPageRequest(q, BATCH_LIST);
+      const { page, pageIndex, pageSize } = publishedPageRequest(q, BATCH_LIST, listTerms(request, q));
       const result = await deps.settlements.list(
         {
           ...batchFilter(merchantOf(request).merchantId, {
@@ -199,10 +201,12 @@ export function v2SettlementsRoutes(app: App, deps: V2SettlementsRouteDeps): voi
         },
         page,
       );
-      // The published revision's items and envelope for a request in its terms (pageIndex); the older ones otherwise.
-      return published
-        ? { items: result.items.map(publishedBatchItem), pageInfo: pageInfoOf(pageIndex, pageSize, result.total) }
-        : { items: result.items.map(batchItem), total: result.total };
+      // Both revisions' names and envelopes (`status` and `batchStatus` differ in name, so both are answered).
+      return {
+        items: result.items.map((b) => ({ ...batchItem(b), ...publishedBatchItem(b) })),
+        total: result.total,
+        pageInfo: pageInfoOf(pageIndex, pageSize, result.total),
+      };
     },
   );
 

@@ -1,4 +1,4 @@
-// `GET /v2/terminals` in the published revision's terms (a request with `pageIndex`): active terminals only (not
+// `GET /v2/terminals` in the published revision's terms (any request but one in the older terms): active terminals only (not
 // deactivated, not Inactive), their `terminalStatus` (Ready, Busy, Offline) worked out as the status operation does,
 // filtered, searched, sorted and paged.
 import Type, { type Static } from 'typebox';
@@ -24,6 +24,9 @@ export const PUBLISHED_TERMINAL_QUERY = {
 const MAX_TERMINALS = 5_000;
 
 export const PublishedTerminalItem = Type.Object({
+  id: Type.String({ format: 'uuid' }),
+  deliveryStatus: Type.String(),
+  lastSeenTimestamp: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
   terminalId: Type.String({ format: 'uuid' }),
   merchantId: Type.String({ format: 'uuid' }),
   merchantCompanyName: Type.String(),
@@ -69,6 +72,10 @@ export async function publishedTerminalList(
     const online = v.connectionStatus === 'Online';
     const terminalStatus = !online ? 'Offline' : (await deps.busy(row)) ? 'Busy' : 'Ready';
     items.push({
+      // The older revision's names beside (a client that sends no paging is answered in the published terms).
+      id: v.id,
+      deliveryStatus: v.deliveryStatusName,
+      lastSeenTimestamp: v.lastSeenTimestamp,
       terminalId: v.id,
       merchantId: v.merchantId,
       merchantCompanyName: v.merchantCompanyName,
@@ -102,6 +109,7 @@ export async function publishedTerminalList(
   const pageSize = q.pageSize ?? PUBLISHED_PAGE_SIZE;
   return {
     items: kept.slice(pageIndex * pageSize, pageIndex * pageSize + pageSize),
+    total: kept.length,
     pageInfo: pageInfoOf(pageIndex, pageSize, kept.length),
   };
 }

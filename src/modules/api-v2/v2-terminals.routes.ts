@@ -1,13 +1,14 @@
 import Type from 'typebox';
 import type { Clock } from '../../platform/clock/clock.js';
 import { AUTHENTICATED_ERRORS, errorResponses } from '../../platform/http/error-schemas.js';
-import { listQuerySchema, PageInfo, pageRequest } from '../../platform/http/paging.js';
+import { DEFAULT_PAGE_SIZE, listQuerySchema, PageInfo, pageInfoOf, pageRequest } from '../../platform/http/paging.js';
 import { merchantOf } from '../../platform/http/principal.js';
 import type { App } from '../../platform/http/server.js';
 import { TERMINAL_LIST } from '../terminals/terminal-list.js';
 import { terminalListItem, terminalStatusView } from '../terminals/terminals.mapper.js';
 import { DeliveryStatus } from '../terminals/terminals.model.js';
 import type { TerminalsService } from '../terminals/terminals.service.js';
+import { listTerms } from './v2-revision.js';
 import { PUBLISHED_TERMINAL_QUERY, PublishedTerminalItem, publishedTerminalList } from './v2-terminals-published.js';
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
@@ -99,15 +100,23 @@ export function v2TerminalsRoutes(app: App, deps: V2TerminalsRouteDeps): void {
         description:
           'The merchant’s terminals; `search` matches the serial number, `page` is zero-based. Online means a node ' +
           'holds the terminal channel socket (in the sandbox, or the virtual terminal is switched on). A request ' +
-          'with `pageIndex` (the published revision) lists active terminals only, in the published names ' +
+          'in the published terms (any but `page`, `orderBy` or `deliveryStatus` without `pageIndex`, or ' +
+          '`x-api-version` 2.12) lists active terminals only, in the published names beside the older ones ' +
           '(`terminalId`, `terminalStatus` Ready, Busy or Offline, `lastSeenOn`), filtered by `terminalStatus`, ' +
           '`terminalMode`, `connectionStatus`, `serialNumber` (exact) and `search` (serial number, model, ' +
-          'manufacturer, terminal id, company name), sorted by `sortBy`/`sortOrder`, as `{items, pageInfo}`.',
+          'manufacturer, terminal id, company name), sorted by `sortBy`/`sortOrder`. Both envelopes: `total`, `pageInfo`.',
         querystring: ListQuery,
         response: {
           200: Type.Object(
             {
-              items: Type.Array(Type.Union([Item, PublishedTerminalItem])),
+              items: Type.Array(
+                Type.Object({
+                  ...Item.properties,
+                  terminalId: Type.Optional(PublishedTerminalItem.properties.terminalId),
+                  terminalStatus: Type.Optional(PublishedTerminalItem.properties.terminalStatus),
+                  lastSeenOn: Type.Optional(PublishedTerminalItem.properties.lastSeenOn),
+                }),
+              ),
               total: Type.Optional(Type.Integer()),
               pageInfo: Type.Optional(PageInfo),
             },
@@ -139,14 +148,17 @@ export function v2TerminalsRoutes(app: App, deps: V2TerminalsRouteDeps): void {
     },
     async (request) => {
       const q = request.query;
-      if (q.pageIndex !== undefined) return publishedTerminalList(deps, merchantOf(request).merchantId, q);
+      // The older terms (`page`, `orderBy`, `deliveryStatus`, or x-api-version 2.12) list every terminal as before.
+      const older = listTerms(request, q) === 'older' || q.deliveryStatus !== undefined;
+      if (!older) return publishedTerminalList(deps, merchantOf(request).merchantId, q);
+      const paging = pageRequest(q, TERMINAL_LIST);
       const result = await deps.terminals.list(
         {
           merchantId: merchantOf(request).merchantId,
           deliveryStatusId: q.deliveryStatus === undefined ? undefined : DeliveryStatus[q.deliveryStatus],
           serialNumber: q.serialNumber,
         },
-        pageRequest(q, TERMINAL_LIST),
+        paging,
       );
       return {
         // The answer's schema keeps only the version 2 fields of the v1 view.
@@ -155,6 +167,7 @@ export function v2TerminalsRoutes(app: App, deps: V2TerminalsRouteDeps): void {
           return { ...v, deliveryStatus: v.deliveryStatusName, terminalMode: v.terminalModeName };
         }),
         total: result.total,
+        pageInfo: pageInfoOf(q.page ?? 0, q.pageSize ?? DEFAULT_PAGE_SIZE, result.total),
       };
     },
   );

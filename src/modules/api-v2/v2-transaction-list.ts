@@ -1,6 +1,6 @@
 import type { Static } from 'typebox';
 import { ValidationError } from '../../platform/http/errors.js';
-import { type PageRequest, pageRequest } from '../../platform/http/paging.js';
+import { DEFAULT_PAGE_SIZE, type PageRequest, PUBLISHED_PAGE_SIZE, pageRequest } from '../../platform/http/paging.js';
 import { toCents } from '../../platform/money.js';
 import { CreateMethod, TransactionStatus } from '../payments/transactions.model.js';
 import { V2_TRANSACTION_LIST } from '../payments/transactions.schemas.js';
@@ -19,7 +19,8 @@ const SOURCE_IDS: Record<string, number> = { ...CreateMethod, ApiKey: CreateMeth
 export function v2TransactionList(
   merchantId: string,
   q: Static<typeof ListQuery>,
-): { filter: TransactionFilter; page: PageRequest; pageIndex: number; pageSize: number; published: boolean } {
+  terms: 'published' | 'older',
+): { filter: TransactionFilter; page: PageRequest; pageIndex: number; pageSize: number } {
   const filter: TransactionFilter = { merchantId };
   if (q.fromDate) filter.from = new Date(q.fromDate);
   if (q.toDate) filter.to = new Date(q.toDate);
@@ -48,7 +49,7 @@ export function v2TransactionList(
   if (q.referenceId) filter.referenceId = q.referenceId;
   const pageIndex = q.pageIndex ?? q.page ?? 0;
   // The published revision's default page is 20 items, the older one's 15.
-  const pageSize = q.pageSize ?? (q.pageIndex !== undefined ? 20 : 15);
+  const pageSize = q.pageSize ?? (terms === 'published' ? PUBLISHED_PAGE_SIZE : DEFAULT_PAGE_SIZE);
   const page = pageRequest(
     {
       page: pageIndex,
@@ -57,5 +58,5 @@ export function v2TransactionList(
     },
     V2_TRANSACTION_LIST,
   );
-  return { filter, page, pageIndex, pageSize, published: q.pageIndex !== undefined };
+  return { filter, page, pageIndex, pageSize };
 }

@@ -75,6 +75,8 @@ export function publishedTransactionFields<C extends object, A extends object>(
   const isRefund = t.originalTransactionId !== null;
   const declined = t.statusId === TransactionStatus.Declined || t.statusId === TransactionStatus.Failed;
   return {
+    // The published name of a bank payment is ACH; the older revision's ElectronicCheck (a clash: docs/api-v2.md).
+    paymentMethodType: t.method === 'ach' ? ('ACH' as const) : ('Card' as const),
     transactionStatus: older.status,
     transactionType: TYPE_NAMES[t.typeId] ?? 'Sale',
     cardTokenType: t.method === 'card' ? (TOKEN_TYPES[t.cardTokenTypeId ?? 1] ?? 'Local') : null,

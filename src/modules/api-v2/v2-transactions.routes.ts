@@ -14,7 +14,7 @@ import type { Transaction } from '../payments/transactions.model.js';
 import type { TransactionsService } from '../payments/transactions.service.js';
 import type { VaultService } from '../vault/vault.service.js';
 import { achCommand, cardCommand, checkCurrency, customerOfMethod } from './v2-commands.js';
-import { revisionOf } from './v2-revision.js';
+import { listTerms, revisionOf } from './v2-revision.js';
 import { v2TransactionList } from './v2-transaction-list.js';
 import { transactionViews } from './v2-transaction-views.js';
 import { achResult, transactionResult } from './v2-transactions.mapper.js';
@@ -111,9 +111,10 @@ export function v2TransactionsRoutes(app: App, deps: V2TransactionsRouteDeps): v
         tags,
         summary: 'List transactions',
         description:
-          'Newest first unless `sortBy` says otherwise. A request with `pageIndex` (the published revision) answers ' +
-          '`{items, pageInfo}`; one without it (the older revision, paging by `page`) answers `{items, total}` ' +
-          '(docs/api-v2.md). The published filters, taken either way: `fromDate`, ' +
+          'Newest first unless `sortBy` says otherwise. Answers `items` with `pageInfo` (the published revision) and ' +
+          '`total` (the older one); a request in the older terms (`page` without `pageIndex`, or `x-api-version` ' +
+          '2.12) gets 15 items by default and the older `cardDetails.cardType`, any other 20 and the published ' +
+          'one (docs/api-v2.md). The published filters, taken either way: `fromDate`, ' +
           '`toDate`, `sourceType`, `sourceId`, `batchId` (`null`: not yet batched), `transactionStatus`, ' +
           '`paymentMethodType`, `customerId`, `minAmount`, `maxAmount` (on processedAmount), `referenceId`; ' +
           '`merchantId` is accepted and not bound. A `pageIndex` past the last page answers no items.',
@@ -123,13 +124,12 @@ export function v2TransactionsRoutes(app: App, deps: V2TransactionsRouteDeps): v
     },
     async (request) => {
       const merchantId = merchantOf(request).merchantId;
-      const { filter, page, pageIndex, pageSize, published } = v2TransactionList(merchantId, request.query);
+      const terms = listTerms(request, request.query);
+      const { filter, page, pageIndex, pageSize } = v2TransactionList(merchantId, request.query, terms);
       const result = await transactions.list(filter, page);
-      const items = await details(merchantId, result.items, published ? 'published' : 'older');
-      // The published revision's envelope for a request in its terms (pageIndex); the older one's otherwise.
-      return published
-        ? { items, pageInfo: pageInfoOf(pageIndex, pageSize, result.total) }
-        : { items, total: result.total };
+      const items = await details(merchantId, result.items, terms);
+      // Both revisions' envelopes; the items in the request's terms (they differ on `cardDetails.cardType`).
+      return { items, total: result.total, pageInfo: pageInfoOf(pageIndex, pageSize, result.total) };
     },
   );
 

@@ -242,7 +242,10 @@ export const TransactionDetail = Type.Object({
   transactionStatus: Published(Type.String({ description: 'The published name of `status`.' })),
   transactionType: Published(Type.String({ description: 'TransactionType: Sale, Authorization, AchDebit, …' })),
   cardTokenType: Published(Nullable(Enum(['Local', 'Network']))),
-  paymentMethodType: Enum(['Card', 'ElectronicCheck', 'Cash']),
+  paymentMethodType: Enum(
+    ['Card', 'ACH', 'ElectronicCheck', 'Cash'],
+    'Card or ACH; ElectronicCheck for ACH in the older revision (x-api-version 2.12).',
+  ),
   referenceId: NullableText,
   processedAmount: Money('Captured (or authorized while only authorized), less refunds.'),
   currencyCode: NullableText,

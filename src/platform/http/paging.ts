@@ -81,8 +81,8 @@ export function pageRequest(
 
 /**
  * The published version 2 revision's paging, beside the older `page`/`orderBy`/`asc`: `pageIndex`, `sortBy`,
- * `sortOrder`. A list taking both answers the published envelope (`{items, pageInfo}`) to a request with `pageIndex`
- * and its older one otherwise (docs/api-v2.md).
+ * `sortOrder`. A list taking both answers both envelopes (`items`, `total` and `pageInfo`); where the revisions'
+ * defaults differ (page size, order), the request's terms decide (`listTermsOf`, docs/api-v2.md).
  */
 export const PUBLISHED_PAGE_SIZE = 20;
 
@@ -96,6 +96,20 @@ export const PublishedPaging = {
   ),
 };
 
+/**
+ * Which revision's terms a list request is in: the older one when it pages by `page` or sorts by `orderBy` without
+ * the published `pageIndex`, or when the caller asks for the older revision (`x-api-version`, see api-v2); the
+ * published one otherwise, a request with no paging at all included (the vendor's v2 CLI sends none by default).
+ */
+export function listTermsOf(
+  query: { page?: number; pageIndex?: number; orderBy?: string },
+  olderRequested = false,
+): 'published' | 'older' {
+  if (olderRequested) return 'older';
+  if (query.pageIndex !== undefined) return 'published';
+  return query.page !== undefined || query.orderBy !== undefined ? 'older' : 'published';
+}
+
 export function publishedPageRequest(
   query: {
     page?: number;
@@ -108,12 +122,12 @@ export function publishedPageRequest(
     search?: string;
   },
   spec: ListSpec,
+  terms: 'published' | 'older' = listTermsOf(query),
 ): { page: PageRequest; published: boolean; pageIndex: number; pageSize: number } {
   const pageIndex = query.pageIndex ?? query.page ?? 0;
+  const published = terms === 'published';
   // The published revision's default page is 20 items; the older lists keep their own default.
-  const pageSize =
-    query.pageSize ??
-    (query.pageIndex !== undefined ? PUBLISHED_PAGE_SIZE : (spec.defaultPageSize ?? DEFAULT_PAGE_SIZE));
+  const pageSize = query.pageSize ?? (published ? PUBLISHED_PAGE_SIZE : (spec.defaultPageSize ?? DEFAULT_PAGE_SIZE));
   const orderBy = query.sortBy ?? query.orderBy;
   const asc = query.sortOrder ? query.sortOrder === 'asc' : query.asc;
   const page = pageRequest(
@@ -126,7 +140,7 @@ export function publishedPageRequest(
     },
     spec,
   );
-  return { page, published: query.pageIndex !== undefined, pageIndex, pageSize };
+  return { page, published, pageIndex, pageSize };
 }
 
 /** Escapes LIKE wildcards so a search for "50%" means the text "50%". */

@@ -33098,6 +33098,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             apiKeys: {
+                                /** @description The published name of `name`. */
+                                apiKeyName?: string;
                                 clientId: string;
                                 /** Format: uuid */
                                 merchantId: string;
@@ -33279,13 +33281,15 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
+                        /** @description The published name of `name`: one of them is required. */
+                        apiKeyName?: string;
                         /**
                          * Format: uuid
                          * @description One of the partner’s merchants (a standalone merchant: its own id).
                          */
                         merchantId: string;
                         /** @description A label for the key. */
-                        name: string;
+                        name?: string;
                     };
                 };
             };
@@ -33479,13 +33483,13 @@ export interface paths {
         post?: never;
         /**
          * Revoke an API key
-         * @description Its access and refresh tokens stop working on every node within a second. `merchantId` is required; a repeat is 404. Answers 200 with an empty body.
+         * @description Its access and refresh tokens stop working on every node within a second. `merchantId` (the older revision) names the key’s merchant; without it (the published revision) a merchant token deletes its own key and a partner token one of its merchants’ keys. A repeat is 404. Answers 200 with an empty body.
          */
         delete: {
             parameters: {
-                query: {
+                query?: {
                     /** @description The merchant that owns the key. */
-                    merchantId: string;
+                    merchantId?: string;
                 };
                 header?: never;
                 path: {
@@ -33676,7 +33680,7 @@ export interface paths {
         };
         /**
          * List customers
-         * @description Newest first by default; `page` is zero-based. Each text filter matches part of its field.
+         * @description Each text filter matches part of its field. Items and envelope in both revisions’ names (`id` and `customerId`, `total` and `pageInfo`). A request in the older terms (`page` or `orderBy` without `pageIndex`, or `x-api-version` 2.12) lists newest first, 15 a page; any other oldest first (the published `asc` true), 20 a page.
          */
         get: {
             parameters: {
@@ -33944,6 +33948,7 @@ export interface paths {
                             accountNumber: string;
                             accountType?: ("Checking" | "Savings") | null;
                             name?: string | null;
+                            paymentName?: string | null;
                             routingNumber: string;
                             taxId?: string | null;
                         }[] | null;
@@ -33953,6 +33958,7 @@ export interface paths {
                             expirationMonth: number;
                             expirationYear: number;
                             name?: string | null;
+                            paymentName?: string | null;
                             securityCode?: string | null;
                         }[] | null;
                         shippingAddress?: {
@@ -34189,10 +34195,15 @@ export interface paths {
                                 id: string;
                                 isDefault: boolean;
                                 name: string | null;
+                                /** Format: uuid */
+                                paymentMethodId?: string;
+                                paymentName?: string | null;
                                 routingNumber: string;
                                 taxId: string | null;
                             }[];
                             billingAddress: {
+                                addressLine1?: string | null;
+                                addressLine2?: string | null;
                                 city: string | null;
                                 countryCode: string | null;
                                 line1: string | null;
@@ -34214,8 +34225,16 @@ export interface paths {
                                 id: string;
                                 isDefault: boolean;
                                 name: string | null;
+                                /** Format: uuid */
+                                paymentMethodId?: string;
+                                paymentName?: string | null;
                             }[];
                             companyName: string | null;
+                            /**
+                             * Format: uuid
+                             * @description The published name of `id`.
+                             */
+                            customerId?: string;
                             email: string | null;
                             /** @description Not kept by Tessera: always null. */
                             externalId: null;
@@ -34227,9 +34246,12 @@ export interface paths {
                             lastTransactionAmount: number | null;
                             lastTransactionDate: string | null;
                             mobileNumber: string | null;
+                            mobilePhoneNumber?: string | null;
                             /** @description Active subscriptions. */
                             numberOfSubscriptions: number;
                             shippingAddress: {
+                                addressLine1?: string | null;
+                                addressLine2?: string | null;
                                 city: string | null;
                                 countryCode: string | null;
                                 line1: string | null;
@@ -35324,6 +35346,7 @@ export interface paths {
                             accountNumber: string;
                             accountType?: ("Checking" | "Savings") | null;
                             name?: string | null;
+                            paymentName?: string | null;
                             routingNumber: string;
                             taxId?: string | null;
                         } | null;
@@ -35333,6 +35356,7 @@ export interface paths {
                             expirationMonth: number;
                             expirationYear: number;
                             name?: string | null;
+                            paymentName?: string | null;
                             securityCode?: string | null;
                         } | null;
                     };
@@ -40136,22 +40160,34 @@ export interface paths {
         };
         /**
          * List POS transactions
-         * @description Newest first by default; `page` is zero-based.
+         * @description Newest first by default; `page` (older) or `pageIndex` (published) is zero-based. Answers `items` in both revisions’ names with `total` and `pageInfo`. Filters: `terminalId`, `fromDate`/`toDate` (created), `posTransactionStatus` (the published statuses).
          */
         get: {
             parameters: {
                 query?: {
                     /** @description true sorts ascending; default false (descending). */
                     asc?: boolean;
+                    /** @description Created at or after (published revision). ISO 8601 UTC: year-month, date or date-time. */
+                    fromDate?: string;
                     /** @description Sort field, one of: createdOn, amount, status. Default createdOn. */
                     orderBy?: string;
                     /** @description Zero-based page index, at most 10000000. Default 0. */
                     page?: number;
+                    /** @description Zero-based (published revision). Default 0. */
+                    pageIndex?: number;
                     /** @description Items per page, at most 100. Default 15. */
                     pageSize?: number;
+                    /** @description The published status: InProgress, Completed (the payment may be declined), Cancelled or Failed. */
+                    posTransactionStatus?: "InProgress" | "Completed" | "Cancelled" | "Failed";
                     /** @description Case-insensitive partial match. */
                     search?: string;
+                    /** @description Alias of orderBy (published revision). */
+                    sortBy?: string;
+                    /** @description asc or desc (published revision). */
+                    sortOrder?: "asc" | "desc";
                     terminalId?: string;
+                    /** @description Created at or before (published revision). ISO 8601 UTC: year-month, date or date-time. */
+                    toDate?: string;
                 };
                 header?: never;
                 path?: never;
@@ -40166,14 +40202,42 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            /** @description Records of the current page. */
                             items: {
                                 amount: number | null;
+                                baseAmount?: number | null;
+                                /** @enum {unknown} */
+                                captureMethod?: "Auto" | "Manual";
                                 /** Format: date-time */
                                 createdOn: string;
                                 currencyCode: string;
+                                customerId?: string | null;
+                                extraAmounts?: {
+                                    discountAmount: number | null;
+                                    discountRate: number | null;
+                                    surchargeRate: number | null;
+                                    tipAmount: number | null;
+                                    tipRate: number | null;
+                                };
                                 /** Format: uuid */
                                 id: string;
+                                linkedTransaction?: {
+                                    [key: string]: unknown;
+                                } | null;
+                                /** Format: uuid */
+                                merchantId?: string;
+                                /** Format: date-time */
+                                modifiedOn?: string;
+                                paymentProcessorId?: string | null;
+                                posDeviceId?: string | null;
+                                /** Format: uuid */
+                                posTransactionId?: string;
+                                /**
+                                 * @description The published status: InProgress, Completed (the payment may be declined), Cancelled or Failed.
+                                 * @enum {unknown}
+                                 */
+                                posTransactionStatus?: "InProgress" | "Completed" | "Cancelled" | "Failed";
+                                processedAmount?: number | null;
+                                referenceId?: string | null;
                                 /** @description One of: TerminalConnecting, TransactionProcessing, DeclinedByProcessor, CancelByPos, CancelByTerminal, Completed, Error, Inconsistency, TerminalOffline, TransactionSentToProcessor. */
                                 status: string;
                                 targetTransactionId: string | null;
@@ -40183,8 +40247,20 @@ export interface paths {
                                 /** @description One of: Authorization, Sale, Capture, Void, Refund. */
                                 transactionType: string;
                             }[];
-                            /** @description Count of all matching records, independent of the page size. */
-                            total: number;
+                            pageInfo?: {
+                                /** @description Whether a page follows this one. */
+                                hasMore: boolean;
+                                /** @description Zero-based index of this page. */
+                                pageIndex: number;
+                                /** @description Items per page. */
+                                pageSize: number;
+                                /** @description Every matching item, independent of the page. */
+                                totalItems: number;
+                                /** @description ceil(totalItems / pageSize). */
+                                totalPages: number;
+                            };
+                            /** @description The older envelope (a request without pageIndex). */
+                            total?: number;
                         };
                     };
                 };
@@ -40339,12 +40415,21 @@ export interface paths {
                 content: {
                     "application/json": {
                         amount?: number | null;
+                        baseAmount?: number | null;
+                        captureMethod?: ("Auto" | "Manual") | null;
                         currencyCode?: string | null;
+                        customerId?: string | null;
+                        extraAmounts?: {
+                            tipAmount?: number | null;
+                            tipRate?: number | null;
+                        } | null;
+                        initiationChannel?: ("Cloud" | "Deeplink") | null;
                         paymentProcessorId?: string | null;
                         posDeviceId?: string | null;
                         pricingType?: ("Card" | "Cash") | null;
-                        readingMethod?: ("Reading" | "KeyedIn") | null;
+                        readingMethod?: ("Reading" | "KeyedIn" | "Regular" | "KeyedEntry") | null;
                         referenceId?: string | null;
+                        requestPaymentMethodStorageConsent?: boolean | null;
                         shouldRequestPaymentMethodStorageConsent?: boolean | null;
                         shouldWaitForAcceptanceByTerminal?: boolean | null;
                         targetTransactionId?: string | null;
@@ -40354,6 +40439,7 @@ export interface paths {
                          */
                         terminalId: string;
                         transactionType?: ("Authorization" | "Sale" | "Capture" | "Void" | "Refund" | "CardAuthentication" | "RefundWORef" | "TipAdjustment" | "Settle" | "AchDebit" | "AchRefund" | "AchHold" | "AchUnHold" | "AchCancel" | "AchCredit") | null;
+                        waitForAcceptanceByTerminal?: boolean | null;
                     };
                 };
             };
@@ -40365,10 +40451,43 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            baseAmount?: number | null;
+                            /** @enum {unknown} */
+                            captureMethod?: "Auto" | "Manual";
+                            /** Format: date-time */
+                            createdOn?: string;
+                            currencyCode?: string;
+                            customerId?: string | null;
+                            extraAmounts?: {
+                                discountAmount: number | null;
+                                discountRate: number | null;
+                                surchargeRate: number | null;
+                                tipAmount: number | null;
+                                tipRate: number | null;
+                            };
+                            linkedTransaction?: {
+                                [key: string]: unknown;
+                            } | null;
+                            /** Format: uuid */
+                            merchantId?: string;
+                            /** Format: date-time */
+                            modifiedOn?: string;
+                            paymentProcessorId?: string | null;
+                            posDeviceId?: string | null;
                             /** Format: uuid */
                             posTransactionId: string;
+                            /**
+                             * @description The published status: InProgress, Completed (the payment may be declined), Cancelled or Failed.
+                             * @enum {unknown}
+                             */
+                            posTransactionStatus?: "InProgress" | "Completed" | "Cancelled" | "Failed";
+                            processedAmount?: number | null;
+                            referenceId?: string | null;
                             /** @description One of: TerminalConnecting, TransactionProcessing, DeclinedByProcessor, CancelByPos, CancelByTerminal, Completed, Error, Inconsistency, TerminalOffline, TransactionSentToProcessor. */
                             status: string;
+                            /** Format: uuid */
+                            terminalId?: string;
+                            transactionId?: string | null;
                         };
                     };
                 };
@@ -40569,15 +40688,39 @@ export interface paths {
                     content: {
                         "application/json": {
                             amount: number | null;
+                            baseAmount?: number | null;
+                            /** @enum {unknown} */
+                            captureMethod?: "Auto" | "Manual";
                             /** Format: date-time */
                             createdOn: string;
                             currencyCode: string;
+                            customerId?: string | null;
+                            extraAmounts?: {
+                                discountAmount: number | null;
+                                discountRate: number | null;
+                                surchargeRate: number | null;
+                                tipAmount: number | null;
+                                tipRate: number | null;
+                            };
                             /** Format: uuid */
                             id: string;
+                            linkedTransaction?: {
+                                [key: string]: unknown;
+                            } | null;
                             /** Format: uuid */
                             merchantId: string;
+                            /** Format: date-time */
+                            modifiedOn?: string;
                             paymentProcessorId: string | null;
                             posDeviceId: string | null;
+                            /** Format: uuid */
+                            posTransactionId?: string;
+                            /**
+                             * @description The published status: InProgress, Completed (the payment may be declined), Cancelled or Failed.
+                             * @enum {unknown}
+                             */
+                            posTransactionStatus?: "InProgress" | "Completed" | "Cancelled" | "Failed";
+                            processedAmount?: number | null;
                             referenceId: string | null;
                             /** @description One of: TerminalConnecting, TransactionProcessing, DeclinedByProcessor, CancelByPos, CancelByTerminal, Completed, Error, Inconsistency, TerminalOffline, TransactionSentToProcessor. */
                             status: string;
@@ -40787,10 +40930,43 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            baseAmount?: number | null;
+                            /** @enum {unknown} */
+                            captureMethod?: "Auto" | "Manual";
+                            /** Format: date-time */
+                            createdOn?: string;
+                            currencyCode?: string;
+                            customerId?: string | null;
+                            extraAmounts?: {
+                                discountAmount: number | null;
+                                discountRate: number | null;
+                                surchargeRate: number | null;
+                                tipAmount: number | null;
+                                tipRate: number | null;
+                            };
+                            linkedTransaction?: {
+                                [key: string]: unknown;
+                            } | null;
+                            /** Format: uuid */
+                            merchantId?: string;
+                            /** Format: date-time */
+                            modifiedOn?: string;
+                            paymentProcessorId?: string | null;
+                            posDeviceId?: string | null;
                             /** Format: uuid */
                             posTransactionId: string;
+                            /**
+                             * @description The published status: InProgress, Completed (the payment may be declined), Cancelled or Failed.
+                             * @enum {unknown}
+                             */
+                            posTransactionStatus?: "InProgress" | "Completed" | "Cancelled" | "Failed";
+                            processedAmount?: number | null;
+                            referenceId?: string | null;
                             /** @description One of: TerminalConnecting, TransactionProcessing, DeclinedByProcessor, CancelByPos, CancelByTerminal, Completed, Error, Inconsistency, TerminalOffline, TransactionSentToProcessor. */
                             status: string;
+                            /** Format: uuid */
+                            terminalId?: string;
+                            transactionId?: string | null;
                         };
                     };
                 };
@@ -41556,6 +41732,11 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The published name. */
+                            addressVerificationServiceOptions?: {
+                                isEnabled: boolean;
+                                profile: string;
+                            };
                             availableCardTypes: string[];
                             availableCurrencies: string[];
                             availablePaymentProcessors: {
@@ -41563,6 +41744,12 @@ export interface paths {
                                 id: string;
                                 isDefault: boolean;
                                 name: string | null;
+                                /**
+                                 * Format: uuid
+                                 * @description The published name of `id`.
+                                 */
+                                paymentProcessorId?: string;
+                                processorName?: string | null;
                                 settlementBatchTimeSlots: {
                                     hours: number;
                                     minutes: number;
@@ -41741,7 +41928,7 @@ export interface paths {
         };
         /**
          * Level 2/3 autofill settings
-         * @description Every field is null until set.
+         * @description Every field is null until set. In both revisions’ names: the older `l2Settings`/`l3Settings` (a shipping charge as an amount) and the published `level2Settings`/`level3Settings` (`productName`, a shipping charge as a rate); one of `shippingCharge` and `shippingChargeRate` is set at a time.
          */
         get: {
             parameters: {
@@ -41775,6 +41962,22 @@ export interface paths {
                                 } | null;
                                 shippingCharge?: number | null;
                             } | null;
+                            level2Settings: {
+                                taxRate: number | null;
+                            };
+                            level3Settings: {
+                                dutyChargeRate: number | null;
+                                product: {
+                                    code: string | null;
+                                    description: string | null;
+                                    discountPercentage: number | null;
+                                    measurementUnit: string | null;
+                                    productName: string | null;
+                                    quantity: number | null;
+                                    unitPrice: number | null;
+                                } | null;
+                                shippingChargeRate: number | null;
+                            };
                         };
                     };
                 };
@@ -42089,7 +42292,181 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Change the Level 2/3 autofill settings (the published revision)
+         * @description A merge: a field left out keeps its value, null clears it (`level2Settings` or `level3Settings` sent as null clears all of it). `taxRate` is 0 to 22 percent; `shippingChargeRate` and `dutyChargeRate` are percentages of the base amount (a shipping rate replaces a shipping amount set through PUT). Two patches at once both land. Answers 200 with an empty body.
+         */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        level2Settings?: {
+                            taxRate?: number | null;
+                        } | null;
+                        level3Settings?: {
+                            dutyChargeRate?: number | null;
+                            product?: {
+                                code?: string | null;
+                                description?: string | null;
+                                discountPercentage?: number | null;
+                                measurementUnit?: string | null;
+                                productName?: string | null;
+                                quantity?: number | null;
+                                unitPrice?: number | null;
+                            } | null;
+                            shippingChargeRate?: number | null;
+                        } | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Empty body (200 with no content). */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": unknown;
+                    };
+                };
+                /** @description Validation failed */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            cause: string;
+                            correlationId: string;
+                            details: string;
+                            documentationUrl: string;
+                            entityId: string | null;
+                            /** @description V0000 validation, N0000 not found, F0000 forbidden, C0000 conflict, R0000 rate limited, I0000 internal. */
+                            errorCode: string;
+                            /** @description Field name → messages. */
+                            errors: {
+                                [key: string]: string[];
+                            };
+                            exceptionType: string;
+                            resolution: string;
+                            source: string;
+                            statusCode: number;
+                            title: string;
+                        };
+                    };
+                };
+                /** @description Unauthorized */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            cause: string;
+                            correlationId: string;
+                            details: string;
+                            documentationUrl: string;
+                            entityId: string | null;
+                            /** @description V0000 validation, N0000 not found, F0000 forbidden, C0000 conflict, R0000 rate limited, I0000 internal. */
+                            errorCode: string;
+                            /** @description Field name → messages. */
+                            errors: {
+                                [key: string]: string[];
+                            };
+                            exceptionType: string;
+                            resolution: string;
+                            source: string;
+                            statusCode: number;
+                            title: string;
+                        };
+                    };
+                };
+                /** @description Access forbidden */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            cause: string;
+                            correlationId: string;
+                            details: string;
+                            documentationUrl: string;
+                            entityId: string | null;
+                            /** @description V0000 validation, N0000 not found, F0000 forbidden, C0000 conflict, R0000 rate limited, I0000 internal. */
+                            errorCode: string;
+                            /** @description Field name → messages. */
+                            errors: {
+                                [key: string]: string[];
+                            };
+                            exceptionType: string;
+                            resolution: string;
+                            source: string;
+                            statusCode: number;
+                            title: string;
+                        };
+                    };
+                };
+                /** @description Too many requests */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            cause: string;
+                            correlationId: string;
+                            details: string;
+                            documentationUrl: string;
+                            entityId: string | null;
+                            /** @description V0000 validation, N0000 not found, F0000 forbidden, C0000 conflict, R0000 rate limited, I0000 internal. */
+                            errorCode: string;
+                            /** @description Field name → messages. */
+                            errors: {
+                                [key: string]: string[];
+                            };
+                            exceptionType: string;
+                            resolution: string;
+                            source: string;
+                            statusCode: number;
+                            title: string;
+                        };
+                    };
+                };
+                /** @description Internal server error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            cause: string;
+                            correlationId: string;
+                            details: string;
+                            documentationUrl: string;
+                            entityId: string | null;
+                            /** @description V0000 validation, N0000 not found, F0000 forbidden, C0000 conflict, R0000 rate limited, I0000 internal. */
+                            errorCode: string;
+                            /** @description Field name → messages. */
+                            errors: {
+                                [key: string]: string[];
+                            };
+                            exceptionType: string;
+                            resolution: string;
+                            source: string;
+                            statusCode: number;
+                            title: string;
+                        };
+                    };
+                };
+            };
+        };
         trace?: never;
     };
     "/v2/settlements/batches": {
@@ -42101,7 +42478,7 @@ export interface paths {
         };
         /**
          * List settlement batches
-         * @description As GET /pay-api/v1/settlements/batches, in the version 2 names: open batches show live totals, settled ones the totals frozen when they closed. `page` is zero-based.
+         * @description As GET /pay-api/v1/settlements/batches, in the version 2 names: open batches show live totals, settled ones the totals frozen when they closed. `page` or `pageIndex` is zero-based; the items carry both revisions’ names (`id` and `batchId`, `status` and `batchStatus`, …), the envelope `total` and `pageInfo`.
          */
         get: {
             parameters: {
@@ -42805,23 +43182,32 @@ export interface paths {
         };
         /**
          * List terminals
-         * @description The merchant’s terminals; `search` matches the serial number, `page` is zero-based. Online means a node holds the terminal channel socket (in the sandbox, or the virtual terminal is switched on).
+         * @description The merchant’s terminals; `search` matches the serial number, `page` is zero-based. Online means a node holds the terminal channel socket (in the sandbox, or the virtual terminal is switched on). A request in the published terms (any but `page`, `orderBy` or `deliveryStatus` without `pageIndex`, or `x-api-version` 2.12) lists active terminals only, in the published names beside the older ones (`terminalId`, `terminalStatus` Ready, Busy or Offline, `lastSeenOn`), filtered by `terminalStatus`, `terminalMode`, `connectionStatus`, `serialNumber` (exact) and `search` (serial number, model, manufacturer, terminal id, company name), sorted by `sortBy`/`sortOrder`. Both envelopes: `total`, `pageInfo`.
          */
         get: {
             parameters: {
                 query?: {
                     /** @description true sorts ascending; default false (descending). */
                     asc?: boolean;
+                    connectionStatus?: "Online" | "Offline";
                     deliveryStatus?: "PendingShipment" | "Shipping" | "Active" | "Inactive";
                     /** @description Sort field, one of: createdOn, modifiedOn, serialNumber, lastSeenTimestamp, deliveryStatusId. Default createdOn. */
                     orderBy?: string;
                     /** @description Zero-based page index, at most 10000000. Default 0. */
                     page?: number;
+                    /** @description Zero-based (published). */
+                    pageIndex?: number;
                     /** @description Items per page, at most 100. Default 15. */
                     pageSize?: number;
                     /** @description Case-insensitive partial match. */
                     search?: string;
                     serialNumber?: string;
+                    /** @description Published revision; none: newest first. */
+                    sortBy?: "terminalManufacturer" | "merchantCompanyName" | "serialNumber" | "createdOn";
+                    /** @description asc by default (with sortBy). */
+                    sortOrder?: "asc" | "desc";
+                    terminalMode?: "Standalone" | "SemiIntegrated";
+                    terminalStatus?: "Ready" | "Busy" | "Offline";
                 };
                 header?: never;
                 path?: never;
@@ -42836,7 +43222,6 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            /** @description Records of the current page. */
                             items: {
                                 /** @description One of: Online, Offline. */
                                 connectionStatus: string;
@@ -42844,20 +43229,36 @@ export interface paths {
                                 deliveryStatus: string;
                                 /** Format: uuid */
                                 id: string;
+                                lastSeenOn?: string | null;
                                 lastSeenTimestamp: string | null;
                                 merchantCompanyName: string;
                                 /** Format: uuid */
                                 merchantId: string;
                                 serialNumber: string;
+                                /** Format: uuid */
+                                terminalId?: string;
                                 /** @description One of: Sunmi, Verifone. */
                                 terminalManufacturer: string;
                                 /** @description One of: Standalone, SemiIntegrated. */
                                 terminalMode: string;
                                 /** @description One of: SunmiP2, SunmiP2LiteSe, VerifoneVictaMobile, VerifoneVictaPortable, SunmiP3H. */
                                 terminalModel: string;
+                                /** @enum {unknown} */
+                                terminalStatus?: "Ready" | "Busy" | "Offline";
                             }[];
-                            /** @description Count of all matching records, independent of the page size. */
-                            total: number;
+                            pageInfo?: {
+                                /** @description Whether a page follows this one. */
+                                hasMore: boolean;
+                                /** @description Zero-based index of this page. */
+                                pageIndex: number;
+                                /** @description Items per page. */
+                                pageSize: number;
+                                /** @description Every matching item, independent of the page. */
+                                totalItems: number;
+                                /** @description ceil(totalItems / pageSize). */
+                                totalPages: number;
+                            };
+                            total?: number;
                         };
                     };
                 };
@@ -43040,13 +43441,19 @@ export interface paths {
                             debitPinKey: null;
                             /** @description Not reported on the terminal channel: always null. */
                             deviceSoftwareDetails: null;
+                            lastSeenOn?: string | null;
                             lastSeenTimestamp: string | null;
+                            /** Format: uuid */
+                            merchantId?: string;
                             mobileConnectionStrength: number | null;
                             printerStatus: string | null;
+                            terminalAppVersion?: string | null;
                             /** Format: uuid */
                             terminalId: string;
                             /** @description One of: Active, Busy, Offline. */
                             terminalPosStatus: string;
+                            /** @description One of: Ready, Busy, Offline. */
+                            terminalStatus?: string;
                             /**
                              * Format: date-time
                              * @description When this answer was made (the business clock).
@@ -43231,7 +43638,7 @@ export interface paths {
         };
         /**
          * List transactions
-         * @description Newest first unless `sortBy` says otherwise. A request with `pageIndex` (the published revision) answers `{items, pageInfo}`; one without it (the older revision, paging by `page`) answers `{items, total}` (docs/api-v2.md). The published filters, taken either way: `fromDate`, `toDate`, `sourceType`, `sourceId`, `batchId` (`null`: not yet batched), `transactionStatus`, `paymentMethodType`, `customerId`, `minAmount`, `maxAmount` (on processedAmount), `referenceId`; `merchantId` is accepted and not bound. A `pageIndex` past the last page answers no items.
+         * @description Newest first unless `sortBy` says otherwise. Answers `items` with `pageInfo` (the published revision) and `total` (the older one); a request in the older terms (`page` without `pageIndex`, or `x-api-version` 2.12) gets 15 items by default and the older `cardDetails.cardType`, any other 20 and the published one (docs/api-v2.md). The published filters, taken either way: `fromDate`, `toDate`, `sourceType`, `sourceId`, `batchId` (`null`: not yet batched), `transactionStatus`, `paymentMethodType`, `customerId`, `minAmount`, `maxAmount` (on processedAmount), `referenceId`; `merchantId` is accepted and not bound. A `pageIndex` past the last page answers no items.
          */
         get: {
             parameters: {
@@ -43282,20 +43689,36 @@ export interface paths {
                             items: {
                                 achDetails: {
                                     accountHolderType: string | null;
+                                    accountRoutingNumber?: string | null;
                                     accountType: string | null;
+                                    isSameDayProcessing?: boolean;
                                     maskedAccountNumber: string | null;
                                     maskedRoutingNumber: string | null;
+                                    paymentMethodId?: string | null;
+                                    requesterIpAddress?: string | null;
                                     secCode: string | null;
+                                } | null;
+                                addressVerificationServiceResponse?: {
+                                    /** @description One of: Allow, Deny. */
+                                    action: string;
+                                    description: string | null;
+                                    responseCode: string | null;
                                 } | null;
                                 amountBreakdown: {
                                     /** @description Base amount before adjustments. */
                                     baseAmount: number;
                                     /** @description Percentage off, or cash discount. */
                                     discountAmount: number;
+                                    /** @description Percent. */
+                                    discountRate?: number;
                                     /** @description Surcharge. */
                                     surchargeAmount: number;
+                                    /** @description Percent. */
+                                    surchargeRate?: number;
                                     /** @description Tip. */
                                     tipAmount: number;
+                                    /** @description Percent. */
+                                    tipRate?: number;
                                 };
                                 avsResponse: {
                                     /** @description One of: Allow, Deny. */
@@ -43303,17 +43726,60 @@ export interface paths {
                                     description: string | null;
                                     responseCode: string | null;
                                 } | null;
+                                batchId?: string | null;
                                 cardDetails: {
+                                    /** @description CardType: Visa, MasterCard, … */
+                                    cardBrand?: string;
+                                    cardDataSource?: string;
+                                    cardholderVerificationMethod?: string;
+                                    cardProcessedAsType?: string;
+                                    /** @description Credit or Debit; the brand (Visa, …) in the older revision. */
                                     cardType: string;
                                     creditDebitType: string;
+                                    emvTags?: {
+                                        [key: string]: unknown;
+                                    } | null;
                                     maskedCardNumber: string | null;
+                                    paymentMethodId?: string | null;
                                 } | null;
+                                cardTokenType?: string | null;
                                 currencyCode: string | null;
+                                customerId?: string | null;
+                                declineDetails?: {
+                                    code: string | null;
+                                    message: string | null;
+                                } | null;
+                                /** Format: uuid */
+                                merchantId?: string;
+                                originalTransactionId?: string | null;
                                 /** @description One of: Card, ElectronicCheck, Cash. */
                                 paymentMethodType: string;
+                                /** Format: uuid */
+                                paymentProcessorId?: string;
+                                /** @description One of: Card, Cash. */
+                                pricingType?: string;
                                 /** @description Captured (or authorized while only authorized), less refunds. */
                                 processedAmount: number;
+                                processorDetails?: {
+                                    authCode: string | null;
+                                    mid: string | null;
+                                    rrn: string | null;
+                                    tid: string | null;
+                                };
                                 referenceId: string | null;
+                                refundDetails?: {
+                                    /** @description What can still be refunded. */
+                                    availableRefundAmount: number;
+                                    isFullyRefunded: boolean | null;
+                                    /** @description Refunded so far. */
+                                    refundedAmount: number;
+                                };
+                                source?: {
+                                    sourceId: string | null;
+                                    sourceName: string | null;
+                                    /** @description TransactionSource: ApiKey, Portal, Terminal, … */
+                                    sourceType: string;
+                                };
                                 /** @description AggregatedTransactionStatus: Authorized, Captured, Voided, Refunded, … */
                                 status: string;
                                 /** Format: date-time */
@@ -43324,6 +43790,13 @@ export interface paths {
                                     amount: number;
                                     /** Format: date-time */
                                     dateTime: string;
+                                    declineDetails?: {
+                                        code: string | null;
+                                        message: string | null;
+                                    } | null;
+                                    originalTransactionId?: string | null;
+                                    /** @description The published name of `amount`. */
+                                    processedAmount?: number;
                                     processorResponse: {
                                         processorName: string | null;
                                         responseCode: string | null;
@@ -43332,11 +43805,21 @@ export interface paths {
                                     };
                                     /** @description One of: Pending, Approved, Declined, Failed. */
                                     status: string;
+                                    /** Format: date-time */
+                                    transactionEventDateTime?: string;
+                                    /** @description One of: Pending, Approved, Declined, Failed. */
+                                    transactionEventStatus?: string;
+                                    /** @description One of: Authorization, Sale, Capture, Void, Refund, CardAuthentication, Credit. */
+                                    transactionEventType?: string;
                                     /** @description One of: Authorization, Sale, Capture, Void, Refund, CardAuthentication, Credit. */
                                     type: string;
                                 }[];
                                 /** Format: uuid */
                                 transactionId: string;
+                                /** @description The published name of `status`. */
+                                transactionStatus?: string;
+                                /** @description TransactionType: Sale, Authorization, AchDebit, … */
+                                transactionType?: string;
                             }[];
                             pageInfo?: {
                                 /** @description Whether a page follows this one. */
@@ -43616,15 +44099,25 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            addressVerificationServiceResponse?: {
+                                /** @description One of: Allow, Deny. */
+                                action: string;
+                                description: string | null;
+                                responseCode: string | null;
+                            } | null;
                             amountDetails: {
                                 /** @description Base amount before adjustments. */
                                 baseAmount: number;
                                 /** @description Percentage off, or cash discount. */
                                 discountAmount: number;
+                                /** @description Percent (the published revision). */
+                                discountRate?: number;
                                 /** @description Surcharge. */
                                 surchargeAmount: number;
                                 /** @description Tip. */
                                 tipAmount: number;
+                                /** @description Percent (the published revision). */
+                                tipRate?: number;
                             };
                             avsResponse: {
                                 /** @description One of: Allow, Deny. */
@@ -43872,20 +44365,36 @@ export interface paths {
                         "application/json": {
                             achDetails: {
                                 accountHolderType: string | null;
+                                accountRoutingNumber?: string | null;
                                 accountType: string | null;
+                                isSameDayProcessing?: boolean;
                                 maskedAccountNumber: string | null;
                                 maskedRoutingNumber: string | null;
+                                paymentMethodId?: string | null;
+                                requesterIpAddress?: string | null;
                                 secCode: string | null;
+                            } | null;
+                            addressVerificationServiceResponse?: {
+                                /** @description One of: Allow, Deny. */
+                                action: string;
+                                description: string | null;
+                                responseCode: string | null;
                             } | null;
                             amountBreakdown: {
                                 /** @description Base amount before adjustments. */
                                 baseAmount: number;
                                 /** @description Percentage off, or cash discount. */
                                 discountAmount: number;
+                                /** @description Percent. */
+                                discountRate?: number;
                                 /** @description Surcharge. */
                                 surchargeAmount: number;
+                                /** @description Percent. */
+                                surchargeRate?: number;
                                 /** @description Tip. */
                                 tipAmount: number;
+                                /** @description Percent. */
+                                tipRate?: number;
                             };
                             avsResponse: {
                                 /** @description One of: Allow, Deny. */
@@ -43893,17 +44402,60 @@ export interface paths {
                                 description: string | null;
                                 responseCode: string | null;
                             } | null;
+                            batchId?: string | null;
                             cardDetails: {
+                                /** @description CardType: Visa, MasterCard, … */
+                                cardBrand?: string;
+                                cardDataSource?: string;
+                                cardholderVerificationMethod?: string;
+                                cardProcessedAsType?: string;
+                                /** @description Credit or Debit; the brand (Visa, …) in the older revision. */
                                 cardType: string;
                                 creditDebitType: string;
+                                emvTags?: {
+                                    [key: string]: unknown;
+                                } | null;
                                 maskedCardNumber: string | null;
+                                paymentMethodId?: string | null;
                             } | null;
+                            cardTokenType?: string | null;
                             currencyCode: string | null;
+                            customerId?: string | null;
+                            declineDetails?: {
+                                code: string | null;
+                                message: string | null;
+                            } | null;
+                            /** Format: uuid */
+                            merchantId?: string;
+                            originalTransactionId?: string | null;
                             /** @description One of: Card, ElectronicCheck, Cash. */
                             paymentMethodType: string;
+                            /** Format: uuid */
+                            paymentProcessorId?: string;
+                            /** @description One of: Card, Cash. */
+                            pricingType?: string;
                             /** @description Captured (or authorized while only authorized), less refunds. */
                             processedAmount: number;
+                            processorDetails?: {
+                                authCode: string | null;
+                                mid: string | null;
+                                rrn: string | null;
+                                tid: string | null;
+                            };
                             referenceId: string | null;
+                            refundDetails?: {
+                                /** @description What can still be refunded. */
+                                availableRefundAmount: number;
+                                isFullyRefunded: boolean | null;
+                                /** @description Refunded so far. */
+                                refundedAmount: number;
+                            };
+                            source?: {
+                                sourceId: string | null;
+                                sourceName: string | null;
+                                /** @description TransactionSource: ApiKey, Portal, Terminal, … */
+                                sourceType: string;
+                            };
                             /** @description AggregatedTransactionStatus: Authorized, Captured, Voided, Refunded, … */
                             status: string;
                             /** Format: date-time */
@@ -43914,6 +44466,13 @@ export interface paths {
                                 amount: number;
                                 /** Format: date-time */
                                 dateTime: string;
+                                declineDetails?: {
+                                    code: string | null;
+                                    message: string | null;
+                                } | null;
+                                originalTransactionId?: string | null;
+                                /** @description The published name of `amount`. */
+                                processedAmount?: number;
                                 processorResponse: {
                                     processorName: string | null;
                                     responseCode: string | null;
@@ -43922,11 +44481,21 @@ export interface paths {
                                 };
                                 /** @description One of: Pending, Approved, Declined, Failed. */
                                 status: string;
+                                /** Format: date-time */
+                                transactionEventDateTime?: string;
+                                /** @description One of: Pending, Approved, Declined, Failed. */
+                                transactionEventStatus?: string;
+                                /** @description One of: Authorization, Sale, Capture, Void, Refund, CardAuthentication, Credit. */
+                                transactionEventType?: string;
                                 /** @description One of: Authorization, Sale, Capture, Void, Refund, CardAuthentication, Credit. */
                                 type: string;
                             }[];
                             /** Format: uuid */
                             transactionId: string;
+                            /** @description The published name of `status`. */
+                            transactionStatus?: string;
+                            /** @description TransactionType: Sale, Authorization, AchDebit, … */
+                            transactionType?: string;
                         };
                     };
                 };
@@ -45012,15 +45581,25 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            addressVerificationServiceResponse?: {
+                                /** @description One of: Allow, Deny. */
+                                action: string;
+                                description: string | null;
+                                responseCode: string | null;
+                            } | null;
                             amountDetails: {
                                 /** @description Base amount before adjustments. */
                                 baseAmount: number;
                                 /** @description Percentage off, or cash discount. */
                                 discountAmount: number;
+                                /** @description Percent (the published revision). */
+                                discountRate?: number;
                                 /** @description Surcharge. */
                                 surchargeAmount: number;
                                 /** @description Tip. */
                                 tipAmount: number;
+                                /** @description Percent (the published revision). */
+                                tipRate?: number;
                             };
                             avsResponse: {
                                 /** @description One of: Allow, Deny. */
@@ -45528,15 +46107,25 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            addressVerificationServiceResponse?: {
+                                /** @description One of: Allow, Deny. */
+                                action: string;
+                                description: string | null;
+                                responseCode: string | null;
+                            } | null;
                             amountDetails: {
                                 /** @description Base amount before adjustments. */
                                 baseAmount: number;
                                 /** @description Percentage off, or cash discount. */
                                 discountAmount: number;
+                                /** @description Percent (the published revision). */
+                                discountRate?: number;
                                 /** @description Surcharge. */
                                 surchargeAmount: number;
                                 /** @description Tip. */
                                 tipAmount: number;
+                                /** @description Percent (the published revision). */
+                                tipRate?: number;
                             };
                             avsResponse: {
                                 /** @description One of: Allow, Deny. */
@@ -46974,15 +47563,25 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            addressVerificationServiceResponse?: {
+                                /** @description One of: Allow, Deny. */
+                                action: string;
+                                description: string | null;
+                                responseCode: string | null;
+                            } | null;
                             amountDetails: {
                                 /** @description Base amount before adjustments. */
                                 baseAmount: number;
                                 /** @description Percentage off, or cash discount. */
                                 discountAmount: number;
+                                /** @description Percent (the published revision). */
+                                discountRate?: number;
                                 /** @description Surcharge. */
                                 surchargeAmount: number;
                                 /** @description Tip. */
                                 tipAmount: number;
+                                /** @description Percent (the published revision). */
+                                tipRate?: number;
                             };
                             avsResponse: {
                                 /** @description One of: Allow, Deny. */

@@ -43752,7 +43752,7 @@ export interface paths {
                                 /** Format: uuid */
                                 merchantId?: string;
                                 originalTransactionId?: string | null;
-                                /** @description One of: Card, ElectronicCheck, Cash. */
+                                /** @description Card or ACH; ElectronicCheck for ACH in the older revision (x-api-version 2.12). One of: Card, ACH, ElectronicCheck, Cash. */
                                 paymentMethodType: string;
                                 /** Format: uuid */
                                 paymentProcessorId?: string;
@@ -44428,7 +44428,7 @@ export interface paths {
                             /** Format: uuid */
                             merchantId?: string;
                             originalTransactionId?: string | null;
-                            /** @description One of: Card, ElectronicCheck, Cash. */
+                            /** @description Card or ACH; ElectronicCheck for ACH in the older revision (x-api-version 2.12). One of: Card, ACH, ElectronicCheck, Cash. */
                             paymentMethodType: string;
                             /** Format: uuid */
                             paymentProcessorId?: string;

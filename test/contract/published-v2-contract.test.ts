@@ -505,6 +505,206 @@ describe('the published version 2 revision, operation by operation', () => {
     await call('DELETE', '/v2/webhooks/endpoints/{endpointId}', url);
   });
 
+  it('takes every request field the published document names (each body with all its fields)', async () => {
+    const send = async (method: string, url: string, body: unknown) => {
+      const res = await t.request(method, url, { token: m.token, body });
+      assert.ok(res.status === 200 || res.status === 204, `${method} ${url}: ${res.text}`);
+      return res.body;
+    };
+    const customer = await send('POST', '/v2/customers', {
+      firstName: 'Full',
+      lastName: 'Body',
+      companyName: 'Full Body Inc',
+      email: 'full@example.com',
+      mobilePhoneNumber: '+12125550199',
+      hasSmsConsent: true,
+      shouldUseBillingAsShippingAddress: false,
+      billingAddress: ADDRESS,
+      shippingAddress: { ...ADDRESS, addressLine2: 'Suite 2' },
+      paymentMethodsCards: [{ paymentName: 'Card', ...CARD }],
+      paymentMethodsAchAccounts: [
+        {
+          paymentName: 'Bank',
+          routingNumber: '021000021',
+          accountNumber: '123456780',
+          taxId: '123456789',
+          accountHolderType: 'Business',
+          accountType: 'Checking',
+        },
+      ],
+    });
+    const customerId = customer.customerId as string;
+    await send('PATCH', `/v2/customers/${customerId}`, {
+      firstName: 'Fuller',
+      lastName: 'Body',
+      companyName: null,
+      email: 'fuller@example.com',
+      mobilePhoneNumber: null,
+      hasSmsConsent: false,
+      shouldUseBillingAsShippingAddress: true,
+      billingAddress: ADDRESS,
+      shippingAddress: null,
+    });
+    const card = await send('POST', '/v2/payment-methods/cards', {
+      ...CARD,
+      customerId,
+      paymentName: 'Second card',
+    });
+    await send('POST', '/v2/payment-methods/ach', {
+      routingNumber: '021000021',
+      accountNumber: '555566667',
+      accountHolderType: 'Business',
+      accountType: 'Savings',
+      taxId: '987654321',
+      name: 'Orphan business account',
+      companyName: 'Orphan Co',
+    });
+    await send('PATCH', `/v2/payment-methods/${card.paymentMethodId}`, { paymentName: 'Renamed card' });
+    const fullTx = {
+      paymentProcessorId: cardProcessor,
+      baseAmount: 50,
+      currencyCode: 'USD',
+      referenceId: 'full-body-sale',
+      isCustomerInitiatedTransaction: true,
+      pricingType: 'Card',
+      transactionDetails: { cardData: { paymentMethodDetails: CARD, captureMethod: 'Auto' } },
+      extraAmounts: { tipAmount: 5, discountRate: 10, surchargeRate: 0 },
+      transactionEnhancedData: {
+        salesTaxRate: 8.25,
+        invoiceNumber: 'INV-1',
+        purchaseOrder: 'PO-1',
+        shippingCharges: 2.5,
+        dutyCharges: 1,
+        products: [
+          {
+            productName: 'Widget',
+            productDescription: 'A widget',
+            productCode: 'W-1',
+            unitPrice: 10,
+            measurementUnit: 'pcs',
+            quantity: 5,
+            taxAmount: 4.13,
+            discountRate: 1,
+          },
+        ],
+      },
+      billingAddress: ADDRESS,
+      shippingAddress: ADDRESS,
+      contactInfo: {
+        firstName: 'Full',
+        lastName: 'Body',
+        companyName: 'Full Body Inc',
+        email: 'full@example.com',
+        mobilePhoneNumber: '+12125550199',
+        hasSmsConsent: false,
+      },
+      deviceId: '0b6f7c59-8a47-4f4e-9d1a-3f0c2b7e5d11',
+      platform: 'iOS',
+      appVersion: '1.2.3',
+      sdkVersion: '2.0.0',
+    };
+    const sale = await send('POST', '/v2/transactions', fullTx);
+    assert.equal(sale.transactionStatus, 'Approved', JSON.stringify(sale));
+    await send('POST', '/v2/transactions', {
+      paymentProcessorId: null,
+      baseAmount: 11,
+      referenceId: 'full-body-ach',
+      transactionDetails: {
+        achData: {
+          secCode: 'PPD',
+          requesterIpAddress: '2001:db8::7',
+          isSameDayProcessing: false,
+          paymentMethodDetails: {
+            accountNumber: '222233334',
+            routingNumber: '021000021',
+            accountHolderType: 'Personal',
+            accountType: 'Checking',
+            taxId: '123456789',
+          },
+        },
+      },
+      billingAddress: ADDRESS,
+      contactInfo: { firstName: 'Full', lastName: 'Body', mobilePhoneNumber: '+12125550199' },
+    });
+    await send('POST', '/v2/transactions/credit', {
+      paymentProcessorId: cardProcessor,
+      baseAmount: 3,
+      referenceId: 'full-body-credit',
+      creditDetails: { cardData: { paymentMethodDetails: CARD } },
+      currencyCode: 'USD',
+      billingAddress: ADDRESS,
+      shippingAddress: ADDRESS,
+      contactInfo: { firstName: 'Full', lastName: 'Body', email: 'full@example.com', hasSmsConsent: false },
+      customerId,
+    });
+    await send('POST', '/v2/transactions/calculate-amount', {
+      baseAmount: 100,
+      currencyCode: 'USD',
+      pricingType: 'Card',
+      tipAmount: 5,
+      discountRate: 10,
+      surchargeRate: 0,
+    });
+    await send('POST', '/v2/payment-sessions', {
+      amount: 20,
+      mode: 'Payment',
+      skipAddressVerification: true,
+      referenceId: 'full-body-session',
+      tipAmount: 2,
+      customerId,
+      customerHandling: 'TokenOnly',
+      returnUrl: 'https://shop.example.com/done',
+      paymentMethods: { card: { enabled: true, processorId: cardProcessor }, ach: { enabled: false } },
+      metadata: { order: '42', note: null },
+      afterCompletionMessage: 'Thanks',
+      expiresAt: new Date(Date.now() + 86_400_000).toISOString(),
+      pageName: 'Full body',
+      paymentNotes: 'Notes',
+    });
+    const link = await send('POST', '/v2/payment-links', {
+      paymentMethods: {
+        card: { enabled: true, processorId: cardProcessor },
+        ach: { enabled: false, processorId: null },
+      },
+      baseAmount: 15,
+      currencyCode: 'USD',
+      linkType: 'SingleUse',
+      customerId,
+      referenceId: 'full-body-link',
+      name: 'Full body link',
+      description: 'Every field',
+      expiresOn: new Date(Date.now() + 86_400_000).toISOString(),
+    });
+    await send('PATCH', `/v2/payment-links/${link.paymentLinkId}`, {
+      paymentMethods: { card: { enabled: true }, ach: { enabled: false } },
+      baseAmount: null,
+      currencyCode: 'USD',
+      linkType: 'SingleUse',
+      customerId: null,
+      referenceId: null,
+      name: 'Renamed link',
+      description: null,
+      expiresOn: null,
+      paymentLinkStatus: 'Inactive',
+    });
+    await send('PATCH', '/v2/settings/transaction-autofill', {
+      level2Settings: { taxRate: 7 },
+      level3Settings: {
+        product: {
+          productName: 'Widget',
+          code: 'W 1/2',
+          unitPrice: 3,
+          measurementUnit: 'pcs',
+          quantity: 2,
+          discountPercentage: 5,
+          description: 'A widget',
+        },
+        shippingChargeRate: 1.5,
+        dutyChargeRate: 0.5,
+      },
+    });
+  });
+
   it('called every operation, refused an unknown field on every body, paged every list to its end', () => {
     assert.equal(PUBLISHED_OPERATIONS.length, 61);
     assert.deepEqual(

@@ -119,4 +119,40 @@ describe('/v2/payment-methods', () => {
       404,
     );
   });
+
+  it('keeps an orphan Business account’s companyName, the receiver of a CCD debit that names no company', async () => {
+    const account = await t.ok(m, 'POST', '/v2/payment-methods/ach', {
+      routingNumber: '021000021',
+      accountNumber: '700000001',
+      accountHolderType: 'Business',
+      accountType: 'Checking',
+      companyName: 'Orphan Holdings LLC',
+    });
+    const read = await t.ok(m, 'GET', `/v2/payment-methods/${account.paymentMethodId}`);
+    assert.deepEqual([read.customerId, read.ach.companyName], [null, 'Orphan Holdings LLC']);
+    const personal = await t.call(m, 'POST', '/v2/payment-methods/ach', {
+      routingNumber: '021000021',
+      accountNumber: '700000002',
+      accountHolderType: 'Personal',
+      accountType: 'Checking',
+      companyName: 'Not a company',
+    });
+    assert.equal(personal.status, 400);
+    assert.ok(personal.body.errors.companyName);
+
+    const debit = await t.ok(m, 'POST', '/v2/transactions', {
+      paymentProcessorId: null,
+      baseAmount: 21,
+      referenceId: 'ccd-orphan',
+      transactionDetails: {
+        achData: { secCode: 'CCD', requesterIpAddress: '198.51.100.9', paymentMethodId: account.paymentMethodId },
+      },
+    });
+    assert.equal(debit.transactionStatus, 'Pending', JSON.stringify(debit));
+    const [entry] = await t.query<{ receiver_name: string; company_name: string }>(
+      'SELECT receiver_name, company_name FROM ach_entries WHERE transaction_id = $1',
+      [debit.transactionId],
+    );
+    assert.deepEqual([entry?.receiver_name, entry?.company_name], ['Orphan Holdings LLC', 'Orphan Holdings LLC']);
+  });
 });

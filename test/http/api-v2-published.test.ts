@@ -274,4 +274,53 @@ describe('the published revision’s operations', () => {
       [7, 20],
     );
   });
+
+  it('records the top-level customerId on a payment with raw card data, and refuses another merchant’s customer', async () => {
+    const customer = await t.ok(m, 'POST', '/v2/customers', { firstName: 'Raw', lastName: 'Card' });
+    const raw = {
+      paymentProcessorId: cardProcessor,
+      baseAmount: 17,
+      referenceId: 'raw-with-customer',
+      customerId: customer.customerId,
+      transactionDetails: {
+        cardData: {
+          paymentMethodDetails: { cardNumber: '4111111111111111', expirationMonth: 12, expirationYear: 2035 },
+        },
+      },
+    };
+    const sale = await t.ok(m, 'POST', '/v2/transactions', raw);
+    const shown = await t.ok(m, 'GET', `/v2/transactions/${sale.transactionId}`);
+    assert.deepEqual([shown.customerId, shown.cardDetails.paymentMethodId], [customer.customerId, null], 'not saved');
+    const credit = await t.ok(m, 'POST', '/v2/transactions/credit', {
+      paymentProcessorId: cardProcessor,
+      baseAmount: 2,
+      referenceId: 'raw-credit-with-customer',
+      customerId: customer.customerId,
+      creditDetails: { cardData: { paymentMethodDetails: raw.transactionDetails.cardData.paymentMethodDetails } },
+    });
+    assert.equal((await t.ok(m, 'GET', `/v2/transactions/${credit.transactionId}`)).customerId, customer.customerId);
+
+    const other = await t.merchant();
+    const foreign = await t.ok(other, 'POST', '/v2/customers', { firstName: 'Not', lastName: 'Yours' });
+    const refused = await t.request('POST', '/v2/transactions', {
+      token: m.token,
+      body: { ...raw, referenceId: 'foreign-customer', customerId: foreign.customerId },
+    });
+    assert.equal(refused.status, 404, refused.text);
+    const saved = await t.ok(m, 'POST', '/v2/payment-methods/cards', {
+      cardNumber: '4111111111111111',
+      expirationMonth: 12,
+      expirationYear: 2035,
+    });
+    const mismatch = await t.request('POST', '/v2/transactions', {
+      token: m.token,
+      body: {
+        ...raw,
+        referenceId: 'orphan-with-customer',
+        transactionDetails: { cardData: { paymentMethodId: saved.paymentMethodId } },
+      },
+    });
+    assert.equal(mismatch.status, 400, mismatch.text);
+    assert.ok(mismatch.body.errors.customerId);
+  });
 });

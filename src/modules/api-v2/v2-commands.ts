@@ -26,8 +26,15 @@ export async function customerOfMethod(
   vault: VaultService,
   merchantId: string,
   paymentMethodId: string | null | undefined,
+  named?: string | null,
 ): Promise<string | null> {
-  return paymentMethodId ? (await vault.get(merchantId, paymentMethodId)).customerId : null;
+  if (!paymentMethodId) return null;
+  const owner = (await vault.get(merchantId, paymentMethodId)).customerId;
+  // The published revision's top-level `customerId` beside a saved method names that method's customer.
+  if (named && named !== owner) {
+    throw ValidationError.field('customerId', 'This payment method is not that customer’s.');
+  }
+  return owner;
 }
 
 /** What every v2 payment request carries besides its payment method. */
@@ -42,14 +49,52 @@ function commonFields(body: Common) {
     amountCents: toCents(body.baseAmount),
     billingAddress: body.billingAddress ? normalizeAddress(body.billingAddress, 'billingAddress') : null,
     shippingAddress: body.shippingAddress ? normalizeAddress(body.shippingAddress, 'shippingAddress') : null,
-    contactInfo: contactInfoOf(body.contactInfo ?? undefined),
+    contactInfo: body.contactInfo
+      ? contactInfoOf({ ...body.contactInfo, smsNotification: body.contactInfo.hasSmsConsent ?? null })
+      : null,
     referenceId: body.referenceId?.trim() || null,
     createMethodId: CreateMethod.ApiToken,
   };
 }
 
+type Extra = CreateTransactionBody['extraAmounts'];
+
+/**
+ * The discount asked for, as a percentage off. `discountRate` is one (both revisions); `discountAmount` is one in the
+ * older revision (its documented quirk) and a fixed amount in the published one, which the payments core does not
+ * take: a clear 400 rather than an inexact conversion (docs/api-v2.md).
+ */
+export function discountRateOf(extra: Extra | undefined, revision: 'published' | 'older'): number | null {
+  const amount = extra?.discountAmount || null;
+  const rate = extra?.discountRate || null;
+  if (amount !== null && rate !== null) {
+    throw ValidationError.field('extraAmounts', "Send one of 'discountAmount' and 'discountRate'.");
+  }
+  if (rate !== null) return optionalMillipercent(rate);
+  if (amount === null) return null;
+  if (revision === 'older') return optionalMillipercent(amount);
+  throw ValidationError.field(
+    'extraAmounts.discountAmount',
+    "A fixed discount is not taken: send 'discountRate' (a percentage of baseAmount).",
+  );
+}
+
+/** The tip asked for: an amount or a rate (a percentage of baseAmount), one of them. */
+function tipOf(extra: Extra | undefined): { tipCents: number | null; tipRateMpct: number | null } {
+  const amount = extra?.tipAmount || null;
+  const rate = extra?.tipRate || null;
+  if (amount !== null && rate !== null) {
+    throw ValidationError.field('extraAmounts', "Send one of 'tipAmount' and 'tipRate'.");
+  }
+  return { tipCents: optionalCents(amount), tipRateMpct: optionalMillipercent(rate) };
+}
+
 /** The v2 create, as the payments core's card command (sale for captureMethod Auto, authorization for Manual). */
-export function cardCommand(merchantId: string, body: CreateTransactionBody): PaymentCommand {
+export function cardCommand(
+  merchantId: string,
+  body: CreateTransactionBody,
+  revision: 'published' | 'older' = 'published',
+): PaymentCommand {
   const card = body.transactionDetails.cardData!;
   const details = card.paymentMethodDetails ?? undefined;
   const extra = body.extraAmounts ?? undefined;
@@ -62,11 +107,12 @@ export function cardCommand(merchantId: string, body: CreateTransactionBody): Pa
     expirationMonth: details?.expirationMonth,
     expirationYear: details?.expirationYear,
     securityCode: details?.securityCode,
-    tipCents: optionalCents(extra?.tipAmount),
-    percentageOffRateMpct: optionalMillipercent(extra?.discountAmount),
-    surchargeRateMpct: optionalMillipercent(extra?.surchargeRate),
+    ...tipOf(extra),
+    percentageOffRateMpct: discountRateOf(extra, revision),
+    // A zero rate asks for no surcharge (the published clients send zeros for what they leave out).
+    surchargeRateMpct: optionalMillipercent(extra?.surchargeRate || null),
     cardDataSourceId: CardDataSource.Internet,
-    customerInitiated: body.customerInitiatedTransaction,
+    customerInitiated: body.isCustomerInitiatedTransaction ?? body.customerInitiatedTransaction,
     enhancedData: enhancedDataOf(body.transactionEnhancedData),
   });
 }
@@ -107,19 +153,20 @@ export function achCommand(
   body: Common & { extraAmounts?: CreateTransactionBody['extraAmounts'] },
   ach: AchData,
   field: 'transactionDetails.achData' | 'creditDetails.achData',
+  revision: 'published' | 'older' = 'published',
 ): AchCommand {
   const details = ach.paymentMethodDetails ?? undefined;
   return {
     ...commonFields(body),
     merchantId,
     direction,
-    percentageOffRateMpct: optionalMillipercent(body.extraAmounts?.discountAmount),
+    percentageOffRateMpct: discountRateOf(body.extraAmounts ?? undefined, revision),
     paymentMethodId: ach.paymentMethodId,
     accountNumber: details?.accountNumber?.trim() || null,
     routingNumber: details?.routingNumber?.trim() || null,
     secCode: SEC_CODES[ach.secCode ?? 'Web'],
     requesterIp: requesterIp(`${field}.requesterIpAddress`, ach.requesterIpAddress),
-    isFasterProcessing: ach.isFasterProcessing ?? false,
+    isFasterProcessing: ach.isSameDayProcessing ?? ach.isFasterProcessing ?? false,
     taxId: details?.taxId,
     accountType: details?.accountType == null ? undefined : details.accountType === 'Checking' ? 1 : 2,
     accountHolderType:

@@ -235,6 +235,6 @@ export function publishedMethodView(pm: PaymentMethod, customer: Customer | null
     isDefault: customer !== null && isDefault(customer, pm),
     createdOn: pm.createdAt.toISOString(),
     card: isCard ? cardFields(pm) : null,
-    ach: isCard ? null : { ...achFields(pm), companyName: null },
+    ach: isCard ? null : { ...achFields(pm), companyName: pm.companyName },
   };
 }

@@ -124,6 +124,9 @@ export function v2PaymentMethodsRoutes(app: App, deps: V2PaymentMethodsDeps): vo
     async (request) => {
       const b = request.body;
       const merchantId = merchantOf(request).merchantId;
+      if (b.companyName?.trim() && b.accountHolderType !== 'Business') {
+        throw ValidationError.field('companyName', 'A company name is for a Business account.');
+      }
       const input = {
         name: b.name ?? null,
         accountNumber: b.accountNumber,
@@ -131,6 +134,7 @@ export function v2PaymentMethodsRoutes(app: App, deps: V2PaymentMethodsDeps): vo
         accountType: b.accountType === 'Checking' ? 1 : 2,
         accountHolderType: b.accountHolderType === 'Business' ? 1 : 2,
         taxId: b.taxId ?? null,
+        companyName: b.companyName ?? null,
       };
       const created = b.customerId
         ? await deps.customers.addBankAccount(merchantId, b.customerId, input)

@@ -48,6 +48,12 @@ export const CreateAchBody = Type.Object(
     taxId: Opt(Type.String({ maxLength: 11 })),
     customerId: Opt(Uuid('A customer of the merchant; without it, an orphan method.')),
     name: Opt(Type.String({ maxLength: 100 })),
+    companyName: Opt(
+      Type.String({
+        maxLength: 100,
+        description: 'The legal name of a Business account: the receiver of a CCD entry that names no company.',
+      }),
+    ),
   },
   {
     additionalProperties: false,

@@ -13,6 +13,7 @@ import { type Transaction, TransactionStatus } from '../payments/transactions.mo
 import type { TransactionsService } from '../payments/transactions.service.js';
 import type { VaultService } from '../vault/vault.service.js';
 import { achCommand, cardCreditCommand, checkCurrency, customerOfMethod } from './v2-commands.js';
+import { revisionOf } from './v2-revision.js';
 import { achReversalResult, reversalResult } from './v2-transactions.mapper.js';
 import { CreditBody, ReversalBody, ReversalResult, TransactionIdParams } from './v2-transactions.schemas.js';
 
@@ -108,8 +109,10 @@ export function v2ReversalsRoutes(app: App, deps: V2ReversalsRouteDeps): void {
       if (cardData && achData) throw ValidationError.field('creditDetails', 'Send cardData or achData, not both.');
       if (achData) {
         const credit = await ach.create({
-          ...achCommand(merchantId, 'credit', body, achData, 'creditDetails.achData'),
-          customerId: await customerOfMethod(deps.vault, merchantId, achData.paymentMethodId),
+          ...achCommand(merchantId, 'credit', body, achData, 'creditDetails.achData', revisionOf(request)),
+          customerId: achData.paymentMethodId
+            ? await customerOfMethod(deps.vault, merchantId, achData.paymentMethodId, body.customerId)
+            : (body.customerId ?? null),
           idempotency: request.idempotency,
         });
         const t = (await transactions.get(merchantId, credit.transactionId))!;
@@ -118,6 +121,7 @@ export function v2ReversalsRoutes(app: App, deps: V2ReversalsRouteDeps): void {
       if (!cardData) throw ValidationError.field('creditDetails.cardData', 'cardData or achData is required.');
       const result = await cardPayments.pay({
         ...cardCreditCommand(merchantId, body),
+        payingCustomerId: body.customerId ?? null,
         idempotency: request.idempotency,
       });
       return reversalResult(result, await merchants.getConfiguration(merchantId));

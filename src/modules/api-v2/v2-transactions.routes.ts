@@ -68,7 +68,7 @@ export function v2TransactionsRoutes(app: App, deps: V2TransactionsRouteDeps): v
       body: CreateTransactionBody,
       response: { 200: TransactionResult, ...ERRORS },
     },
-    run: async ({ merchantId, body, idempotency }) => {
+    run: async ({ merchantId, body, idempotency, request }) => {
       checkCurrency('currencyCode', body.currencyCode);
       if (body.pricingType === 'Cash') {
         throw ValidationError.field(
@@ -82,16 +82,19 @@ export function v2TransactionsRoutes(app: App, deps: V2TransactionsRouteDeps): v
       }
       if (achData) {
         const debit = await deps.ach.create({
-          ...achCommand(merchantId, 'debit', body, achData, 'transactionDetails.achData'),
-          customerId: await customerOfMethod(deps.vault, merchantId, achData.paymentMethodId),
+          ...achCommand(merchantId, 'debit', body, achData, 'transactionDetails.achData', revisionOf(request)),
+          customerId: achData.paymentMethodId
+            ? await customerOfMethod(deps.vault, merchantId, achData.paymentMethodId, body.customerId)
+            : (body.customerId ?? null),
           idempotency,
         });
         return { kind: 'ach' as const, debit, transaction: (await transactions.get(merchantId, debit.transactionId))! };
       }
       if (!cardData) throw ValidationError.field('transactionDetails.cardData', 'cardData or achData is required.');
       const card = await cardPayments.pay({
-        ...cardCommand(merchantId, body),
-        customerId: await customerOfMethod(deps.vault, merchantId, cardData.paymentMethodId),
+        ...cardCommand(merchantId, body, revisionOf(request)),
+        customerId: await customerOfMethod(deps.vault, merchantId, cardData.paymentMethodId, body.customerId),
+        payingCustomerId: cardData.paymentMethodId ? null : (body.customerId ?? null),
         idempotency,
       });
       return { kind: 'card' as const, card };

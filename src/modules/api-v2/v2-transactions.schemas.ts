@@ -63,6 +63,7 @@ export const AchData = Type.Object(
     ),
     secCode: Opt(Nullable(Type.Union([Lit('Web'), Lit('PPD'), Lit('CCD'), Lit('Telephone')]))),
     isFasterProcessing: Opt(Nullable(Type.Boolean())),
+    isSameDayProcessing: Opt(Nullable(Type.Boolean({ description: 'The published name of isFasterProcessing.' }))),
     requesterIpAddress: Type.String({ minLength: 1, maxLength: 45 }),
   },
   { additionalProperties: false },
@@ -72,7 +73,18 @@ export type AchData = Static<typeof AchData>;
 const ExtraAmounts = Type.Object(
   {
     tipAmount: Opt(Nullable(AmountSchema())),
-    discountAmount: Opt(Nullable(Type.Number({ minimum: 0, maximum: 100, description: 'Percentage off (0–100).' }))),
+    tipRate: Opt(Nullable(RateSchema({ description: 'A tip as a percentage of baseAmount (published revision).' }))),
+    discountAmount: Opt(
+      Nullable(
+        Type.Number({
+          minimum: 0,
+          description:
+            'The older revision (x-api-version 2.12): a percentage off (0–100). The published one: a fixed amount, ' +
+            'which is refused (send discountRate).',
+        }),
+      ),
+    ),
+    discountRate: Opt(Nullable(RateSchema({ description: 'A percentage off baseAmount (published revision).' }))),
     surchargeRate: Opt(Nullable(Type.Number({ minimum: 0, maximum: 100, description: 'Credit card surcharge %.' }))),
   },
   { additionalProperties: false },
@@ -85,6 +97,7 @@ const ContactInfo = Type.Object(
     companyName: Opt(Nullable(Type.String({ maxLength: 200 }))),
     email: Opt(Nullable(Type.String({ maxLength: 254 }))),
     mobileNumber: Opt(Nullable(Type.String({ maxLength: 20 }))),
+    mobilePhoneNumber: Opt(Nullable(Type.String({ maxLength: 20, description: 'The published name.' }))),
     hasSmsConsent: Opt(Nullable(Type.Boolean())),
   },
   { additionalProperties: false },
@@ -125,12 +138,23 @@ export const CreateTransactionBody = Type.Object(
     currencyCode: Opt(Nullable(Type.String({ maxLength: 3, description: 'ISO 4217; USD only.' }))),
     referenceId: Opt(Nullable(Type.String({ maxLength: 100 }))),
     customerInitiatedTransaction: Opt(Type.Boolean()),
+    isCustomerInitiatedTransaction: Opt(Type.Boolean({ description: 'The published name.' })),
     pricingType: Opt(Nullable(Pricing)),
     extraAmounts: Opt(Nullable(ExtraAmounts)),
     transactionEnhancedData: Opt(Nullable(EnhancedDataInput)),
     billingAddress: Opt(Nullable(AddressInput)),
     shippingAddress: Opt(Nullable(AddressInput)),
     contactInfo: Opt(Nullable(ContactInfo)),
+    customerId: Opt(
+      Nullable(
+        Type.String({
+          format: 'uuid',
+          description:
+            'The customer the payment is for (published revision): with raw card data it is recorded on the ' +
+            'transaction (the card is not saved); with a saved method it must be the method’s customer.',
+        }),
+      ),
+    ),
     transactionDetails: Type.Object(
       {
         cardData: Opt(Nullable(CardData)),
@@ -610,6 +634,16 @@ export const CreditBody = Type.Object(
     billingAddress: Opt(Nullable(AddressInput)),
     shippingAddress: Opt(Nullable(AddressInput)),
     contactInfo: Opt(Nullable(ContactInfo)),
+    customerId: Opt(
+      Nullable(
+        Type.String({
+          format: 'uuid',
+          description:
+            'The customer the payment is for (published revision): with raw card data it is recorded on the ' +
+            'transaction (the card is not saved); with a saved method it must be the method’s customer.',
+        }),
+      ),
+    ),
     creditDetails: Type.Object(
       {
         cardData: Opt(Nullable(Type.Object({ paymentMethodDetails: CardDetails }, { additionalProperties: false }))),

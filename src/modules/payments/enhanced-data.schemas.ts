@@ -8,13 +8,16 @@ const Opt = <T extends TSchema>(schema: T) => Type.Optional(Nullable(schema));
 const ProductInput = Type.Object(
   {
     name: Opt(Type.String({ maxLength: 100 })),
+    productName: Opt(Type.String({ maxLength: 100, description: 'The published version 2 name of `name`.' })),
     code: Opt(Type.String({ maxLength: 50 })),
+    productCode: Opt(Type.String({ maxLength: 50, description: 'The published version 2 name of `code`.' })),
     unitPrice: Opt(AmountSchema()),
     measurementUnit: Opt(Type.String({ maxLength: 20 })),
     quantity: Opt(Type.Number({ minimum: 0, maximum: 1_000_000 })),
     taxAmount: Opt(AmountSchema()),
     discountRate: Opt(RateSchema()),
     description: Opt(Type.String({ maxLength: 200 })),
+    productDescription: Opt(Type.String({ maxLength: 200, description: 'The published name of `description`.' })),
     measurementUnitId: Opt(Type.Integer({ description: 'Accepted; the unit is `measurementUnit`.' })),
   },
   { additionalProperties: false },

@@ -66,13 +66,16 @@ export interface EnhancedDataInput {
   dutyCharges?: number | null;
   products?: Array<{
     name?: string | null;
+    productName?: string | null;
     code?: string | null;
+    productCode?: string | null;
     unitPrice?: number | null;
     measurementUnit?: string | null;
     quantity?: number | null;
     taxAmount?: number | null;
     discountRate?: number | null;
     description?: string | null;
+    productDescription?: string | null;
   }> | null;
 }
 
@@ -88,14 +91,14 @@ export function enhancedDataOf(input: EnhancedDataInput | null | undefined): Enh
     shippingCents: optionalCents(input.shippingCharges),
     dutyCents: optionalCents(input.dutyCharges),
     products: (input.products ?? []).map((p) => ({
-      name: text(p.name),
-      code: text(p.code),
+      name: text(p.productName ?? p.name),
+      code: text(p.productCode ?? p.code),
       unitPriceCents: optionalCents(p.unitPrice),
       measurementUnit: text(p.measurementUnit),
       quantity: p.quantity ?? null,
       taxCents: optionalCents(p.taxAmount),
       discountRateMpct: optionalMillipercent(p.discountRate),
-      description: text(p.description),
+      description: text(p.productDescription ?? p.description),
     })),
     autofilled: [],
   };

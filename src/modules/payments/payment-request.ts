@@ -19,6 +19,12 @@ export interface PaymentCommand {
   idempotency?: RequestClaim;
   processorId?: string | null;
   customerId?: string | null;
+  /**
+   * The customer a payment with raw card data is for (the published version 2 revision's top-level `customerId`):
+   * checked to be the merchant's and recorded on the transaction; the card is not saved. (`customerId` names whose
+   * saved card pays.)
+   */
+  payingCustomerId?: string | null;
   paymentMethodId?: string | null;
   accountNumber?: string | null;
   expirationMonth?: number | null;

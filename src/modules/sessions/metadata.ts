@@ -12,7 +12,7 @@ const HAS_CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 /**
  * A session's metadata as stored: string keys to string values. Accepts a plain object or the list-of-pairs form
  * (`[{"orderId": "A-1"}, {"channel": "web"}]`); `strict` (the integration surface) takes string values only, the
- * version 2 surface also numbers and booleans (stored as their text). Control characters are stripped from values;
+ * version 2 surface also numbers and booleans (stored as their text) and null (the key is dropped). Control characters are stripped from values;
  * every limit is a 400 naming `metadata` or the offending key.
  */
 export function sanitizeMetadata(input: unknown, strict: boolean): Record<string, string> | null {
@@ -45,6 +45,8 @@ export function sanitizeMetadata(input: unknown, strict: boolean): Record<string
       );
     }
     if (Object.hasOwn(result, key)) throw ValidationError.field(field, `The key '${key}' appears twice.`);
+    // The published version 2 revision's values are nullable: a null value is no value, so the key is not kept.
+    if (raw === null && !strict) continue;
     let value: string;
     if (typeof raw === 'string') value = raw;
     else if (!strict && (typeof raw === 'number' || typeof raw === 'boolean') && Number.isFinite(Number(raw))) {

@@ -24,6 +24,8 @@ export interface PaymentMethod {
   accountTypeId: number | null;
   accountHolderTypeId: number | null;
   taxId: string | null;
+  /** A bank account's legal company name, when it was given one (a Business account). */
+  companyName: string | null;
   createdAt: Date;
   modifiedAt: Date;
 }
@@ -43,6 +45,7 @@ export interface AchInput {
   accountType?: number | null;
   accountHolderType?: number | null;
   taxId?: string | null;
+  companyName?: string | null;
 }
 
 /** A card ready for an authorization: the clear number lives only in this object, only for the call. */

@@ -19,13 +19,14 @@ interface PaymentMethodRow {
   account_type_id: number | null;
   account_holder_type_id: number | null;
   tax_id: string | null;
+  company_name: string | null;
   created_at: Date;
   modified_at: Date;
 }
 
 const COLUMNS = `id, merchant_id, customer_id, type_id, name, mask, fingerprint, card_type_id, credit_debit_type_id,
   card_token_type_id, expiration_month, expiration_year, routing_number, account_type_id, account_holder_type_id,
-  tax_id, created_at, modified_at`;
+  tax_id, company_name, created_at, modified_at`;
 
 function toModel(row: PaymentMethodRow): PaymentMethod {
   return {
@@ -45,6 +46,7 @@ function toModel(row: PaymentMethodRow): PaymentMethod {
     accountTypeId: row.account_type_id,
     accountHolderTypeId: row.account_holder_type_id,
     taxId: row.tax_id,
+    companyName: row.company_name,
     createdAt: row.created_at,
     modifiedAt: row.modified_at,
   };
@@ -59,8 +61,8 @@ export async function insertPaymentMethod(sql: Sql, pm: NewPaymentMethod): Promi
   await sql.query(
     `INSERT INTO payment_methods (id, merchant_id, customer_id, type_id, name, data_key_version, secret_sealed,
        fingerprint, mask, card_type_id, credit_debit_type_id, card_token_type_id, expiration_month, expiration_year,
-       routing_number, account_type_id, account_holder_type_id, tax_id, created_at, modified_at)
-     VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$19)`,
+       routing_number, account_type_id, account_holder_type_id, tax_id, created_at, modified_at, company_name)
+     VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$19,$20)`,
     [
       pm.id,
       pm.merchantId,
@@ -81,6 +83,7 @@ export async function insertPaymentMethod(sql: Sql, pm: NewPaymentMethod): Promi
       pm.accountHolderTypeId,
       pm.taxId,
       pm.createdAt,
+      pm.companyName,
     ],
   );
 }

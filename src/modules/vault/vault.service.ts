@@ -147,6 +147,7 @@ export class VaultService {
       accountTypeId: null,
       accountHolderTypeId: null,
       taxId: null,
+      companyName: null,
     });
   }
 
@@ -167,6 +168,7 @@ export class VaultService {
       accountTypeId: input.accountType ?? 1,
       accountHolderTypeId: input.accountHolderType ?? 2,
       taxId: input.taxId?.trim() || null,
+      companyName: input.companyName?.trim() || null,
     });
   }
 

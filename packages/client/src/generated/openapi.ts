@@ -17538,6 +17538,9 @@ export interface paths {
                                 measurementUnit?: string | null;
                                 measurementUnitId?: number | null;
                                 name?: string | null;
+                                productCode?: string | null;
+                                productDescription?: string | null;
+                                productName?: string | null;
                                 quantity?: number | null;
                                 taxAmount?: number | null;
                                 unitPrice?: number | null;
@@ -18416,6 +18419,9 @@ export interface paths {
                                 measurementUnit?: string | null;
                                 measurementUnitId?: number | null;
                                 name?: string | null;
+                                productCode?: string | null;
+                                productDescription?: string | null;
+                                productName?: string | null;
                                 quantity?: number | null;
                                 taxAmount?: number | null;
                                 unitPrice?: number | null;
@@ -19055,6 +19061,9 @@ export interface paths {
                                 measurementUnit?: string | null;
                                 measurementUnitId?: number | null;
                                 name?: string | null;
+                                productCode?: string | null;
+                                productDescription?: string | null;
+                                productName?: string | null;
                                 quantity?: number | null;
                                 taxAmount?: number | null;
                                 unitPrice?: number | null;
@@ -19937,6 +19946,9 @@ export interface paths {
                                 measurementUnit?: string | null;
                                 measurementUnitId?: number | null;
                                 name?: string | null;
+                                productCode?: string | null;
+                                productDescription?: string | null;
+                                productName?: string | null;
                                 quantity?: number | null;
                                 taxAmount?: number | null;
                                 unitPrice?: number | null;
@@ -38512,6 +38524,7 @@ export interface paths {
                         accountHolderType: "Business" | "Personal";
                         accountNumber: string;
                         accountType: "Checking" | "Savings";
+                        companyName?: string | null;
                         customerId?: string | null;
                         name?: string | null;
                         routingNumber: string;
@@ -44014,15 +44027,21 @@ export interface paths {
                             hasSmsConsent?: boolean | null;
                             lastName?: string | null;
                             mobileNumber?: string | null;
+                            mobilePhoneNumber?: string | null;
                         } | null;
                         currencyCode?: string | null;
+                        customerId?: string | null;
                         customerInitiatedTransaction?: boolean;
                         deviceId?: string | null;
                         extraAmounts?: {
                             discountAmount?: number | null;
+                            discountRate?: number | null;
                             surchargeRate?: number | null;
                             tipAmount?: number | null;
+                            tipRate?: number | null;
                         } | null;
+                        /** @description The published name. */
+                        isCustomerInitiatedTransaction?: boolean;
                         paymentProcessorId?: string | null;
                         platform?: string | null;
                         pricingType?: ("Card" | "Cash") | null;
@@ -44047,6 +44066,7 @@ export interface paths {
                         transactionDetails: {
                             achData?: {
                                 isFasterProcessing?: boolean | null;
+                                isSameDayProcessing?: boolean | null;
                                 paymentMethodDetails?: {
                                     accountHolderType?: ("Business" | "Personal") | null;
                                     accountNumber?: string | null;
@@ -44080,6 +44100,9 @@ export interface paths {
                                 measurementUnit?: string | null;
                                 measurementUnitId?: number | null;
                                 name?: string | null;
+                                productCode?: string | null;
+                                productDescription?: string | null;
+                                productName?: string | null;
                                 quantity?: number | null;
                                 taxAmount?: number | null;
                                 unitPrice?: number | null;
@@ -46825,10 +46848,12 @@ export interface paths {
                             hasSmsConsent?: boolean | null;
                             lastName?: string | null;
                             mobileNumber?: string | null;
+                            mobilePhoneNumber?: string | null;
                         } | null;
                         creditDetails: {
                             achData?: {
                                 isFasterProcessing?: boolean | null;
+                                isSameDayProcessing?: boolean | null;
                                 paymentMethodDetails?: {
                                     accountHolderType?: ("Business" | "Personal") | null;
                                     accountNumber?: string | null;
@@ -46850,6 +46875,7 @@ export interface paths {
                             } | null;
                         };
                         currencyCode?: string | null;
+                        customerId?: string | null;
                         paymentProcessorId?: string | null;
                         referenceId?: string | null;
                         shippingAddress?: {

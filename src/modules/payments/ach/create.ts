@@ -27,11 +27,13 @@ export async function createAch(ctx: AchContext, cmd: AchCommand): Promise<AchRe
   if (Object.keys(errors).length > 0) throw new ValidationError(errors);
 
   const account = await resolveAccount(ctx, cmd);
-  const companyName = cmd.contactInfo?.companyName?.trim() || account.customer?.companyName?.trim() || null;
+  const companyName =
+    cmd.contactInfo?.companyName?.trim() || account.customer?.companyName?.trim() || account.companyName || null;
   if (cmd.secCode === SecCode.CCD && !companyName) {
     throw ValidationError.field(
       'contactInfo.companyName',
-      "A CCD entry debits or credits a company: send 'contactInfo.companyName' (or use a customer with a company name).",
+      "A CCD entry debits or credits a company: send 'contactInfo.companyName' (or use a customer, or a saved " +
+        'account, with a company name).',
     );
   }
   const settings = configuration.settings;
@@ -148,6 +150,8 @@ export async function resolveAccount(
   accountHolderTypeId: number;
   taxId: string | null;
   name: string | null;
+  /** The saved account's legal company name, if it has one. */
+  companyName: string | null;
 }> {
   const raw = Boolean(cmd.accountNumber || cmd.routingNumber);
   if (raw && cmd.paymentMethodId) {
@@ -190,6 +194,7 @@ export async function resolveAccount(
       accountHolderTypeId: cmd.accountHolderType!,
       taxId: null,
       name: null,
+      companyName: null,
     };
   }
   let customer: Customer | null = null;
@@ -229,5 +234,6 @@ export async function resolveAccount(
     accountHolderTypeId: cmd.accountHolderType ?? method.accountHolderTypeId ?? 2,
     taxId: method.taxId,
     name: method.name,
+    companyName: method.companyName,
   };
 }

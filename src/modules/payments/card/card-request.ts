@@ -47,7 +47,9 @@ export async function resolveCard(
       },
       { pan: 'accountNumber' },
     );
-    return { card: ctx.deps.vault.rawCard(checked) };
+    const card = ctx.deps.vault.rawCard(checked);
+    if (!cmd.payingCustomerId) return { card };
+    return { card, customer: await ctx.deps.customers.get(cmd.merchantId, cmd.payingCustomerId) };
   }
   if (cmd.securityCode != null && !/^\d{3,4}$/.test(cmd.securityCode)) {
     throw ValidationError.field('securityCode', "'securityCode' must be 3 or 4 digits.");

@@ -120,7 +120,7 @@ async function start(ctx: CardContext, cmd: PaymentCommand): Promise<Started | {
     method: 'card',
     typeId: TYPE_OF[cmd.kind],
     statusId: TransactionStatus.Pending,
-    customerId: card.customerId,
+    customerId: card.customerId ?? customer?.id ?? null,
     paymentMethodId: card.paymentMethodId,
     createMethodId: cmd.createMethodId,
     sourceId: cmd.sourceId ?? null,

@@ -1,6 +1,6 @@
-// `GET /v2/terminals` in the published revision's terms (any request but one in the older terms): active terminals only (not
-// deactivated, not Inactive), their `terminalStatus` (Ready, Busy, Offline) worked out as the status operation does,
-// filtered, searched, sorted and paged.
+// `GET /v2/terminals` in the published revision's terms (any request but one in the older terms): active terminals
+// only (not deactivated, not Inactive), their `terminalStatus` (Ready, Busy, Offline) worked out as the status
+// operation does, filtered, searched, sorted and paged in memory (a terminal's status is not a column).
 import Type, { type Static } from 'typebox';
 import { MAX_PAGE, PUBLISHED_PAGE_SIZE, pageInfoOf } from '../../platform/http/paging.js';
 import { terminalListItem } from '../terminals/terminals.mapper.js';
@@ -20,7 +20,10 @@ export const PUBLISHED_TERMINAL_QUERY = {
   connectionStatus: Type.Optional(Type.Enum(['Online', 'Offline'])),
 };
 
-/** How many of a merchant's terminals the published list works over at most (status is computed per terminal). */
+/**
+ * How many of a merchant's terminals the published list works over at most (status is computed per terminal); a
+ * merchant with more is listed through the older terms (`page`), which page in SQL.
+ */
 const MAX_TERMINALS = 5_000;
 
 export const PublishedTerminalItem = Type.Object({

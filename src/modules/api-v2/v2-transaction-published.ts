@@ -7,6 +7,7 @@ import {
   CARD_DATA_SOURCE_NAMES,
   CardDataSource,
   CREATE_METHOD_NAMES,
+  CreateMethod,
   type Transaction,
   TransactionStatus,
   TYPE_NAMES,
@@ -15,7 +16,10 @@ import type { avs } from './v2-transactions.mapper.js';
 
 const TOKEN_TYPES: Record<number, string> = { 1: 'Local', 2: 'Network' };
 
-/** What the card reader verified: present cards signed or PIN'd; Tessera records no more than that they were present. */
+/**
+ * How the cardholder was verified: a card-not-present payment is NotAuthenticated; for a card read on a terminal
+ * Tessera records no verification method, so Unknown.
+ */
 function verification(t: Transaction): string {
   const source = t.cardDataSourceId ?? CardDataSource.Internet;
   return source === CardDataSource.Internet || source === CardDataSource.Manual ? 'NotAuthenticated' : 'Unknown';
@@ -71,7 +75,9 @@ export function publishedTransactionFields<C extends object, A extends object>(
     achDetails: A | null;
   },
 ) {
-  const refundable = t.capturedCents > 0 && t.method === 'card' && !t.voidedAt;
+  // A captured card payment, or an ACH debit once the bank cleared it, can be refunded (what is left of it).
+  const refundable =
+    t.capturedCents > 0 && !t.voidedAt && (t.method === 'card' || t.statusId === TransactionStatus.Cleared);
   const isRefund = t.originalTransactionId !== null;
   const declined = t.statusId === TransactionStatus.Declined || t.statusId === TransactionStatus.Failed;
   return {
@@ -100,7 +106,9 @@ export function publishedTransactionFields<C extends object, A extends object>(
     declineDetails: declined ? { code: t.responseCode, message: t.responseMessage } : null,
     addressVerificationServiceResponse: older.avsResponse,
     source: {
-      sourceType: t.createMethodId === 2 ? 'ApiKey' : (CREATE_METHOD_NAMES[t.createMethodId] ?? 'ApiKey'),
+      // The published name of the API-key source is ApiKey (the older, and the stored name, ApiToken).
+      sourceType:
+        t.createMethodId === CreateMethod.ApiToken ? 'ApiKey' : (CREATE_METHOD_NAMES[t.createMethodId] ?? 'ApiKey'),
       sourceId: t.sourceId,
       sourceName: null,
     },

@@ -131,6 +131,18 @@ const CREATE_EXAMPLE = {
   },
 };
 
+/** The published top-level `customerId` of a payment or credit. */
+const PayingCustomer = Opt(
+  Nullable(
+    Type.String({
+      format: 'uuid',
+      description:
+        'The customer the payment is for (published revision): with raw card data it is recorded on the ' +
+        'transaction (the card is not saved); with a saved method it must be the method’s customer.',
+    }),
+  ),
+);
+
 export const CreateTransactionBody = Type.Object(
   {
     paymentProcessorId: Opt(Nullable(Type.String({ format: 'uuid' }))),
@@ -145,16 +157,7 @@ export const CreateTransactionBody = Type.Object(
     billingAddress: Opt(Nullable(AddressInput)),
     shippingAddress: Opt(Nullable(AddressInput)),
     contactInfo: Opt(Nullable(ContactInfo)),
-    customerId: Opt(
-      Nullable(
-        Type.String({
-          format: 'uuid',
-          description:
-            'The customer the payment is for (published revision): with raw card data it is recorded on the ' +
-            'transaction (the card is not saved); with a saved method it must be the method’s customer.',
-        }),
-      ),
-    ),
+    customerId: PayingCustomer,
     transactionDetails: Type.Object(
       {
         cardData: Opt(Nullable(CardData)),
@@ -634,16 +637,7 @@ export const CreditBody = Type.Object(
     billingAddress: Opt(Nullable(AddressInput)),
     shippingAddress: Opt(Nullable(AddressInput)),
     contactInfo: Opt(Nullable(ContactInfo)),
-    customerId: Opt(
-      Nullable(
-        Type.String({
-          format: 'uuid',
-          description:
-            'The customer the payment is for (published revision): with raw card data it is recorded on the ' +
-            'transaction (the card is not saved); with a saved method it must be the method’s customer.',
-        }),
-      ),
-    ),
+    customerId: PayingCustomer,
     creditDetails: Type.Object(
       {
         cardData: Opt(Nullable(Type.Object({ paymentMethodDetails: CardDetails }, { additionalProperties: false }))),

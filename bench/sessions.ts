@@ -13,6 +13,8 @@ interface Figure {
 export interface SessionsBenchHelpers {
   api: string;
   baselineUrl: string;
+  /** The write baseline (BEGIN, two INSERTs, COMMIT on the same pool): session creates are measured against it. */
+  paymentBaselineUrl: string;
   token: string;
   measure(name: string, options: autocannon.Options): Promise<Figure | undefined>;
 }
@@ -43,6 +45,12 @@ function timedGet(url: string): Promise<{ ttfbMs: number; bytes: number; body: s
 export async function sessionsBenchmark(h: SessionsBenchHelpers) {
   const headers = { authorization: `Bearer ${h.token}`, 'content-type': 'application/json' };
   const baseline = await h.measure('sessions baseline: bare Fastify + SELECT 1', { url: h.baselineUrl });
+  const paymentBaseline = await h.measure('sessions write baseline: BEGIN, 2 INSERTs, COMMIT', {
+    url: h.paymentBaselineUrl,
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ amount: 49.99 }),
+  });
   const createV2 = await h.measure('POST /v2/payment-sessions', {
     url: `${h.api}/v2/payment-sessions`,
     method: 'POST',
@@ -91,8 +99,9 @@ export async function sessionsBenchmark(h: SessionsBenchHelpers) {
   for (const asset of assetUrls) assetBytes += (await timedGet(`${h.api}${asset}`)).bytes;
   const totalBytes = page.bytes + assetBytes;
 
-  const ratio = (figure: Figure | undefined) =>
-    figure && baseline ? Math.round((figure.requestsPerSecond / baseline.requestsPerSecond) * 100) / 100 : undefined;
+  const ratioTo = (figure: Figure | undefined, base: Figure | undefined) =>
+    figure && base ? Math.round((figure.requestsPerSecond / base.requestsPerSecond) * 100) / 100 : undefined;
+  const ratio = (figure: Figure | undefined) => ratioTo(figure, baseline);
   const checkoutPage = {
     ttfbP50Ms: Math.round(percentile(ttfb, 50) * 100) / 100,
     ttfbP99Ms: Math.round(percentile(ttfb, 99) * 100) / 100,
@@ -107,8 +116,9 @@ export async function sessionsBenchmark(h: SessionsBenchHelpers) {
   return {
     baseline,
     baselineAgain,
-    createV2: createV2 && { ...createV2, throughputRatio: ratio(createV2) },
-    createIntegration: createInt && { ...createInt, throughputRatio: ratio(createInt) },
+    paymentBaseline,
+    createV2: createV2 && { ...createV2, throughputRatio: ratioTo(createV2, paymentBaseline) },
+    createIntegration: createInt && { ...createInt, throughputRatio: ratioTo(createInt, paymentBaseline) },
     retrieve: retrieve && { ...retrieve, throughputRatio: ratio(retrieve) },
     checkoutPageUnderLoad: checkoutUnderLoad && { ...checkoutUnderLoad, throughputRatio: ratio(checkoutUnderLoad) },
     checkoutPage,

@@ -6,17 +6,20 @@ import type { CardConnector } from '../../src/connectors/card/card-connector.js'
 import { SandboxCardNetwork } from '../../src/connectors/card/sandbox-card-network.js';
 import { Connectors, callWithDeadline, DeadlineError } from '../../src/connectors/registry.js';
 import { ManualClock } from '../../src/platform/clock/clock.js';
-import type { Sql } from '../../src/platform/db/pool.js';
+import type { Pool } from '../../src/platform/db/pool.js';
 
 describe('connector deadlines', () => {
   it('abort the call: the answer is unknown at the deadline and the network never records the operation', async () => {
     const statements: string[] = [];
+    const record = async (query: string | { text: string }) => {
+      statements.push(typeof query === 'string' ? query : query.text);
+      return { rows: [], rowCount: 0 };
+    };
+    // A pool whose every statement (directly or on a checked-out connection) is recorded.
     const sql = {
-      query: async (query: string | { text: string }) => {
-        statements.push(typeof query === 'string' ? query : query.text);
-        return { rows: [], rowCount: 0 };
-      },
-    } as unknown as Sql;
+      query: record,
+      connect: async () => ({ query: record, release: () => {}, connection: { stream: {} } }),
+    } as unknown as Pool;
     // 10 s each way: far beyond the 50 ms deadline below.
     const network = new SandboxCardNetwork(sql, new ManualClock(), 20_000);
     const started = Date.now();

@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import { setTimeout } from 'node:timers/promises';
 import type { Clock } from '../../platform/clock/clock.js';
 import { Grouped } from '../../platform/db/grouped.js';
-import type { Sql } from '../../platform/db/pool.js';
+import type { Pool } from '../../platform/db/pool.js';
+import { commitWithoutFlushWait } from '../../platform/db/tx.js';
 import type {
   AvsRequest,
   AvsResult,
@@ -90,7 +91,7 @@ interface Remembered {
 
 export class SandboxCardNetwork implements CardConnector {
   constructor(
-    private readonly sql: Sql,
+    private readonly pool: Pool,
     private readonly clock: Clock,
     private readonly latencyMs: number,
     /** The operator's latency spikes (optional: without them, the configured latency only). */
@@ -102,7 +103,10 @@ export class SandboxCardNetwork implements CardConnector {
    * remembered in one statement, and each answer waits for its record (a query must always find what was answered).
    */
   private readonly records = new Grouped<Remembered, boolean>(async (records) => {
-    const { rows } = await this.sql.query<{ reference: string }>({
+    // Committed without waiting for the disk: nothing is answered before the payment's own synchronous commit that
+    // follows, which makes this record durable too (WAL is flushed in order). A crash before it loses the record and
+    // the payment's outcome together; the payment is then resolved by reference as never having reached the network.
+    const { rows } = await commitWithoutFlushWait<{ reference: string }>(this.pool, {
       name: 'sandbox.remember',
       text: `INSERT INTO sandbox_card_network AS n (reference, operation, original_reference, amount_cents, outcome)
              SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[], $5::jsonb[])
@@ -181,7 +185,7 @@ export class SandboxCardNetwork implements CardConnector {
 
   async resolve(reference: string): Promise<QueryResult> {
     const refusal: CardOutcome = { kind: 'failed', responseCode: '96', message: REVERSED_MESSAGE };
-    const { rowCount } = await this.sql.query(
+    const { rowCount } = await this.pool.query(
       `INSERT INTO sandbox_card_network (reference, operation, original_reference, amount_cents, outcome)
        VALUES ($1, '${REVERSED}', NULL, 0, $2) ON CONFLICT (reference) DO NOTHING`,
       [reference, JSON.stringify(refusal)],
@@ -190,7 +194,7 @@ export class SandboxCardNetwork implements CardConnector {
   }
 
   async query(reference: string): Promise<QueryResult> {
-    const { rows } = await this.sql.query<{ outcome: CardOutcome }>(
+    const { rows } = await this.pool.query<{ outcome: CardOutcome }>(
       'SELECT outcome FROM sandbox_card_network WHERE reference = $1',
       [reference],
     );
@@ -247,7 +251,7 @@ export class SandboxCardNetwork implements CardConnector {
     signal?: AbortSignal,
   ): Promise<CardOutcome> {
     await this.leg(signal);
-    const { rows } = await this.sql.query<{ amount_cents: number; outcome: CardOutcome }>(
+    const { rows } = await this.pool.query<{ amount_cents: number; outcome: CardOutcome }>(
       'SELECT amount_cents, outcome FROM sandbox_card_network WHERE reference = $1',
       [request.originalReference],
     );

@@ -127,3 +127,36 @@ export function isUniqueViolation(error: unknown, constraint?: string): boolean 
   const pgError = error as pg.DatabaseError;
   return pgError?.code === '23505' && (constraint === undefined || pgError.constraint === constraint);
 }
+
+/**
+ * One statement committed without waiting for its WAL to reach disk (`synchronous_commit = off` for this transaction
+ * only), in one round trip. Only for a record whose loss in a crash is harmless because whatever depends on it
+ * commits synchronously after it: PostgreSQL flushes WAL in order, so that later synchronous commit (or a
+ * synchronous standby's confirmation of it) makes this one durable too. A crash before that later commit loses both,
+ * as if neither had happened.
+ */
+export async function commitWithoutFlushWait<R extends pg.QueryResultRow>(
+  pool: Pool,
+  query: pg.QueryConfig,
+): Promise<pg.QueryResult<R>> {
+  const client = (await pool.connect()) as PipelinedClient;
+  client.pipeline = true;
+  let broken: Error | undefined;
+  try {
+    const results = await pipelined(client, [
+      { text: 'BEGIN' },
+      { text: 'SET LOCAL synchronous_commit = off' },
+      query,
+      { text: 'COMMIT' },
+    ]);
+    return results[2] as pg.QueryResult<R>;
+  } catch (error) {
+    // A failed statement leaves the transaction aborted; COMMIT then rolled it back, and the connection is clean
+    // unless the failure was the connection's own.
+    broken = (error as pg.DatabaseError).code ? undefined : (error as Error);
+    throw error;
+  } finally {
+    client.pipeline = false;
+    client.release(broken);
+  }
+}

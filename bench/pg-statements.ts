@@ -35,7 +35,18 @@ export async function printPgStatements(url: string, label: string, per: number)
        FROM pg_stat_statements ORDER BY total_exec_time DESC LIMIT 15`,
     ),
   );
+  const tables = await withClient(url, (client) =>
+    client.query<{ relname: string; n_tup_upd: string; n_tup_hot_upd: string; n_tup_ins: string }>(
+      `SELECT relname, n_tup_ins, n_tup_upd, n_tup_hot_upd FROM pg_stat_user_tables
+       WHERE n_tup_ins + n_tup_upd > 0 ORDER BY n_tup_ins + n_tup_upd DESC LIMIT 8`,
+    ),
+  );
   console.log(`\n  pg_stat_statements after ${label} (${per} requests):`);
+  console.log(
+    `    rows written since the database started (inserted / updated / of which heap-only): ${tables.rows
+      .map((t) => `${t.relname} ${t.n_tup_ins}/${t.n_tup_upd}/${t.n_tup_hot_upd}`)
+      .join(', ')}`,
+  );
   for (const row of rows) {
     console.log(
       `    ${String(row.total_ms).padStart(9)} ms  ${(Number(row.calls) / per).toFixed(2).padStart(6)}/req  mean ${row.mean_ms} ms  wal ${row.wal_bytes}  ${row.query.slice(0, 110)}`,

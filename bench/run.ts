@@ -13,6 +13,7 @@ import { projectRoot } from '../src/platform/paths.js';
 import { billingBenchmark } from './billing.js';
 import { dashboardBenchmark } from './dashboard.js';
 import { eventStreamBenchmark } from './event-streams.js';
+import { cpuSnapshot, cpuSplit } from './cpu.js';
 import { type Figure, runWithClients } from './fixed-clients.js';
 import { invoicesBenchmark } from './invoices.js';
 import { linksBenchmark } from './links.js';
@@ -305,6 +306,8 @@ interface DeliveryFigures {
   loadedP99Ms: number;
   idleP50Ms: number;
   idleP99Ms: number;
+  /** CPU seconds per 1,000 deliveries in the loaded run, per process. */
+  cpuMsPerDelivery: Record<string, number>;
 }
 let webhookDelivery: DeliveryFigures | undefined;
 if (!ONLY || ONLY.some((part) => 'webhook delivery'.includes(part))) {
@@ -389,6 +392,8 @@ if (!ONLY || ONLY.some((part) => 'webhook delivery'.includes(part))) {
   await waitDelivered();
   await drain();
   const TOTAL = 10_000;
+  await resetPgStatements(db.url);
+  const cpuBefore = cpuSnapshot();
   const started = Date.now();
   const committed = new Map<string, number>();
   for (let sent = 0; sent < TOTAL; sent += 500) {
@@ -396,6 +401,12 @@ if (!ONLY || ONLY.some((part) => 'webhook delivery'.includes(part))) {
     for (const id of batch.ids) committed.set(id, batch.committedAt);
   }
   const finished = await waitDelivered();
+  const loadedCpu = cpuSplit(cpuBefore, cpuSnapshot(), {
+    server: hookServer.process.pid,
+    receiver: receiver.pid,
+    'load generator': process.pid,
+  });
+  await printPgStatements(db.url, 'the loaded delivery run', TOTAL);
   const loaded = await drain();
   const loadedDeliveries = await deliveryIds([...committed.keys()]);
   const loadedLatencies = loaded.arrivals
@@ -419,6 +430,7 @@ if (!ONLY || ONLY.some((part) => 'webhook delivery'.includes(part))) {
     }
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
+  if (process.env.BENCH_DEBUG_IDLE) console.log('idle latencies', idle.join(' '));
   await events.end();
   await stopServer(hookServer);
   receiver.kill('SIGTERM');
@@ -431,12 +443,20 @@ if (!ONLY || ONLY.some((part) => 'webhook delivery'.includes(part))) {
       loadedP99Ms: percentile(loadedLatencies, 99),
       idleP50Ms: percentile(idle, 50),
       idleP99Ms: percentile(idle, 99),
+      cpuMsPerDelivery: Object.fromEntries(
+        Object.entries(loadedCpu).map(([role, seconds]) => [role, Math.round((seconds / TOTAL) * 1e6) / 1e3]),
+      ),
     };
     console.log(
       `  ${'webhook deliveries (signed, logged), 10,000 events'.padEnd(52)} ${String(deliveriesPerSecond).padStart(7)} /s     commit→receiver p50 ${webhookDelivery.loadedP50Ms} ms  p99 ${webhookDelivery.loadedP99Ms} ms`,
     );
     console.log(
       `  ${'webhook delivery latency while idle (50 events)'.padEnd(52)}                commit→receiver p50 ${webhookDelivery.idleP50Ms} ms  p99 ${webhookDelivery.idleP99Ms} ms`,
+    );
+    console.log(
+      `  ${'CPU ms per delivery in the loaded run'.padEnd(52)} ${Object.entries(webhookDelivery.cpuMsPerDelivery)
+        .map(([role, ms]) => `${role} ${ms}`)
+        .join(', ')} (over ${((finished - started) / 1000).toFixed(1)} s on ${os.cpus().length} CPUs)`,
     );
   }
 }

@@ -202,8 +202,8 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     webhookAllowPrivateTargets: tesseraEnv === 'sandbox' && read.boolean('WEBHOOK_ALLOW_PRIVATE_TARGETS', false),
     webhookTimeoutMs: read.integer('WEBHOOK_TIMEOUT_MS', 10_000, { min: 100, max: 60_000 }),
     eventStreamsPerMerchant: read.integer('EVENT_STREAMS_PER_MERCHANT', 10, { min: 1, max: 1000 }),
-    webhookConcurrency: read.integer('WEBHOOK_CONCURRENCY', 64, { min: 1, max: 1000 }),
-    webhookConcurrencyPerEndpoint: read.integer('WEBHOOK_CONCURRENCY_PER_ENDPOINT', 16, { min: 1, max: 1000 }),
+    webhookConcurrency: read.integer('WEBHOOK_CONCURRENCY', 256, { min: 1, max: 1000 }),
+    webhookConcurrencyPerEndpoint: read.integer('WEBHOOK_CONCURRENCY_PER_ENDPOINT', 64, { min: 1, max: 1000 }),
     pdfRenderThreads: read.integer('PDF_RENDER_THREADS', Math.max(1, Math.min(4, availableParallelism() - 1)), {
       min: 0,
       max: 64,

@@ -15,7 +15,12 @@ export interface DispatcherOptions {
   perEndpoint: number;
   /** How long a claimed delivery stays leased to this worker; must outlive an attempt's timeout. */
   leaseMs: number;
+  /** An attempt's own timeout: a ready delivery is sent only while its lease can outlive one more attempt. */
+  attemptTimeoutMs: number;
 }
+
+/** Room for writing an attempt's outcome after it ends, inside the lease. */
+const OUTCOME_WRITE_MARGIN_MS = 5000;
 
 /**
  * Delivers webhook messages from a worker process. Claims due deliveries (woken by the fan-out trigger's NOTIFY, a
@@ -32,6 +37,14 @@ export class WebhookDispatcher {
   private stopping = false;
   private poller: NodeJS.Timeout | undefined;
   private finished: AttemptRecord[] = [];
+  /**
+   * Leased and waiting for a free slot, in claim order: the next claim runs while these are sent, so a slot that
+   * frees takes its next delivery at once instead of after a claim's round trip. At most `perEndpoint` of an
+   * endpoint wait here, so each normally starts within one attempt's timeout of its claim; one whose lease could no
+   * longer outlive its attempt is handed back instead of sent.
+   */
+  private ready: Array<{ delivery: ClaimedDelivery; leasedAt: number }> = [];
+  private readonly readyByEndpoint = new Map<string, number>();
   private flushing: Promise<void> | undefined;
   private idle: Array<() => void> = [];
   /** Waiting for the attempts in flight now to finish (drain). */
@@ -66,6 +79,12 @@ export class WebhookDispatcher {
       ]);
     }
     await this.flush();
+    const unsent = this.ready.splice(0).map(({ delivery }) => delivery.id);
+    this.readyByEndpoint.clear();
+    // Handed back for another worker now rather than when their leases run out.
+    await releaseLeases(this.pool, unsent, this.workerId).catch((error) =>
+      this.logger.error({ err: error, count: unsent.length }, 'webhook dispatcher: could not release leases'),
+    );
   }
 
   /**
@@ -76,12 +95,16 @@ export class WebhookDispatcher {
   async drain(maxAttempts = 10_000): Promise<number> {
     let attempted = 0;
     for (;;) {
-      const claimed = await claimDue(this.pool, {
+      const waiting = this.ready.splice(0).map(({ delivery }) => delivery);
+      this.readyByEndpoint.clear();
+      const claimed = waiting.length > 0 ? waiting : await claimDue(this.pool, {
         now: this.deps.clock.now(),
         limit: 100,
         lockedBy: this.workerId,
         leaseMs: this.options.leaseMs,
-        skipEndpoints: [],
+        // A drain runs every claimed attempt at once, whatever their endpoints.
+        perEndpoint: 100,
+        busy: new Map(),
       });
       if (claimed.length === 0) {
         if (this.inFlight > 0) {
@@ -111,35 +134,70 @@ export class WebhookDispatcher {
 
   private async pump(): Promise<void> {
     try {
-      while (!this.stopping && this.inFlight < this.options.concurrency) {
-        const saturated = [...this.inFlightByEndpoint]
-          .filter(([, n]) => n >= this.options.perEndpoint)
-          .map(([id]) => id);
+      this.dispatch();
+      // Claims keep the slots and the ready queue full: up to twice the slots leased, per endpoint and in all.
+      while (!this.stopping && this.inFlight + this.ready.length < 2 * this.options.concurrency) {
+        const held = new Map(this.inFlightByEndpoint);
+        for (const [id, n] of this.readyByEndpoint) held.set(id, (held.get(id) ?? 0) + n);
         const claimed = await claimDue(this.pool, {
           now: this.deps.clock.now(),
-          limit: Math.min(100, this.options.concurrency - this.inFlight),
+          limit: Math.min(100, 2 * this.options.concurrency - this.inFlight - this.ready.length),
           lockedBy: this.workerId,
           leaseMs: this.options.leaseMs,
-          skipEndpoints: saturated,
+          perEndpoint: 2 * this.options.perEndpoint,
+          busy: held,
         });
         if (claimed.length === 0) return;
-        const surplus: string[] = [];
-        for (const delivery of claimed) {
-          const busy = this.inFlightByEndpoint.get(delivery.endpoint_id) ?? 0;
-          if (busy >= this.options.perEndpoint) {
-            surplus.push(delivery.id);
-            continue;
-          }
-          this.inFlightByEndpoint.set(delivery.endpoint_id, busy + 1);
-          this.inFlight++;
-          void this.run(delivery);
+        if (this.stopping) {
+          await releaseLeases(
+            this.pool,
+            claimed.map((delivery) => delivery.id),
+            this.workerId,
+          );
+          return;
         }
-        // Claimed in the same batch beyond an endpoint's share: hand back at once for this or another worker.
-        await releaseLeases(this.pool, surplus, this.workerId);
-        if (surplus.length > 0 && surplus.length === claimed.length) return;
+        const leasedAt = Date.now();
+        for (const delivery of claimed) {
+          this.ready.push({ delivery, leasedAt });
+          this.readyByEndpoint.set(delivery.endpoint_id, (this.readyByEndpoint.get(delivery.endpoint_id) ?? 0) + 1);
+        }
+        this.dispatch();
       }
     } catch (error) {
       this.logger.error({ err: error }, 'webhook dispatcher: claim failed');
+    }
+  }
+
+  /** Starts ready deliveries while there are free slots, in claim order, skipping endpoints at their share. */
+  private dispatch(): void {
+    if (this.stopping || this.ready.length === 0) return;
+    const waiting: typeof this.ready = [];
+    const expiring: string[] = [];
+    const sendBy = Date.now() - (this.options.leaseMs - this.options.attemptTimeoutMs - OUTCOME_WRITE_MARGIN_MS);
+    for (const entry of this.ready) {
+      const { delivery } = entry;
+      const busy = this.inFlightByEndpoint.get(delivery.endpoint_id) ?? 0;
+      if (entry.leasedAt >= sendBy && (this.inFlight >= this.options.concurrency || busy >= this.options.perEndpoint)) {
+        waiting.push(entry);
+        continue;
+      }
+      const left = (this.readyByEndpoint.get(delivery.endpoint_id) ?? 1) - 1;
+      if (left <= 0) this.readyByEndpoint.delete(delivery.endpoint_id);
+      else this.readyByEndpoint.set(delivery.endpoint_id, left);
+      if (entry.leasedAt < sendBy) {
+        expiring.push(delivery.id);
+        continue;
+      }
+      this.inFlightByEndpoint.set(delivery.endpoint_id, busy + 1);
+      this.inFlight++;
+      void this.run(delivery);
+    }
+    this.ready = waiting;
+    if (expiring.length > 0) {
+      // Claimed again by the next pass (this worker's or another's), with a fresh lease.
+      void releaseLeases(this.pool, expiring, this.workerId).catch((error) =>
+        this.logger.error({ err: error, count: expiring.length }, 'webhook dispatcher: could not release leases'),
+      );
     }
   }
 
@@ -159,6 +217,10 @@ export class WebhookDispatcher {
       this.inFlight--;
       if (this.inFlight === 0) for (const resolve of this.quiet.splice(0)) resolve();
       if (this.inFlight === 0 && this.stopping) for (const resolve of this.idle.splice(0)) resolve();
+      // The slot is free now: the next ready delivery takes it, and a claim refills the queue (its delivery stays
+      // leased until its outcome is written, so that claim need not wait for the write).
+      this.dispatch();
+      this.wake();
     }
   }
 

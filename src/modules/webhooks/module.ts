@@ -42,6 +42,7 @@ export const webhooksModule = defineModule({
         perEndpoint: config.webhookConcurrencyPerEndpoint,
         // Outlives the attempt's own timeout with room for writing its outcome.
         leaseMs: config.webhookTimeoutMs * 2 + 5000,
+        attemptTimeoutMs: config.webhookTimeoutMs,
       },
     );
     return { webhooks, webhookDispatcher };

@@ -425,19 +425,45 @@ const CLAIMED_COLUMNS = `d.id, d.endpoint_id, d.event_type, d.status, d.attempts
  * Leases due deliveries to one worker. SKIP LOCKED lets any number of workers claim side by side; the lease (real
  * database time) outlives the attempt's timeout, so only a dead worker's deliveries are ever taken over.
  */
-export async function claimDue(
-  sql: Sql,
-  options: { now: Date; limit: number; lockedBy: string; leaseMs: number; skipEndpoints: string[] },
-): Promise<ClaimedDelivery[]> {
+export interface ClaimOptions {
+  now: Date;
+  limit: number;
+  lockedBy: string;
+  leaseMs: number;
+  /** At most this many deliveries of one endpoint in flight at this worker (those it has already count). */
+  perEndpoint: number;
+  /** Attempts this worker has in flight per endpoint. */
+  busy: ReadonlyMap<string, number>;
+}
+
+/**
+ * Leases deliveries that are due, at most `perEndpoint` of an endpoint with what this worker already has in flight:
+ * a claim never takes rows it would have to hand back (one busy endpoint used to make every claim lease and release
+ * its whole batch). The candidates are read unlocked and ranked per endpoint; then the ones within each endpoint's
+ * share are locked, skipping rows another worker holds (re-checked under the lock).
+ */
+export async function claimDue(sql: Sql, options: ClaimOptions): Promise<ClaimedDelivery[]> {
+  const full = [...options.busy].filter(([, n]) => n >= options.perEndpoint).map(([id]) => id);
+  const partly = [...options.busy].filter(([, n]) => n < options.perEndpoint);
   const { rows } = await sql.query<ClaimedDelivery>(
-    `WITH /* across merchants: the delivery sweep */ due AS (
-       SELECT id FROM webhook_deliveries
-       WHERE status IN ('Pending', 'Scheduled') AND next_attempt_at <= $1
-         AND (locked_until IS NULL OR locked_until < now()) AND endpoint_id <> ALL($5::uuid[])
-         AND EXISTS (SELECT 1 FROM webhook_endpoints ep
-                     WHERE ep.id = endpoint_id AND ep.status = 'Active' AND ep.deleted_at IS NULL)
-       ORDER BY next_attempt_at LIMIT $2
-       FOR UPDATE SKIP LOCKED
+    `WITH /* across merchants: the delivery sweep */ candidates AS (
+       SELECT c.id, c.next_attempt_at,
+              row_number() OVER (PARTITION BY c.endpoint_id ORDER BY c.next_attempt_at)
+                + coalesce(b.n, 0) AS place
+       FROM (
+         SELECT id, endpoint_id, next_attempt_at FROM webhook_deliveries
+         WHERE status IN ('Pending', 'Scheduled') AND next_attempt_at <= $1
+           AND (locked_until IS NULL OR locked_until < now()) AND endpoint_id <> ALL($5::uuid[])
+           AND EXISTS (SELECT 1 FROM webhook_endpoints ep
+                       WHERE ep.id = endpoint_id AND ep.status = 'Active' AND ep.deleted_at IS NULL)
+         ORDER BY next_attempt_at LIMIT $2 * 4
+       ) c LEFT JOIN unnest($6::uuid[], $7::int[]) AS b(endpoint_id, n) ON b.endpoint_id = c.endpoint_id
+     ), due AS (
+       SELECT d.id FROM webhook_deliveries d JOIN candidates c ON c.id = d.id
+       WHERE c.place <= $8 AND d.status IN ('Pending', 'Scheduled')
+         AND (d.locked_until IS NULL OR d.locked_until < now())
+       ORDER BY c.next_attempt_at LIMIT $2
+       FOR UPDATE OF d SKIP LOCKED
      ), leased AS (
        UPDATE webhook_deliveries d SET locked_by = $3, locked_until = now() + $4 * interval '1 millisecond'
        FROM due WHERE d.id = due.id
@@ -446,9 +472,28 @@ export async function claimDue(
      SELECT ${CLAIMED_COLUMNS}
      FROM leased d JOIN webhook_endpoints ep ON ep.id = d.endpoint_id JOIN event_records e ON e.id = d.event_id
      ORDER BY d.next_attempt_at`,
-    [options.now, options.limit, options.lockedBy, options.leaseMs, options.skipEndpoints],
+    [
+      options.now,
+      options.limit,
+      options.lockedBy,
+      options.leaseMs,
+      full,
+      partly.map(([id]) => id),
+      partly.map(([, n]) => n),
+      options.perEndpoint,
+    ],
   );
   return rows;
+}
+
+/** Hands leased deliveries back (a worker stopping with some not yet attempted). */
+export async function releaseLeases(sql: Sql, ids: string[], lockedBy: string): Promise<void> {
+  if (ids.length === 0) return;
+  await sql.query(
+    `UPDATE /* across merchants: the delivery worker's leases */ webhook_deliveries
+     SET locked_by = NULL, locked_until = NULL WHERE id = ANY($1) AND locked_by = $2`,
+    [ids, lockedBy],
+  );
 }
 
 /** Leases one delivery for a manual retry, unless an attempt is in flight. */
@@ -469,15 +514,6 @@ export async function leaseDelivery(
     [deliveryId, lockedBy, leaseMs],
   );
   return rows[0];
-}
-
-export async function releaseLeases(sql: Sql, ids: string[], lockedBy: string): Promise<void> {
-  if (ids.length === 0) return;
-  await sql.query(
-    `UPDATE /* across merchants: the delivery worker's leases */ webhook_deliveries
-     SET locked_by = NULL, locked_until = NULL WHERE id = ANY($1) AND locked_by = $2`,
-    [ids, lockedBy],
-  );
 }
 
 export async function deliveryStatus(sql: Sql, deliveryId: string): Promise<string | undefined> {

@@ -11,9 +11,9 @@ import { migrate } from '../src/platform/db/migrator.js';
 import { freePort } from '../src/platform/net.js';
 import { projectRoot } from '../src/platform/paths.js';
 import { billingBenchmark } from './billing.js';
+import { cpuSnapshot, cpuSplit } from './cpu.js';
 import { dashboardBenchmark } from './dashboard.js';
 import { eventStreamBenchmark } from './event-streams.js';
-import { cpuSnapshot, cpuSplit } from './cpu.js';
 import { type Figure, runWithClients } from './fixed-clients.js';
 import { invoicesBenchmark } from './invoices.js';
 import { linksBenchmark } from './links.js';
@@ -171,11 +171,23 @@ await stopServer(server);
 
 // Run 2: configuration cache off, so every request reads PostgreSQL (for honesty about what the cache buys).
 const uncachedServer = await startServer({ CONFIG_CACHE_TTL_MS: '0' });
-const uncached = await credentials(uncachedServer);
+// Eight merchants' tokens in turn: concurrent reads are of different merchants, as on a real node.
+const uncachedTokens: string[] = [];
+for (let i = 0; i < 8; i++) uncachedTokens.push((await credentials(uncachedServer)).token);
+let uncachedTurn = 0;
 const uncachedBaseline = await measure('baseline (second server)', { url: uncachedServer.baseline });
-const uncachedGet = await measure('GET .../configurations/payments, cache off', {
-  url: `${uncachedServer.api}/pay-api/v1/configurations/payments`,
-  headers: { authorization: `Bearer ${uncached.token}` },
+const uncachedGet = await measure('GET .../configurations/payments, cache off, 8 merchants', {
+  url: uncachedServer.api,
+  requests: [
+    {
+      method: 'GET',
+      path: '/pay-api/v1/configurations/payments',
+      setupRequest: (request) => ({
+        ...request,
+        headers: { authorization: `Bearer ${uncachedTokens[uncachedTurn++ % uncachedTokens.length]}` },
+      }),
+    },
+  ],
 });
 await stopServer(uncachedServer);
 

@@ -1,5 +1,6 @@
 import type { Clock } from '../../platform/clock/clock.js';
 import { newId } from '../../platform/crypto/ids.js';
+import { Grouped } from '../../platform/db/grouped.js';
 import type { Pool, Sql } from '../../platform/db/pool.js';
 import { type Tx, withTransaction } from '../../platform/db/tx.js';
 import { NotFoundError } from '../../platform/http/errors.js';
@@ -22,7 +23,7 @@ import {
 } from './merchants.model.js';
 import {
   countMerchants,
-  findConfiguration,
+  findConfigurations,
   findMerchant,
   findPartnerMerchant,
   findProcessorsWithConnector,
@@ -92,6 +93,7 @@ export class MerchantsService {
   private readonly lastTouched = new Map<string, number>();
   /** The merchant's processors as records (the operator's processor API). */
   readonly processors: MerchantProcessors;
+  private readonly configurationReads: Grouped<string, MerchantConfiguration | undefined>;
 
   constructor(
     private readonly pool: Pool,
@@ -106,6 +108,10 @@ export class MerchantsService {
     private readonly sandboxProcessors: boolean,
   ) {
     this.processors = new MerchantProcessors(pool, configurations);
+    this.configurationReads = new Grouped(async (ids) => {
+      const found = await findConfigurations(this.pool, [...new Set(ids)]);
+      return ids.map((id) => found.get(id));
+    });
   }
 
   async createMerchant(draft: MerchantDraft, sql?: Sql): Promise<MerchantDetails> {
@@ -234,9 +240,13 @@ export class MerchantsService {
     return listAllMerchants(this.pool, search, limit);
   }
 
-  /** The merchant's configuration: settings, identity and processors (cached per node, invalidated on change). */
+  /**
+   * The merchant's configuration: settings, identity and processors (cached per node, invalidated on change). Reads
+   * that miss the cache at the same time go to PostgreSQL together, one statement for the group; each starts after
+   * its caller asked (Grouped), so none answers older than a read of its own would.
+   */
   async getConfiguration(merchantId: string): Promise<MerchantConfiguration> {
-    const found = await this.configurations.get(merchantId, () => findConfiguration(this.pool, merchantId));
+    const found = await this.configurations.get(merchantId, () => this.configurationReads.submit(merchantId));
     if (!found) throw new NotFoundError('Merchant', merchantId);
     return found;
   }

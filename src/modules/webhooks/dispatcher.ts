@@ -97,15 +97,18 @@ export class WebhookDispatcher {
     for (;;) {
       const waiting = this.ready.splice(0).map(({ delivery }) => delivery);
       this.readyByEndpoint.clear();
-      const claimed = waiting.length > 0 ? waiting : await claimDue(this.pool, {
-        now: this.deps.clock.now(),
-        limit: 100,
-        lockedBy: this.workerId,
-        leaseMs: this.options.leaseMs,
-        // A drain runs every claimed attempt at once, whatever their endpoints.
-        perEndpoint: 100,
-        busy: new Map(),
-      });
+      const claimed =
+        waiting.length > 0
+          ? waiting
+          : await claimDue(this.pool, {
+              now: this.deps.clock.now(),
+              limit: 100,
+              lockedBy: this.workerId,
+              leaseMs: this.options.leaseMs,
+              // A drain runs every claimed attempt at once, whatever their endpoints.
+              perEndpoint: 100,
+              busy: new Map(),
+            });
       if (claimed.length === 0) {
         if (this.inFlight > 0) {
           await new Promise<void>((resolve) => this.quiet.push(resolve));

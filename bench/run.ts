@@ -19,7 +19,7 @@ import { invoicesBenchmark } from './invoices.js';
 import { linksBenchmark } from './links.js';
 import { nachaBenchmark } from './nacha.js';
 import { partnerBenchmark } from './partner.js';
-import { pgStatementsSettings, printPgStatements, resetPgStatements } from './pg-statements.js';
+import { PG_STATEMENTS, pgStatementsSettings, printPgStatements, resetPgStatements } from './pg-statements.js';
 import { posBenchmark } from './pos.js';
 import { ratioOf } from './scoreboard.js';
 import { sessionsBenchmark } from './sessions.js';
@@ -232,21 +232,22 @@ const paymentBaseline = await measure('baseline: bare Fastify + BEGIN, 2 INSERTs
   headers: { 'content-type': 'application/json' },
   body: JSON.stringify({ amount: 12.34 }),
 });
-const countTransactions = async () => {
+const countRows = async (table: string) => {
   const client = new pg.Client({ connectionString: db.url });
   await client.connect();
-  const { rows } = await client.query<{ n: number }>('SELECT count(*)::int AS n FROM transactions');
+  const { rows } = await client.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table}`);
   await client.end();
   return rows[0]!.n;
 };
-/** With BENCH_PG_STATEMENTS=1: the database's statements of one measurement, per payment made. */
-const profiled = async <T>(label: string, work: () => Promise<T>): Promise<T> => {
+/** With BENCH_PG_STATEMENTS=1: the database's statements of one measurement, per row it added to `table`. */
+async function profiled<T>(label: string, work: () => Promise<T>, table = 'transactions'): Promise<T> {
+  if (!PG_STATEMENTS) return work();
   await resetPgStatements(db.url);
-  const before = await countTransactions();
+  const before = await countRows(table);
   const result = await work();
-  await printPgStatements(db.url, label, Math.max(1, (await countTransactions()) - before));
+  await printPgStatements(db.url, label, Math.max(1, (await countRows(table)) - before));
   return result;
-};
+}
 const rawSale = await profiled('the raw-card sale', () =>
   measure(
     'POST /pay-api/v1/transactions/sale (raw card)',
@@ -483,6 +484,7 @@ if (!ONLY || ONLY.some((part) => 'sessions'.includes(part))) {
     baselineUrl: sessionServer.baseline,
     paymentBaselineUrl: sessionServer.baseline.replace('/select1', '/two-inserts'),
     token: session.token,
+    profiled: (label, work) => profiled(label, work, 'payment_sessions'),
     measure: (name, options) => measure(name, options, true),
   });
   await stopServer(sessionServer);

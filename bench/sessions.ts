@@ -17,6 +17,8 @@ export interface SessionsBenchHelpers {
   paymentBaselineUrl: string;
   token: string;
   measure(name: string, options: autocannon.Options): Promise<Figure | undefined>;
+  /** BENCH_PG_STATEMENTS: the statements a measurement ran, per session created. */
+  profiled<T>(label: string, work: () => Promise<T>): Promise<T>;
 }
 
 const percentile = (values: number[], p: number) => {
@@ -51,18 +53,22 @@ export async function sessionsBenchmark(h: SessionsBenchHelpers) {
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ amount: 49.99 }),
   });
-  const createV2 = await h.measure('POST /v2/payment-sessions', {
-    url: `${h.api}/v2/payment-sessions`,
-    method: 'POST',
-    headers,
-    body: JSON.stringify({ amount: 49.99, referenceId: 'bench', metadata: { orderId: '1042' } }),
-  });
-  const createInt = await h.measure('POST /pay-int-api/payment-sessions', {
-    url: `${h.api}/pay-int-api/payment-sessions`,
-    method: 'POST',
-    headers: { ...headers, 'x-api-version': '1' },
-    body: JSON.stringify({ amount: 49.99, mode: 1, paymentMethodTypes: ['Card', 'ACH'] }),
-  });
+  const createV2 = await h.profiled('POST /v2/payment-sessions', () =>
+    h.measure('POST /v2/payment-sessions', {
+      url: `${h.api}/v2/payment-sessions`,
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ amount: 49.99, referenceId: 'bench', metadata: { orderId: '1042' } }),
+    }),
+  );
+  const createInt = await h.profiled('POST /pay-int-api/payment-sessions', () =>
+    h.measure('POST /pay-int-api/payment-sessions', {
+      url: `${h.api}/pay-int-api/payment-sessions`,
+      method: 'POST',
+      headers: { ...headers, 'x-api-version': '1' },
+      body: JSON.stringify({ amount: 49.99, mode: 1, paymentMethodTypes: ['Card', 'ACH'] }),
+    }),
+  );
   const created = (await (
     await fetch(`${h.api}/v2/payment-sessions`, {
       method: 'POST',

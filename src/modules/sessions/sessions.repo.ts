@@ -1,5 +1,6 @@
 import type { QueryConfig } from 'pg';
 import type { Sql } from '../../platform/db/pool.js';
+import type { Tx } from '../../platform/db/tx.js';
 import type { PaymentSource } from '../payments/payments.service.js';
 import {
   type EndReason,
@@ -116,6 +117,20 @@ export async function insertSession(
   const query = insertSessionQuery(id, d, now, idempotencyId);
   const { rows } = await sql.query<Row>({ ...query, text: `${query.text} RETURNING *` });
   return toSession(rows[0]!);
+}
+
+/** Several sessions' inserts in one round trip of the caller's transaction (each statement its own, in order). */
+export async function insertSessions(
+  tx: Tx,
+  items: ReadonlyArray<{ id: string; settings: SessionSettings; now: Date; idempotencyId: string | null }>,
+): Promise<PaymentSession[]> {
+  const results = await tx.batch(
+    items.map((item) => {
+      const query = insertSessionQuery(item.id, item.settings, item.now, item.idempotencyId);
+      return { ...query, text: `${query.text} RETURNING *` };
+    }),
+  );
+  return results.map((result) => toSession(result.rows[0] as Row));
 }
 
 /** The insert as a statement (a caller may send it with its COMMIT and use `freshSession` meanwhile). */

@@ -6,9 +6,9 @@ import { withTransaction } from '../../platform/db/tx.js';
 import { dictionary } from '../../platform/dictionary.js';
 import { NotFoundError, ValidationError } from '../../platform/http/errors.js';
 import { defineQueue } from '../../platform/jobs/define.js';
+import { enqueueQuery } from '../../platform/jobs/queue.js';
 import type { Logger } from '../../platform/observability/logger.js';
 import type { CustomersService } from '../customers/customers.service.js';
-import { eventsInsert } from '../events/outbox.js';
 import type { MerchantConfiguration } from '../merchants/merchants.model.js';
 import { ZeroCostProcessingOption } from '../merchants/merchants.model.js';
 import type { MerchantsService } from '../merchants/merchants.service.js';
@@ -17,6 +17,7 @@ import type { RequestClaim } from '../payments/payment-request.js';
 import { findActiveProcessor } from '../payments/processors.js';
 import type { Transaction } from '../payments/transactions.model.js';
 import type { TransactionsService } from '../payments/transactions.service.js';
+import { SessionWriter } from './session-writer.js';
 import {
   type PaymentSession,
   type SessionDraft,
@@ -34,7 +35,6 @@ import {
   findSession,
   findSessionByIdempotencyId,
   freshSession,
-  insertSession,
   insertSessionQuery,
   isSessionIdempotencyIdTaken,
 } from './sessions.repo.js';
@@ -69,7 +69,18 @@ const PLACEHOLDER = '{{paymentSessionId}}';
  * Paying a session is the payer's side (session-payments.ts).
  */
 export class PaymentSessionsService {
-  constructor(private readonly deps: SessionsDeps) {}
+  private readonly writer: SessionWriter;
+
+  constructor(private readonly deps: SessionsDeps) {
+    this.writer = new SessionWriter(deps.pool, deps.clock, (session) =>
+      enqueueQuery(deps.clock, {
+        queue: sessionExpireQueue.name,
+        payload: { sessionId: session.id },
+        runAt: session.expiresAt!,
+        singletonKey: session.id,
+      }),
+    );
+  }
 
   /**
    * With an idempotency claim, the session carries it: a retry whose first attempt was cut off (`recovering`) answers
@@ -87,42 +98,21 @@ export class PaymentSessionsService {
     if (resolved.customerId) await this.deps.customers.get(draft.merchantId, resolved.customerId);
     const id = newId();
     if (resolved.returnUrl) resolved.returnUrl = resolved.returnUrl.replaceAll(PLACEHOLDER, id);
-    return withTransaction(this.deps.pool, async (tx) => {
-      // A session a source opens for a page visit (a payment link) is written with COMMIT (one round trip in all),
-      // without waiting for the WAL flush: lost in a crash, the payer's reload opens another (docs/links.md).
-      const visit = resolved.paymentSource !== null && !claim;
-      const session = visit
-        ? freshSession(id, resolved, now)
-        : await insertSession(tx, id, resolved, now, claim?.id ?? null);
-      if (visit) {
+    // A session a source opens for a page visit (a payment link) is written with COMMIT (one round trip in all),
+    // without waiting for the WAL flush: lost in a crash, the payer's reload opens another (docs/links.md).
+    if (resolved.paymentSource !== null && !claim) {
+      return withTransaction(this.deps.pool, async (tx) => {
         tx.defer({ text: 'SET LOCAL synchronous_commit = off' });
         tx.defer(insertSessionQuery(id, resolved, now, null));
-        return session;
-      }
-      // Sent with COMMIT: one round trip fewer per create.
-      tx.defer(
-        eventsInsert(this.deps.clock, [
-          {
-            type: 'payment_session.created',
-            merchantId: session.merchantId,
-            resourceType: 'payment_session',
-            resourceId: session.id,
-          },
-        ]).query,
-      );
-      if (session.expiresAt) {
-        await sessionExpireQueue.enqueue(
-          tx,
-          this.deps.clock,
-          { sessionId: session.id },
-          { runAt: session.expiresAt, singletonKey: session.id },
-        );
-      }
-      return session;
-    }).catch(async (error: unknown) => {
-      if (!claim || !isSessionIdempotencyIdTaken(error)) throw error;
-      return (await findSessionByIdempotencyId(this.deps.pool, draft.merchantId, claim.id))!;
-    });
+        return freshSession(id, resolved, now);
+      });
+    }
+    return this.writer
+      .create({ id, settings: resolved, now, idempotencyId: claim?.id ?? null })
+      .catch(async (error: unknown) => {
+        if (!claim || !isSessionIdempotencyIdTaken(error)) throw error;
+        return (await findSessionByIdempotencyId(this.deps.pool, draft.merchantId, claim.id))!;
+      });
   }
 
   /** Every rule of both create requests that needs the merchant's configuration or the clock; 400s name the field. */

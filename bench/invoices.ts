@@ -19,6 +19,8 @@ export interface InvoiceBenchOptions {
   token: string;
   durationSeconds: number;
   measure(name: string, options: autocannon.Options): Promise<Figure | undefined>;
+  /** BENCH_PG_STATEMENTS: the statements a measurement ran, per invoice created. */
+  profiled?<T>(label: string, work: () => Promise<T>): Promise<T>;
   /** Which figures (default all): the inline-rendering comparison runs only the PDF part. */
   parts?: Array<'create' | 'pdf' | 'list'>;
   label?: string;
@@ -58,29 +60,32 @@ export async function invoicesBenchmark(o: InvoiceBenchOptions) {
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ amount: 12.34 }),
     }))!;
-    const pairs = (await o.measure('invoice create + publish (2 requests each)', {
-      url: o.api,
-      requests: [
-        {
-          method: 'POST',
-          path: '/pay-int-api/invoices',
-          headers,
-          body: invoiceBody,
-          onResponse: (_status: number, body: string, context: Record<string, unknown>) => {
-            context.invoiceId = (JSON.parse(body) as { id: string }).id;
+    const profiled = o.profiled ?? ((_label, work) => work());
+    const pairs = (await profiled('invoice create + publish', () =>
+      o.measure('invoice create + publish (2 requests each)', {
+        url: o.api,
+        requests: [
+          {
+            method: 'POST',
+            path: '/pay-int-api/invoices',
+            headers,
+            body: invoiceBody,
+            onResponse: (_status: number, body: string, context: Record<string, unknown>) => {
+              context.invoiceId = (JSON.parse(body) as { id: string }).id;
+            },
           },
-        },
-        {
-          method: 'POST',
-          path: '/pay-int-api/invoices/publish',
-          headers,
-          setupRequest: (request: Record<string, unknown>, context: Record<string, unknown>) => ({
-            ...request,
-            body: JSON.stringify({ invoiceId: context.invoiceId }),
-          }),
-        },
-      ],
-    } as unknown as autocannon.Options))!;
+          {
+            method: 'POST',
+            path: '/pay-int-api/invoices/publish',
+            headers,
+            setupRequest: (request: Record<string, unknown>, context: Record<string, unknown>) => ({
+              ...request,
+              body: JSON.stringify({ invoiceId: context.invoiceId }),
+            }),
+          },
+        ],
+      } as unknown as autocannon.Options),
+    ))!;
     createPublish = {
       paymentBaseline,
       requests: pairs,

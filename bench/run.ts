@@ -648,6 +648,7 @@ if (!ONLY || ONLY.some((part) => 'invoices'.includes(part))) {
       token: seller.token,
       durationSeconds: DURATION,
       measure: (name, options) => measure(name, options, true),
+      profiled: (label, work) => profiled(label, work, 'invoices'),
       ...(inline ? { parts: ['pdf' as const], label: '[inline]' } : {}),
       // e.g. BENCH_INVOICE_PARTS=list to measure one part while working on it.
       ...(!inline && process.env.BENCH_INVOICE_PARTS

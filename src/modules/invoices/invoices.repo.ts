@@ -56,10 +56,19 @@ export const isNumberTaken = (error: unknown) =>
 /** A counter value as an invoice number: INV-000042 (more digits once past a million). */
 const numbered = (value: string) =>
   `'INV-' || CASE WHEN ${value} >= 1000000 THEN ${value}::text ELSE lpad(${value}::text, 6, '0') END`;
-/** The first counter value after `from` whose number no invoice of merchant $15 has (a client may have chosen it). */
+/**
+ * The first counter value after `from` whose number no invoice of merchant $15 has (a client may have chosen it),
+ * looking at most 1,000 ahead. A walk that stops at the first free value: one index probe when the next number is
+ * free (as it nearly always is), where a minimum over the 1,000 candidates probed every one of them (1.8 ms a create).
+ */
 const nextFree = (from: string) =>
-  `(SELECT min(k) FROM generate_series(${from} + 1, ${from} + 1000) AS k
-    WHERE NOT EXISTS (SELECT 1 FROM invoices WHERE merchant_id = $15 AND number = ${numbered('k')}))`;
+  `(WITH RECURSIVE walk(k) AS (
+      SELECT ${from} + 1
+      UNION ALL
+      SELECT k + 1 FROM walk WHERE k < ${from} + 1000
+        AND EXISTS (SELECT 1 FROM invoices WHERE merchant_id = $15 AND number = ${numbered('k')})
+    )
+    SELECT max(k) FROM walk WHERE NOT EXISTS (SELECT 1 FROM invoices WHERE merchant_id = $15 AND number = ${numbered('k')}))`;
 
 const contentValues = (c: InvoiceContent & { number: string }) => [
   c.number,
@@ -97,8 +106,16 @@ export function insertInvoiceQuery(
        total_cents, created_at, modified_at`;
   const values = [...contentValues({ ...v, number: v.number ?? '' }), v.id, v.merchantId, v.totalCents, v.at];
   const rest = `$2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, ${InvoiceStatus.Draft}, $16, $17, $17`;
-  if (v.number !== null) return { text: `INSERT INTO invoices (${columns}) VALUES ($1, ${rest})`, values };
+  // Named (prepared once per connection): the numbered insert took longer to plan than to run.
+  if (v.number !== null) {
+    return {
+      name: 'invoices.insert-chosen-number',
+      text: `INSERT INTO invoices (${columns}) VALUES ($1, ${rest})`,
+      values,
+    };
+  }
   return {
+    name: 'invoices.insert-next-number',
     text: `WITH counter AS (
          INSERT INTO invoice_number_counters AS c (merchant_id, last_value)
          -- The merchant's first number; once its counter exists the value is unused (the update below applies).
@@ -190,8 +207,9 @@ export async function moveInvoice(
   at: Date,
   move: InvoiceMove = {},
 ): Promise<boolean> {
-  const { rowCount } = await sql.query(
-    `UPDATE invoices SET status_id = $4::smallint, modified_at = $5,
+  const { rowCount } = await sql.query({
+    name: 'invoices.move',
+    text: `UPDATE invoices SET status_id = $4::smallint, modified_at = $5,
        customer_id = coalesce($6, customer_id),
        paid_cents = coalesce($7, paid_cents),
        payment_date = coalesce($8, payment_date),
@@ -199,7 +217,7 @@ export async function moveInvoice(
        published_at = CASE WHEN $10 THEN $5 ELSE published_at END,
        public_token = coalesce($11, public_token)
      WHERE id = $1 AND merchant_id = $2 AND status_id = ANY($3::smallint[])`,
-    [
+    values: [
       id,
       merchantId,
       from,
@@ -212,7 +230,7 @@ export async function moveInvoice(
       move.published ?? false,
       move.publicToken ?? null,
     ],
-  );
+  });
   return rowCount === 1;
 }
 

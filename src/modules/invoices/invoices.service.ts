@@ -1,6 +1,7 @@
 import type { Clock } from '../../platform/clock/clock.js';
 import { newId } from '../../platform/crypto/ids.js';
 import { randomSecret } from '../../platform/crypto/secrets.js';
+import { Grouped } from '../../platform/db/grouped.js';
 import type { Pool, Sql } from '../../platform/db/pool.js';
 import { withTransaction } from '../../platform/db/tx.js';
 import { NotFoundError, ValidationError } from '../../platform/http/errors.js';
@@ -53,7 +54,33 @@ export const calculationOf = (content: InvoiceContent): InvoiceCalculation =>
 
 /** Invoices: Drafts created and replaced, published, cancelled, marked paid, expired; every move compare-and-set. */
 export class InvoicesService {
-  constructor(private readonly deps: InvoicesDeps) {}
+  /**
+   * New Drafts of concurrent requests written together: their inserts and one events insert travel with one COMMIT.
+   * A generated number comes from the merchant's counter row, locked until that COMMIT, so creates of one merchant
+   * queue on it; in a group they take their numbers one after the other and share the wait for the flush. A group
+   * that fails (a number taken) is written again one by one, and only that create sees its error.
+   */
+  private readonly drafts: Grouped<Parameters<typeof insertInvoiceQuery>[0], undefined>;
+
+  constructor(private readonly deps: InvoicesDeps) {
+    this.drafts = new Grouped((items) =>
+      withTransaction(deps.pool, async (tx) => {
+        for (const item of items) tx.defer(insertInvoiceQuery(item));
+        tx.defer(
+          eventsInsert(
+            deps.clock,
+            items.map((item) => ({
+              type: 'invoice.created',
+              merchantId: item.merchantId,
+              resourceType: 'invoice',
+              resourceId: item.id,
+            })),
+          ).query,
+        );
+        return items.map(() => undefined);
+      }),
+    );
+  }
 
   async create(merchantId: string, body: InvoiceBody): Promise<Invoice> {
     const content = await this.content(merchantId, body);
@@ -61,15 +88,7 @@ export class InvoicesService {
     const totalCents = calculationOf(content).totalCents;
     for (let attempt = 1; ; attempt++) {
       try {
-        await withTransaction(this.deps.pool, async (tx) => {
-          // Both writes travel with COMMIT: the merchant's number counter is locked for no round trip.
-          tx.defer(insertInvoiceQuery({ ...content, id, merchantId, totalCents, at: this.deps.clock.now() }));
-          tx.defer(
-            eventsInsert(this.deps.clock, [
-              { type: 'invoice.created', merchantId, resourceType: 'invoice', resourceId: id },
-            ]).query,
-          );
-        });
+        await this.drafts.submit({ ...content, id, merchantId, totalCents, at: this.deps.clock.now() });
         break;
       } catch (error) {
         if (!isNumberTaken(error)) throw error;

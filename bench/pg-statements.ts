@@ -5,7 +5,13 @@ import pg from 'pg';
 export const PG_STATEMENTS = process.env.BENCH_PG_STATEMENTS === '1';
 
 export const pgStatementsSettings = (): Record<string, string> =>
-  PG_STATEMENTS ? { shared_preload_libraries: 'pg_stat_statements', 'pg_stat_statements.track': 'all', 'pg_stat_statements.track_planning': 'on' } : {};
+  PG_STATEMENTS
+    ? {
+        shared_preload_libraries: 'pg_stat_statements',
+        'pg_stat_statements.track': 'all',
+        'pg_stat_statements.track_planning': 'on',
+      }
+    : {};
 
 async function withClient<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: url });
@@ -29,7 +35,14 @@ export async function resetPgStatements(url: string): Promise<void> {
 export async function printPgStatements(url: string, label: string, per: number): Promise<void> {
   if (!PG_STATEMENTS) return;
   const { rows } = await withClient(url, (client) =>
-    client.query<{ calls: string; total_ms: number; mean_ms: number; plan_ms: number; wal_bytes: string; query: string }>(
+    client.query<{
+      calls: string;
+      total_ms: number;
+      mean_ms: number;
+      plan_ms: number;
+      wal_bytes: string;
+      query: string;
+    }>(
       `SELECT calls, round(total_exec_time::numeric, 1)::float AS total_ms, round(mean_exec_time::numeric, 3)::float AS mean_ms, round(total_plan_time::numeric, 1)::float AS plan_ms,
               wal_bytes, regexp_replace(query, '\\s+', ' ', 'g') AS query
        FROM pg_stat_statements ORDER BY total_exec_time + total_plan_time DESC LIMIT 15`,

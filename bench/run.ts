@@ -93,6 +93,7 @@ async function startServer(env: Record<string, string> = {}, nodeFlags: string[]
     stdio: ['ignore', process.env.BENCH_SERVER_LOG ? 'inherit' : 'ignore', 'inherit', 'ipc'],
   });
   started.add(child);
+  measuredServer = child;
   child.once('exit', () => started.delete(child));
   await new Promise<void>((resolve, reject) => {
     child.once('message', () => resolve());
@@ -116,9 +117,12 @@ async function call(method: string, url: string, body?: unknown) {
   return res.json() as Promise<any>;
 }
 
+/** The server process being measured: each figure says how much CPU it and PostgreSQL spent per request. */
+let measuredServer: ChildProcess | undefined;
+
 async function measure(name: string, options: autocannon.Options, selected = false): Promise<Figure | undefined> {
   if (!selected && ONLY && !ONLY.some((part) => name.includes(part))) return undefined;
-  return runWithClients(name, options, CONNECTIONS, DURATION, 2);
+  return runWithClients(name, options, CONNECTIONS, DURATION, 2, { server: measuredServer?.pid });
 }
 
 const ratio = (a: Figure | undefined, b: Figure | undefined) => ratioOf(a?.requestsPerSecond, b?.requestsPerSecond);
@@ -291,9 +295,11 @@ const vaultedSale = await measure(
     paymentMethodId: vaulted.id,
   }),
 );
-const v2VaultedSale = await measure(
-  'POST /v2/transactions (vaulted card sale)',
-  sale({ baseAmount: 12.34, transactionDetails: { cardData: { paymentMethodId: vaulted.id } } }, '/v2/transactions'),
+const v2VaultedSale = await profiled('the v2 vaulted-card sale', () =>
+  measure(
+    'POST /v2/transactions (vaulted card sale)',
+    sale({ baseAmount: 12.34, transactionDetails: { cardData: { paymentMethodId: vaulted.id } } }, '/v2/transactions'),
+  ),
 );
 // Backends report I/O statistics when idle, at most once a second.
 await new Promise((resolve) => setTimeout(resolve, 1500));

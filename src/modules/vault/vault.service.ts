@@ -195,7 +195,8 @@ export class VaultService {
   }
 
   async get(merchantId: string, id: string, sql: Sql = this.pool): Promise<PaymentMethod> {
-    const pm = await findPaymentMethod(sql, merchantId, id);
+    // Outside a transaction, concurrent requests' reads go together (a v2 payment reads its method's owner here).
+    const pm = await this.sealedMethod(sql, merchantId, id);
     if (!pm) throw new NotFoundError('PaymentMethod', id);
     return pm;
   }

@@ -30,6 +30,10 @@ export interface PosBenchOptions {
   memory(): Promise<{ heapUsed: number; rss: number; waiting: number }>;
   measure(name: string, options: Record<string, unknown>): Promise<Figure>;
   durationSeconds: number;
+  /** BENCH_PG_STATEMENTS: the statements the POS sales ran, per sale. */
+  profiled?<T>(label: string, work: () => Promise<T>): Promise<T>;
+  /** CPU milliseconds per sale by process, over the measured sales. */
+  cpuOf?<T>(work: () => Promise<T>): Promise<{ result: T; cpu: Record<string, number> }>;
 }
 
 // The issue's figures; BENCH_POS_WAITERS and BENCH_POS_LANES change them for exploring (docs/performance.md).
@@ -197,7 +201,13 @@ export async function posBenchmark(o: PosBenchOptions) {
   await Promise.all(laneTerminals.map((t) => lane(t.id, Date.now() + 2000))); // warm-up
   latencies.length = 0;
   const started = Date.now();
-  await Promise.all(laneTerminals.map((t) => lane(t.id, started + o.durationSeconds * 1000)));
+  const profiled = o.profiled ?? ((_label, work) => work());
+  const cpuOf = o.cpuOf ?? (async (work) => ({ result: await work(), cpu: {} }));
+  const { cpu } = await cpuOf(() =>
+    profiled('POS sales through simulated terminals', () =>
+      Promise.all(laneTerminals.map((t) => lane(t.id, started + o.durationSeconds * 1000))),
+    ),
+  );
   const seconds = (Date.now() - started) / 1000;
   for (const simulator of simulators) simulator.stop();
   await agent.close();
@@ -207,9 +217,15 @@ export async function posBenchmark(o: PosBenchOptions) {
     salesPerSecond: Math.round(latencies.length / seconds),
     p50Ms: percentile(latencies, 0.5),
     p99Ms: percentile(latencies, 0.99),
+    cpuMsPerSale: Object.fromEntries(
+      Object.entries(cpu).map(([role, secondsSpent]) => [
+        role,
+        Math.round((secondsSpent * 1e6) / latencies.length) / 1e3,
+      ]),
+    ),
   };
   console.log(
-    `  ${`POS sales through ${LANES} simulated terminals`.padEnd(52)} ${String(sales.salesPerSecond).padStart(7)} sales/s  p50 ${sales.p50Ms} ms  p99 ${sales.p99Ms} ms`,
+    `  ${`POS sales through ${LANES} simulated terminals`.padEnd(52)} ${String(sales.salesPerSecond).padStart(7)} sales/s  p50 ${sales.p50Ms} ms  p99 ${sales.p99Ms} ms  CPU ms/sale ${JSON.stringify(sales.cpuMsPerSale)}`,
   );
   return { longPoll, burst, sales };
 

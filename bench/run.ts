@@ -607,6 +607,15 @@ if (!ONLY || ONLY.some((part) => 'pos'.includes(part))) {
     memory,
     measure: async (name, options) => (await measure(name, options as unknown as autocannon.Options, true))!,
     durationSeconds: DURATION,
+    profiled: (label, work) => profiled(label, work, 'pos_transactions'),
+    cpuOf: async (work) => {
+      const before = cpuSnapshot();
+      const result = await work();
+      return {
+        result,
+        cpu: cpuSplit(before, cpuSnapshot(), { server: posServer.process.pid, 'load generator': process.pid }),
+      };
+    },
   }).finally(() => stopServer(posServer));
   pos = {
     ...run,

@@ -32,7 +32,7 @@ export const terminalsModule = defineModule({
     },
   ],
   build({ pool, clock, logger, listener, nodeId, sandbox, kek }, { merchants }) {
-    const terminals = new TerminalsService({ pool, clock, merchants, sandbox, kek });
+    const terminals = new TerminalsService({ pool, clock, merchants, sandbox, kek, nodeId });
     const terminalChannel = new TerminalChannel({ pool, logger, listener, terminals, nodeId });
     return { terminals, terminalChannel };
   },

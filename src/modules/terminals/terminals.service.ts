@@ -41,6 +41,8 @@ export interface TerminalsDeps {
   sandbox: boolean;
   /** Seals a card presented to a sandbox terminal while it waits for a transaction. */
   kek: KeyEncryptionKey;
+  /** This node's liveness id: a socket this node holds needs no liveness query. */
+  nodeId: () => number;
 }
 
 export interface TerminalDraft {
@@ -170,7 +172,10 @@ export class TerminalsService {
 
   /** Online when a live node holds its socket, or (sandbox, no socket) when its virtual terminal is switched on. */
   async presence(terminal: Terminal, sql: Sql = this.deps.pool): Promise<Presence> {
-    if (terminal.socketNode !== null && (await isNodeAlive(sql, terminal.socketNode))) {
+    const held =
+      terminal.socketNode !== null &&
+      (terminal.socketNode === this.deps.nodeId() || (await isNodeAlive(sql, terminal.socketNode)));
+    if (held) {
       return { online: true, report: terminal.report, lastSeenAt: terminal.lastSeenAt, virtual: false };
     }
     if (this.deps.sandbox && !terminal.deactivatedAt) {

@@ -17,6 +17,7 @@ import { eventStreamBenchmark } from './event-streams.js';
 import { type Figure, runWithClients } from './fixed-clients.js';
 import { invoicesBenchmark } from './invoices.js';
 import { linksBenchmark } from './links.js';
+import { drainExport, liveHeapGrowth } from './live-heap.js';
 import { nachaBenchmark } from './nacha.js';
 import { partnerBenchmark } from './partner.js';
 import { PG_STATEMENTS, pgStatementsSettings, printPgStatements, resetPgStatements } from './pg-statements.js';
@@ -325,10 +326,19 @@ interface DeliveryFigures {
   loadedP99Ms: number;
   idleP50Ms: number;
   idleP99Ms: number;
-  /** CPU seconds per 1,000 deliveries in the loaded run, per process. */
+  /** CPU milliseconds per delivery in the loaded run, per process. */
   cpuMsPerDelivery: Record<string, number>;
+  liveHeapGrowthMiB?: { small: number; large: number; smallCount: number; largeCount: number };
 }
 let webhookDelivery: DeliveryFigures | undefined;
+let deliveryHeap: { small: number; large: number; smallCount: number; largeCount: number } | undefined;
+/** Batch paths' live heap at two sizes (exports; the billing and NACHA runs keep their own). */
+const memoryChecks: Array<{
+  name: string;
+  liveHeapGrowthMiB: { small: number; large: number };
+  rows: [number, number];
+  bytes?: [number, number];
+}> = [];
 if (!ONLY || ONLY.some((part) => 'webhook delivery'.includes(part))) {
   const receiver = fork(path.join(root, 'bench/receiver.ts'), {
     execArgv: ['--import', 'tsx'],
@@ -342,7 +352,7 @@ if (!ONLY || ONLY.some((part) => 'webhook delivery'.includes(part))) {
       receiver.once('message', resolve as (m: unknown) => void);
       receiver.send({ type: 'drain' });
     });
-  const hookServer = await startServer({ WORKERS: '1', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' });
+  const hookServer = await startServer({ WORKERS: '1', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' }, ['--expose-gc']);
   const hook = await credentials(hookServer);
   const endpointResponse = await fetch(`${hookServer.api}/v2/webhooks/endpoints`, {
     method: 'POST',
@@ -450,6 +460,29 @@ if (!ONLY || ONLY.some((part) => 'webhook delivery'.includes(part))) {
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   if (process.env.BENCH_DEBUG_IDLE) console.log('idle latencies', idle.join(' '));
+
+  // Memory flat: the worker's live heap while it delivers a burst of 10,000 and one of 50,000 (sampled, so slower
+  // than the run above), and while the delivery log is exported with ~10,000 rows and with ~70,000.
+  const exportUrl = `${hookServer.api}/v2/webhooks/delivery-logs/export`;
+  const smallExport = await liveHeapGrowth(hookServer.process, () => drainExport(exportUrl, hook.token));
+  const burst = async (count: number) => {
+    for (let sent = 0; sent < count; sent += 500) await record(500);
+    await waitDelivered();
+  };
+  const delivered10k = await liveHeapGrowth(hookServer.process, () => burst(10_000));
+  const delivered50k = await liveHeapGrowth(hookServer.process, () => burst(50_000));
+  const largeExport = await liveHeapGrowth(hookServer.process, () => drainExport(exportUrl, hook.token));
+  const { rows: logCount } = await events.query<{ n: number }>('SELECT count(*)::int AS n FROM webhook_delivery_logs');
+  memoryChecks.push({
+    name: 'delivery log export',
+    liveHeapGrowthMiB: { small: smallExport.mib, large: largeExport.mib },
+    rows: [10_550, logCount[0]!.n],
+    bytes: [smallExport.result, largeExport.result],
+  });
+  deliveryHeap = { small: delivered10k.mib, large: delivered50k.mib, smallCount: 10_000, largeCount: 50_000 };
+  console.log(
+    `  ${'live heap growth: deliveries 10k / 50k; export'.padEnd(52)} ${delivered10k.mib} / ${delivered50k.mib} MiB; export ${smallExport.mib} MiB (${smallExport.result} B) / ${largeExport.mib} MiB (${largeExport.result} B)`,
+  );
   await events.end();
   await stopServer(hookServer);
   receiver.kill('SIGTERM');
@@ -462,6 +495,7 @@ if (!ONLY || ONLY.some((part) => 'webhook delivery'.includes(part))) {
       loadedP99Ms: percentile(loadedLatencies, 99),
       idleP50Ms: percentile(idle, 50),
       idleP99Ms: percentile(idle, 99),
+      ...(deliveryHeap ? { liveHeapGrowthMiB: deliveryHeap } : {}),
       cpuMsPerDelivery: Object.fromEntries(
         Object.entries(loadedCpu).map(([role, seconds]) => [role, Math.round((seconds / TOTAL) * 1e6) / 1e3]),
       ),
@@ -761,6 +795,7 @@ const summary = {
   links,
   partner,
   dashboard,
+  exports: memoryChecks,
 };
 const board = score({
   baseline,
@@ -787,6 +822,7 @@ const board = score({
   links,
   partner,
   dashboard,
+  exports: memoryChecks,
 });
 board.print();
 console.log(

@@ -1,6 +1,7 @@
 // CPU time per process from /proc, to say where a measurement's time went (server, PostgreSQL, receiver, load
 // generator). Linux only; elsewhere the snapshot is empty and the split is not printed.
 import { readdirSync, readFileSync } from 'node:fs';
+import { dictionary } from '../src/platform/dictionary.js';
 
 const TICKS_PER_SECOND = 100;
 
@@ -36,7 +37,7 @@ export function cpuSplit(
   after: CpuSnapshot,
   roles: Record<string, number | undefined>,
 ): Record<string, number> {
-  const split: Record<string, number> = {};
+  const split: Record<string, number> = dictionary();
   const roleOf = new Map(Object.entries(roles).map(([role, pid]) => [pid, role]));
   for (const [pid, now] of after) {
     const spent = (now.ticks - (before.get(pid)?.ticks ?? 0)) / TICKS_PER_SECOND;

@@ -10,6 +10,7 @@ import { startEmbeddedPostgres } from '../src/platform/db/embedded.js';
 import { migrate } from '../src/platform/db/migrator.js';
 import { freePort } from '../src/platform/net.js';
 import { projectRoot } from '../src/platform/paths.js';
+import { ADYEN_BENCH_ACCOUNT } from './adyen-account.js';
 import { billingBenchmark } from './billing.js';
 import { cpuSnapshot, cpuSplit } from './cpu.js';
 import { dashboardBenchmark } from './dashboard.js';
@@ -121,8 +122,10 @@ async function call(method: string, url: string, body?: unknown) {
 /** The server process being measured: each figure says how much CPU it and PostgreSQL spent per request. */
 let measuredServer: ChildProcess | undefined;
 
+const isSelected = (name: string) => !ONLY || ONLY.some((part) => name.includes(part));
+
 async function measure(name: string, options: autocannon.Options, selected = false): Promise<Figure | undefined> {
-  if (!selected && ONLY && !ONLY.some((part) => name.includes(part))) return undefined;
+  if (!selected && !isSelected(name)) return undefined;
   return runWithClients(name, options, CONNECTIONS, DURATION, 2, { server: measuredServer?.pid });
 }
 
@@ -150,7 +153,11 @@ async function credentials(server: Server) {
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
     body: tokenBody,
   });
-  return { tokenBody, token: ((await res.json()) as { access_token: string }).access_token };
+  return {
+    tokenBody,
+    token: ((await res.json()) as { access_token: string }).access_token,
+    merchantId: merchant.id as string,
+  };
 }
 
 console.log(
@@ -307,6 +314,53 @@ await new Promise((resolve) => setTimeout(resolve, 1500));
 const walAfterSales = await walSegmentsCreated(db.url);
 const walSegmentsCreatedDuringSales =
   walBeforeSales !== undefined && walAfterSales !== undefined ? walAfterSales - walBeforeSales : undefined;
+// The same raw-card sale through the Adyen connector, against the fake of Adyen in a process of its own (target: at
+// least 0.8 of the sandbox sale).
+const ADYEN_SALE = 'POST /pay-api/v1/transactions/sale (raw card, Adyen fake)';
+let adyenSale: Figure | undefined;
+if (isSelected(ADYEN_SALE)) {
+  const fakeProcess = fork(path.join(root, 'bench/adyen-fake-process.ts'), {
+    execArgv: ['--import', 'tsx'],
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  });
+  started.add(fakeProcess);
+  const fakeUrl = await new Promise<string>((resolve) =>
+    fakeProcess.once('message', (message: { url: string }) => resolve(message.url)),
+  );
+  const adyen = await call('POST', `${payServer.api}/admin/v1/merchants/${pay.merchantId}/processors`, {
+    name: 'Adyen (fake)',
+    typeId: 1,
+    connector: 'adyen',
+    isDefault: false,
+    settings: { merchantAccount: ADYEN_BENCH_ACCOUNT.merchantAccount, baseUrl: fakeUrl },
+    credentials: {
+      apiKey: ADYEN_BENCH_ACCOUNT.apiKey,
+      hmacKey: ADYEN_BENCH_ACCOUNT.hmacKey,
+      notificationUsername: ADYEN_BENCH_ACCOUNT.notificationUsername,
+      notificationPassword: ADYEN_BENCH_ACCOUNT.notificationPassword,
+    },
+  });
+  fakeProcess.send({ notificationUrl: `${payServer.api}${adyen.notificationUrlPath}` });
+  adyenSale = await measure(
+    ADYEN_SALE,
+    sale({
+      amount: 12.34,
+      accountNumber: '4111111111111111',
+      expirationMonth: 12,
+      expirationYear: 2035,
+      securityCode: '737',
+      billingAddress: { line1: '123 Test St', postalCode: '10001' },
+      paymentProcessorId: adyen.id,
+    }),
+  );
+  const violations = await new Promise<{ count: number; violations: string[] }>((resolve) => {
+    fakeProcess.once('message', (message: { count: number; violations: string[] }) => resolve(message));
+    fakeProcess.send({ violations: true });
+  });
+  if (violations.count > 0)
+    throw new Error(`the fake of Adyen saw ${violations.count} violations: ${violations.violations.join('; ')}`);
+  fakeProcess.kill('SIGTERM');
+}
 const paymentBaselineAgain = await measure('payment baseline again (drift check)', {
   url: payServer.baseline.replace('/select1', '/two-inserts'),
   method: 'POST',
@@ -783,6 +837,7 @@ const summary = {
     ratioToV1Sale: ratio(v2Sale, rawSale),
   },
   v2VaultedSale: v2VaultedSale && { ...v2VaultedSale, throughputRatio: ratio(v2VaultedSale, paymentBaseline) },
+  adyenSale: adyenSale && { ...adyenSale, ratioToSandboxSale: ratio(adyenSale, rawSale) },
   wal: { note: walNote, segmentsCreatedDuringSales: walSegmentsCreatedDuringSales },
   webhookDelivery,
   sessions,
@@ -806,6 +861,8 @@ const board = score({
   uncachedGet,
   paymentBaseline,
   paymentBaselineAgain,
+  adyenSale,
+  rawSale,
   sales: [
     { name: 'raw-card sale (v1)', figure: rawSale },
     { name: 'vaulted-card sale (v1)', figure: vaultedSale },

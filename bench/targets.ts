@@ -14,6 +14,8 @@ export interface Measured {
   uncachedGet?: Figure;
   paymentBaseline?: Figure;
   paymentBaselineAgain?: Figure;
+  rawSale?: Figure;
+  adyenSale?: Figure;
   sales: Array<{ name: string; figure: Maybe<Figure> }>;
   webhookDelivery?: {
     deliveriesPerSecond: number;
@@ -99,6 +101,13 @@ export function score(m: Measured): Scoreboard {
       `${figure.p99Ms} vs ${payment.p99Ms} ms`,
     );
   }
+  board.atLeast(
+    'raw-card sale through Adyen (its fake) / sandbox sale',
+    ratioOf(m.adyenSale?.requestsPerSecond, m.rawSale?.requestsPerSecond),
+    0.8,
+    '',
+    m.adyenSale && m.rawSale && `${m.adyenSale.requestsPerSecond} vs ${m.rawSale.requestsPerSecond}/s`,
+  );
   board.info(
     '2-INSERT baseline drift (again / first)',
     ratioOf(m.paymentBaselineAgain?.requestsPerSecond, payment?.requestsPerSecond),

@@ -167,7 +167,8 @@ type ConfigurationRow = Pick<MerchantRow, 'company_name' | 'mcc_code' | 'mcc_cod
 // go together (configurationReader).
 const configurationsById = prepared(
   'merchant-configurations',
-  `SELECT m.id AS merchant_id, m.company_name, m.mcc_code, m.mcc_code_description, m.status_id, m.is_tips_enabled,
+  `SELECT /* across merchants: a grouped lookup for several requests, each its own merchant's */
+     m.id AS merchant_id, m.company_name, m.mcc_code, m.mcc_code_description, m.status_id, m.is_tips_enabled,
      m.default_tips_options_mpct, m.zero_cost_processing_option_id, m.default_surcharge_rate_mpct,
      m.default_cash_discount_rate_mpct, m.default_dual_pricing_rate_mpct, m.max_transaction_amount_cents,
      m.avs_enabled, m.avs_profile_id, m.card_saving_by_terminal_enabled, m.time_zone, m.subscription_retry_days,

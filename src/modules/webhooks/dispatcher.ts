@@ -177,6 +177,8 @@ export class WebhookDispatcher {
     const waiting: typeof this.ready = [];
     const expiring: string[] = [];
     const sendBy = Date.now() - (this.options.leaseMs - this.options.attemptTimeoutMs - OUTCOME_WRITE_MARGIN_MS);
+    // In claim order, so the oldest lease is first: with no free slot and nothing expiring, nothing to do.
+    if (this.inFlight >= this.options.concurrency && this.ready[0]!.leasedAt >= sendBy) return;
     for (const entry of this.ready) {
       const { delivery } = entry;
       const busy = this.inFlightByEndpoint.get(delivery.endpoint_id) ?? 0;

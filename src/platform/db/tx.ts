@@ -142,6 +142,12 @@ export async function commitWithoutFlushWait<R extends pg.QueryResultRow>(
   const client = (await pool.connect()) as PipelinedClient;
   client.pipeline = true;
   let broken: Error | undefined;
+  // As in withTransaction: a connection lost while checked out (PostgreSQL restarting) must not end the process with
+  // an unhandled 'error'; the statement in flight fails by itself and the client is destroyed, not reused.
+  const onError = (error: Error) => {
+    broken ??= error;
+  };
+  client.on('error', onError);
   try {
     const results = await pipelined(client, [
       { text: 'BEGIN' },
@@ -153,9 +159,10 @@ export async function commitWithoutFlushWait<R extends pg.QueryResultRow>(
   } catch (error) {
     // A failed statement leaves the transaction aborted; COMMIT then rolled it back, and the connection is clean
     // unless the failure was the connection's own.
-    broken = (error as pg.DatabaseError).code ? undefined : (error as Error);
+    broken ??= (error as pg.DatabaseError).code ? undefined : (error as Error);
     throw error;
   } finally {
+    client.removeListener('error', onError);
     client.pipeline = false;
     client.release(broken);
   }

@@ -47,3 +47,8 @@ export function cpuSplit(
   }
   return split;
 }
+
+/** A split's CPU seconds as milliseconds per item (request, sale, delivery), three decimals. */
+export function cpuMsPer(split: Record<string, number>, items: number): Record<string, number> {
+  return dictionary(Object.entries(split).map(([role, seconds]) => [role, Math.round((seconds * 1e6) / items) / 1e3]));
+}

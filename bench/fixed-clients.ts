@@ -2,7 +2,7 @@
 // caches); any non-2xx answer or error fails the run, naming the status codes. Every autocannon figure of
 // `npm run bench` is taken here.
 import autocannon from 'autocannon';
-import { cpuSnapshot, cpuSplit } from './cpu.js';
+import { cpuMsPer, cpuSnapshot, cpuSplit } from './cpu.js';
 
 export interface Figure {
   requestsPerSecond: number;
@@ -37,9 +37,7 @@ export async function runWithClients(
     p99Ms: result.latency.p99,
   };
   if (cpu && result.requests.total > 0) {
-    figure.cpuMsPerRequest = Object.fromEntries(
-      Object.entries(cpu).map(([role, seconds]) => [role, Math.round((seconds * 1e6) / result.requests.total) / 1e3]),
-    );
+    figure.cpuMsPerRequest = cpuMsPer(cpu, result.requests.total);
   }
   const cpuText = figure.cpuMsPerRequest
     ? `  CPU ms/req ${Object.entries(figure.cpuMsPerRequest)

@@ -15,6 +15,7 @@ import { Agent, request } from 'undici';
 import { PosStatus } from '../src/modules/pos/pos.model.js';
 import { POS_CHANNEL } from '../src/modules/pos/pos.repo.js';
 import { TerminalSimulator } from '../src/modules/terminals/simulator/terminal-simulator.js';
+import { cpuMsPer } from './cpu.js';
 
 interface Figure {
   requestsPerSecond: number;
@@ -217,12 +218,7 @@ export async function posBenchmark(o: PosBenchOptions) {
     salesPerSecond: Math.round(latencies.length / seconds),
     p50Ms: percentile(latencies, 0.5),
     p99Ms: percentile(latencies, 0.99),
-    cpuMsPerSale: Object.fromEntries(
-      Object.entries(cpu).map(([role, secondsSpent]) => [
-        role,
-        Math.round((secondsSpent * 1e6) / latencies.length) / 1e3,
-      ]),
-    ),
+    cpuMsPerSale: cpuMsPer(cpu, latencies.length),
   };
   console.log(
     `  ${`POS sales through ${LANES} simulated terminals`.padEnd(52)} ${String(sales.salesPerSecond).padStart(7)} sales/s  p50 ${sales.p50Ms} ms  p99 ${sales.p99Ms} ms  CPU ms/sale ${JSON.stringify(sales.cpuMsPerSale)}`,

@@ -12,7 +12,7 @@ import { freePort } from '../src/platform/net.js';
 import { projectRoot } from '../src/platform/paths.js';
 import { ADYEN_BENCH_ACCOUNT } from './adyen-account.js';
 import { billingBenchmark } from './billing.js';
-import { cpuSnapshot, cpuSplit } from './cpu.js';
+import { cpuMsPer, cpuSnapshot, cpuSplit } from './cpu.js';
 import { dashboardBenchmark } from './dashboard.js';
 import { eventStreamBenchmark } from './event-streams.js';
 import { type Figure, runWithClients } from './fixed-clients.js';
@@ -550,9 +550,7 @@ if (!ONLY || ONLY.some((part) => 'webhook delivery'.includes(part))) {
       idleP50Ms: percentile(idle, 50),
       idleP99Ms: percentile(idle, 99),
       ...(deliveryHeap ? { liveHeapGrowthMiB: deliveryHeap } : {}),
-      cpuMsPerDelivery: Object.fromEntries(
-        Object.entries(loadedCpu).map(([role, seconds]) => [role, Math.round((seconds / TOTAL) * 1e6) / 1e3]),
-      ),
+      cpuMsPerDelivery: cpuMsPer(loadedCpu, TOTAL),
     };
     console.log(
       `  ${'webhook deliveries (signed, logged), 10,000 events'.padEnd(52)} ${String(deliveriesPerSecond).padStart(7)} /s     commit→receiver p50 ${webhookDelivery.loadedP50Ms} ms  p99 ${webhookDelivery.loadedP99Ms} ms`,

@@ -196,10 +196,6 @@ export async function findConfigurations(
   return found;
 }
 
-export async function findConfiguration(sql: Sql, merchantId: string): Promise<MerchantConfiguration | undefined> {
-  return (await findConfigurations(sql, [merchantId])).get(merchantId);
-}
-
 function configurationOf(merchantId: string, rows: readonly ConfigurationRow[]): MerchantConfiguration {
   const first = rows[0]!;
   const processors = rows

@@ -107,18 +107,6 @@ function toSession(r: Row): PaymentSession {
   };
 }
 
-export async function insertSession(
-  sql: Sql,
-  id: string,
-  d: SessionSettings,
-  now: Date,
-  idempotencyId: string | null,
-): Promise<PaymentSession> {
-  const query = insertSessionQuery(id, d, now, idempotencyId);
-  const { rows } = await sql.query<Row>({ ...query, text: `${query.text} RETURNING *` });
-  return toSession(rows[0]!);
-}
-
 /** Several sessions' inserts in one round trip of the caller's transaction (each statement its own, in order). */
 export async function insertSessions(
   tx: Tx,

@@ -130,6 +130,17 @@ export async function importReturnFile(ctx: AchContext, processorId: string, con
   return { fileId: importId, duplicate: false, ...summary };
 }
 
+/**
+ * The transaction a returned trace number names, locked ($1 processor, $2 trace, $3 merchant): the entry behind a
+ * fence, then its transaction by primary key (ach-cutoff.ts says why).
+ */
+export const RETURN_ENTRY_SQL = `WITH a AS MATERIALIZED (
+       SELECT transaction_id, merchant_id, file_id FROM ach_entries
+       WHERE merchant_id = $3 AND processor_id = $1 AND trace_number = $2)
+     SELECT t.id, t.status_id, a.file_id
+     FROM a JOIN transactions t ON t.id = a.transaction_id AND t.merchant_id = a.merchant_id
+     ORDER BY t.created_at DESC LIMIT 1 FOR UPDATE OF t`;
+
 export async function applyReturn(
   ctx: AchContext,
   tx: Tx,
@@ -139,13 +150,7 @@ export async function applyReturn(
   code: string,
   reason: string,
 ): Promise<'applied' | 'already' | 'unmatched'> {
-  const { rows } = await tx.query(
-    `SELECT t.id, t.status_id, a.file_id
-     FROM ach_entries a JOIN transactions t ON t.merchant_id = a.merchant_id AND t.id = a.transaction_id
-     WHERE a.merchant_id = $3 AND a.processor_id = $1 AND a.trace_number = $2
-     ORDER BY t.created_at DESC LIMIT 1 FOR UPDATE OF t`,
-    [processorId, trace, merchantId],
-  );
+  const { rows } = await tx.query(RETURN_ENTRY_SQL, [processorId, trace, merchantId]);
   const found = rows[0];
   if (!found) return 'unmatched';
   if (found.status_id === AchStatus.ChargedBack) return 'already';

@@ -341,17 +341,19 @@ if (isSelected(ADYEN_SALE)) {
     },
   });
   fakeProcess.send({ notificationUrl: `${payServer.api}${adyen.notificationUrlPath}` });
-  adyenSale = await measure(
-    ADYEN_SALE,
-    sale({
-      amount: 12.34,
-      accountNumber: '4111111111111111',
-      expirationMonth: 12,
-      expirationYear: 2035,
-      securityCode: '737',
-      billingAddress: { line1: '123 Test St', postalCode: '10001' },
-      paymentProcessorId: adyen.id,
-    }),
+  adyenSale = await profiled('the Adyen sale', () =>
+    measure(
+      ADYEN_SALE,
+      sale({
+        amount: 12.34,
+        accountNumber: '4111111111111111',
+        expirationMonth: 12,
+        expirationYear: 2035,
+        securityCode: '737',
+        billingAddress: { line1: '123 Test St', postalCode: '10001' },
+        paymentProcessorId: adyen.id,
+      }),
+    ),
   );
   const violations = await new Promise<{ count: number; violations: string[] }>((resolve) => {
     fakeProcess.once('message', (message: { count: number; violations: string[] }) => resolve(message));

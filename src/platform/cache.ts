@@ -28,6 +28,11 @@ export class TtlCache<V> {
     this.entries.delete(key);
   }
 
+  /** Drops every entry whose value passes `test` (a change that names something the values share, not a key). */
+  deleteWhere(test: (value: V) => boolean): void {
+    for (const [key, entry] of this.entries) if (test(entry.value)) this.entries.delete(key);
+  }
+
   clear(): void {
     this.entries.clear();
   }

@@ -4,7 +4,7 @@
 // Production refuses the sandbox's simulators and plain http.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { ENCRYPTION_KEY, type MerchantTenant, startNode, type TestNode } from '../harness.js';
+import { ENCRYPTION_KEY, eventually, type MerchantTenant, startNode, type TestNode } from '../harness.js';
 
 const HMAC_1 = `${'A'.repeat(60)}1111`;
 const HMAC_2 = `${'B'.repeat(60)}2222`;
@@ -179,6 +179,51 @@ describe('payment processors (operator API)', () => {
     const unknown = '01936f6e-3f5b-7a21-9c3e-000000000000';
     assert.equal((await t.admin('GET', `/admin/v1/merchants/${unknown}/processors`)).status, 404);
     assert.equal((await t.admin('POST', `/admin/v1/merchants/${unknown}/processors`, adyen())).status, 404);
+  });
+});
+
+describe('opened processors cached on two nodes', () => {
+  // A TTL far longer than the test: only the merchant's NOTIFY can make the other node see a change.
+  const env = { CONFIG_CACHE_TTL_MS: '60000' };
+  let a: TestNode;
+  let b: TestNode;
+  before(async () => {
+    a = await startNode({ env });
+    b = await startNode({ env, database: a.database });
+  });
+  after(async () => {
+    await b.stop();
+    await a.stop();
+  });
+
+  it('a rotation or a disable on one node reaches the cached processor on the other', async () => {
+    const m = await a.merchant();
+    const path = `/admin/v1/merchants/${m.id}/processors`;
+    const p = (await a.expectOk(a.admin('POST', path, adyen({ name: 'Shared' })))) as { id: string };
+    assert.equal((await b.ctx.services.processors.access(p.id)).credentials?.hmacKey, HMAC_1);
+
+    await a.expectOk(a.admin('PATCH', `${path}/${p.id}`, { credentials: { hmacKey: HMAC_2 } }));
+    assert.equal((await a.ctx.services.processors.access(p.id)).credentials?.hmacKey, HMAC_2, 'at once where changed');
+    await eventually(async () => (await b.ctx.services.processors.access(p.id)).credentials?.hmacKey === HMAC_2);
+    assert.deepEqual(
+      (await b.ctx.services.processors.usableCredentials(p.id))?.versions.map((v) => v.hmacKey),
+      [HMAC_2, HMAC_1],
+    );
+
+    await a.expectOk(a.admin('PATCH', `${path}/${p.id}`, { statusId: 2 }));
+    await eventually(async () => (await b.ctx.services.processors.access(p.id)).processor.statusId === 2);
+  });
+
+  it('a replaced version leaves the cached processor when its overlap ends, with no change to drop it', async () => {
+    const m = await a.merchant();
+    const path = `/admin/v1/merchants/${m.id}/processors`;
+    const p = (await a.expectOk(a.admin('POST', path, adyen({ name: 'Overlapping' })))) as { id: string };
+    await a.expectOk(
+      a.admin('PATCH', `${path}/${p.id}`, { credentials: { hmacKey: HMAC_2 }, credentialOverlapHours: 1 }),
+    );
+    assert.equal((await b.ctx.services.processors.usableCredentials(p.id))?.versions.length, 2);
+    await b.advanceClock(2 * 3600);
+    await eventually(async () => (await b.ctx.services.processors.usableCredentials(p.id))?.versions.length === 1);
   });
 });
 

@@ -14,18 +14,11 @@ export const processorNotificationsModule = defineModule({
   folder: 'modules/processor-notifications',
   summary: "Card processors' notifications (Adyen's): verified, recorded once each, applied through the payments core.",
   tables: ['processor_notifications'],
-  needs: ['processors', 'merchants', 'cardPayments'],
+  needs: ['processors', 'cardPayments'],
   provides: ['processorNotifications'],
-  build({ pool, clock, logger }, { processors, merchants, cardPayments }) {
+  build({ pool, clock, logger }, { processors, cardPayments }) {
     return {
-      processorNotifications: new ProcessorNotificationsService(
-        pool,
-        clock,
-        logger,
-        processors,
-        merchants,
-        cardPayments,
-      ),
+      processorNotifications: new ProcessorNotificationsService(pool, clock, logger, processors, cardPayments),
     };
   },
   routes: (app, { processorNotifications }) => processorNotificationRoutes(app, processorNotifications),

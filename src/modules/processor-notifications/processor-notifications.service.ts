@@ -9,7 +9,6 @@ import { newId } from '../../platform/crypto/ids.js';
 import type { Pool } from '../../platform/db/pool.js';
 import { withTransaction } from '../../platform/db/tx.js';
 import type { Logger } from '../../platform/observability/logger.js';
-import type { MerchantsService } from '../merchants/merchants.service.js';
 import type { CardPaymentsService } from '../payments/card-payments.service.js';
 import { connectorSettings, type ProcessorsService } from '../processors/processors.service.js';
 import { applyNotificationQueue } from './processor-notifications.queues.js';
@@ -33,7 +32,6 @@ export class ProcessorNotificationsService {
     private readonly clock: Clock,
     private readonly logger: Logger,
     private readonly processors: ProcessorsService,
-    private readonly merchants: MerchantsService,
     private readonly cards: CardPaymentsService,
   ) {}
 
@@ -80,7 +78,7 @@ export class ProcessorNotificationsService {
   async apply(merchantId: string, id: string): Promise<void> {
     const row = await findUnappliedNotification(this.pool, merchantId, id);
     if (!row) return;
-    const processor = await this.merchants.processorWithSettings(row.processorId);
+    const processor = await this.processors.processor(row.processorId);
     const outcome = processor
       ? await this.cards.applyNotification(processor, row.notification)
       : 'the processor is gone';

@@ -1,4 +1,5 @@
 import { defineModule } from '../manifest.js';
+import { ProcessorAccessCache } from './processor-access-cache.js';
 import { PROCESSOR_OPERATIONS } from './processors.operations.js';
 import { ProcessorsService } from './processors.service.js';
 
@@ -16,8 +17,10 @@ export const processorsModule = defineModule({
   tables: ['processor_credentials'],
   needs: ['merchants', 'dataKeys'],
   provides: ['processors'],
-  build({ pool, clock, config }, { merchants, dataKeys }) {
-    return { processors: new ProcessorsService(pool, clock, merchants, dataKeys, config.env) };
+  build({ pool, clock, config, listener }, { merchants, dataKeys }) {
+    const opened = new ProcessorAccessCache(config.configCacheTtlMs);
+    opened.listen(listener);
+    return { processors: new ProcessorsService(pool, clock, merchants, dataKeys, config.env, opened) };
   },
   operations: PROCESSOR_OPERATIONS,
 });

@@ -8,6 +8,7 @@ import type { ProcessorWithSettings } from '../merchants/merchant-processors.js'
 import { type PaymentProcessor, ProcessorStatus, type SettlementTimeSlot } from '../merchants/merchants.model.js';
 import type { MerchantsService } from '../merchants/merchants.service.js';
 import type { DataKeys } from '../vault/data-keys.js';
+import { type OpenedProcessor, ProcessorAccessCache } from './processor-access-cache.js';
 import { type CredentialValues, hintsOf, openCredentials, sealCredentials } from './processor-credentials.js';
 import {
   type CredentialsRow,
@@ -66,6 +67,7 @@ export class ProcessorsService {
     private readonly merchants: MerchantsService,
     private readonly dataKeys: DataKeys,
     private readonly env: 'sandbox' | 'production',
+    private readonly opened: ProcessorAccessCache = new ProcessorAccessCache(0),
   ) {}
 
   async create(draft: ProcessorDraft): Promise<ProcessorRecord> {
@@ -147,17 +149,19 @@ export class ProcessorsService {
       } else if (changes.credentialOverlapHours !== undefined) {
         throw ValidationError.field('credentialOverlapHours', 'Goes with new credentials only.');
       }
+      // Every node drops it on the merchant's NOTIFY (sent by save); this node at once, not a moment later.
+      tx.afterCommit(() => this.opened.dropMerchant(merchantId));
       return { processor: { ...next, settings: allSettings }, credentials: row };
     });
   }
 
   /** The processor's settings and current credentials for a connector's call (any merchant's: found by id). */
   async access(processorId: string): Promise<ProcessorAccess> {
-    const processor = await this.merchants.processorWithSettings(processorId);
-    if (!processor) throw new NotFoundError('Payment processor', processorId);
-    const [row] = await findUsableCredentials(this.pool, processorId, this.clock.now());
-    const credentials = row && row.supersededAt === null ? await openCredentials(this.dataKeys, row) : null;
-    return { processor, settings: connectorSettings(processor), credentials };
+    const found = await this.open(processorId);
+    if (!found) throw new NotFoundError('Payment processor', processorId);
+    const current = found.versions[0];
+    const credentials = current && current.row.supersededAt === null ? current.values : null;
+    return { processor: found.processor, settings: connectorSettings(found.processor), credentials };
   }
 
   /**
@@ -167,11 +171,31 @@ export class ProcessorsService {
   async usableCredentials(
     processorId: string,
   ): Promise<{ processor: ProcessorWithSettings; versions: CredentialValues[] } | undefined> {
-    const processor = await this.merchants.processorWithSettings(processorId);
-    if (!processor) return undefined;
-    const rows = await findUsableCredentials(this.pool, processorId, this.clock.now());
-    const versions = await Promise.all(rows.map((row) => openCredentials(this.dataKeys, row)));
-    return { processor, versions };
+    const found = await this.open(processorId);
+    if (!found) return undefined;
+    const now = this.clock.now().getTime();
+    const versions = found.versions
+      .filter(({ row }) => row.supersededAt === null || (row.overlapUntil?.getTime() ?? 0) > now)
+      .map(({ values }) => values);
+    return { processor: found.processor, versions };
+  }
+
+  /** A processor with its settings, as connectors and notifications see it (cached with its credentials). */
+  async processor(processorId: string): Promise<ProcessorWithSettings | undefined> {
+    return (await this.open(processorId))?.processor;
+  }
+
+  /** The processor and its usable credentials, opened: from this node's cache, else read and unsealed. */
+  private open(processorId: string): Promise<OpenedProcessor | undefined> {
+    return this.opened.get(processorId, async () => {
+      const processor = await this.merchants.processorWithSettings(processorId);
+      if (!processor) return undefined;
+      const rows = await findUsableCredentials(this.pool, processorId, this.clock.now());
+      const versions = await Promise.all(
+        rows.map(async (row) => ({ row, values: await openCredentials(this.dataKeys, row) })),
+      );
+      return { processor, versions };
+    });
   }
 
   private descriptorFor(name: string, options: { existing?: boolean } = {}): ConnectorDescriptor {

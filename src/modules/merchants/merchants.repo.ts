@@ -535,10 +535,14 @@ interface ContactRow {
 }
 
 export async function listContacts(sql: Sql, merchantId: string): Promise<MerchantContact[]> {
-  const { rows } = await sql.query<ContactRow>(
-    'SELECT * FROM merchant_addresses WHERE merchant_id = $1 ORDER BY is_main DESC, created_at, id',
-    [merchantId],
-  );
+  // Prepared (every POS sale's receipt reads it), so its columns are named: a prepared `*` breaks on a new column.
+  const { rows } = await sql.query<ContactRow>({
+    name: 'merchants.contacts',
+    text: `SELECT id, address_name, is_main, is_default, line1, line2, city, state_id, postal_code, country_id, email,
+             phone
+           FROM merchant_addresses WHERE merchant_id = $1 ORDER BY is_main DESC, created_at, id`,
+    values: [merchantId],
+  });
   return rows.map((row) => ({
     id: row.id,
     addressName: row.address_name,

@@ -6,6 +6,14 @@ import { IN_PROGRESS, type PosListFilter, PosStatus, type PosTransaction } from 
 /** Every status change is announced on this channel (payload: the id): long-polls and the terminal side wake on it. */
 export const POS_CHANNEL = 'pos_transaction';
 const IN_PROGRESS_SQL = sqlIds(...IN_PROGRESS);
+/**
+ * What toPos reads, named: the hot statements below are prepared (parsed and planned once per connection), and a
+ * prepared `*` would break when a rolling upgrade adds a column.
+ */
+const POS_COLUMNS = `id, merchant_id, terminal_id, status_id, type_id, amount_cents, tip_cents, tip_rate_mpct, currency_id,
+  pos_device_id, reference_id, payment_processor_id, customer_id, target_transaction_id, reading_method_id,
+  request_storage_consent, transaction_id, card_data_source_id, error_message, processing_node, created_at,
+  modified_at, accepted_at, completed_at`;
 
 /**
  * What POS_CHANNEL carries: the moved row (as to_jsonb gives it), or only the id of a new one. Answers the id and,
@@ -64,14 +72,20 @@ export type NewPos = Omit<
 
 /** Answers false when the terminal already has one in progress (the partial unique index decides, under any race). */
 export async function insertPos(sql: Sql, p: NewPos, requestClaim: string | null = null): Promise<boolean> {
-  const { rowCount } = await sql.query(
-    `INSERT INTO pos_transactions (id, merchant_id, terminal_id, status_id, type_id, amount_cents, tip_cents,
-       tip_rate_mpct, currency_id, pos_device_id, reference_id, payment_processor_id, customer_id,
-       target_transaction_id, reading_method_id, request_storage_consent, created_at, modified_at, request_claim)
-     VALUES ($1, $2, $3, ${PosStatus.TerminalConnecting}, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $16,
-       $17)
-     ON CONFLICT (terminal_id) WHERE status_id IN (${IN_PROGRESS_SQL}) DO NOTHING`,
-    [
+  // The insert and its announcement in one statement (no announcement when the terminal is busy).
+  const { rows } = await sql.query({
+    name: 'pos.insert',
+    text: `WITH inserted AS (
+       INSERT INTO pos_transactions (id, merchant_id, terminal_id, status_id, type_id, amount_cents, tip_cents,
+         tip_rate_mpct, currency_id, pos_device_id, reference_id, payment_processor_id, customer_id,
+         target_transaction_id, reading_method_id, request_storage_consent, created_at, modified_at, request_claim)
+       VALUES ($1, $2, $3, ${PosStatus.TerminalConnecting}, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16,
+         $16, $17)
+       ON CONFLICT (terminal_id) WHERE status_id IN (${IN_PROGRESS_SQL}) DO NOTHING
+       RETURNING id
+     )
+     SELECT pg_notify('${POS_CHANNEL}', id::text) FROM inserted`,
+    values: [
       p.id,
       p.merchantId,
       p.terminalId,
@@ -90,9 +104,8 @@ export async function insertPos(sql: Sql, p: NewPos, requestClaim: string | null
       p.createdAt,
       requestClaim,
     ],
-  );
-  if (rowCount === 1) await sql.query('SELECT pg_notify($1, $2)', [POS_CHANNEL, p.id]);
-  return rowCount === 1;
+  });
+  return rows.length === 1;
 }
 
 /** The POS transaction a create request (by its idempotency claim) made, if it made one. */
@@ -109,10 +122,11 @@ export async function findPosByRequestClaim(
 }
 
 export async function findPos(sql: Sql, id: string, merchantId?: string): Promise<PosTransaction | null> {
-  const { rows } = await sql.query(
-    'SELECT * FROM pos_transactions WHERE id = $1 AND ($2::uuid IS NULL OR merchant_id = $2)',
-    [id, merchantId ?? null],
-  );
+  const { rows } = await sql.query({
+    name: 'pos.find',
+    text: `SELECT ${POS_COLUMNS} FROM pos_transactions WHERE id = $1 AND ($2::uuid IS NULL OR merchant_id = $2)`,
+    values: [id, merchantId ?? null],
+  });
   return rows[0] ? toPos(rows[0]) : null;
 }
 
@@ -120,10 +134,12 @@ export async function findInProgressOn(
   sql: Sql,
   terminal: { merchantId: string; id: string },
 ): Promise<PosTransaction | null> {
-  const { rows } = await sql.query(
-    `SELECT * FROM pos_transactions WHERE merchant_id = $2 AND terminal_id = $1 AND status_id IN (${IN_PROGRESS_SQL})`,
-    [terminal.id, terminal.merchantId],
-  );
+  const { rows } = await sql.query({
+    name: 'pos.in-progress-on',
+    text: `SELECT ${POS_COLUMNS} FROM pos_transactions
+           WHERE merchant_id = $2 AND terminal_id = $1 AND status_id IN (${IN_PROGRESS_SQL})`,
+    values: [terminal.id, terminal.merchantId],
+  });
   return rows[0] ? toPos(rows[0]) : null;
 }
 
@@ -150,8 +166,9 @@ export async function movePos(
   move: PosMove = {},
 ): Promise<PosTransaction | null> {
   const final = !(IN_PROGRESS as readonly number[]).includes(to);
-  const { rows } = await sql.query(
-    `WITH moved AS (
+  const { rows } = await sql.query({
+    name: 'pos.move',
+    text: `WITH moved AS (
        UPDATE pos_transactions SET status_id = $3::smallint, modified_at = $4,
          transaction_id = coalesce($5, transaction_id),
          card_data_source_id = coalesce($6, card_data_source_id),
@@ -159,11 +176,12 @@ export async function movePos(
          processing_node = $8,
          accepted_at = CASE WHEN $9 THEN $4 ELSE accepted_at END,
          completed_at = CASE WHEN $10 THEN $4 ELSE completed_at END
-       WHERE id = $1 AND status_id = ANY($2::smallint[]) AND ($11::uuid IS NULL OR merchant_id = $11) RETURNING *
+       WHERE id = $1 AND status_id = ANY($2::smallint[]) AND ($11::uuid IS NULL OR merchant_id = $11)
+       RETURNING ${POS_COLUMNS}
      )
      -- The row itself is the announcement: a waiter answers from it without reading it again.
      SELECT moved.*, pg_notify('${POS_CHANNEL}', to_jsonb(moved)::text) FROM moved`,
-    [
+    values: [
       id,
       from,
       to,
@@ -176,7 +194,7 @@ export async function movePos(
       final,
       move.merchantId ?? null,
     ],
-  );
+  });
   return rows[0] ? toPos(rows[0]) : null;
 }
 

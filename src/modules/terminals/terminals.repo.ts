@@ -45,12 +45,19 @@ export async function insertTerminal(sql: Sql, t: NewTerminal): Promise<boolean>
   return rowCount === 1;
 }
 
+/** What toTerminal reads, named: findTerminal is prepared (a prepared `*` breaks when an upgrade adds a column). */
+const TERMINAL_COLUMNS = `id, merchant_id, serial_number, manufacturer_id, model_id, mode_id, delivery_status_id,
+  deactivated_at, created_at, modified_at, socket_node, last_seen_at, report, paper_out`;
+
 /** One terminal; with `merchantId`, only that merchant's (another merchant's id reads as missing). */
 export async function findTerminal(sql: Sql, id: string, merchantId?: string, lock = false): Promise<Terminal | null> {
-  const { rows } = await sql.query(
-    `SELECT * FROM terminals WHERE id = $1 AND ($2::uuid IS NULL OR merchant_id = $2)${lock ? ' FOR UPDATE' : ''}`,
-    [id, merchantId ?? null],
-  );
+  const { rows } = await sql.query({
+    // Every POS sale reads its terminal (twice): prepared, it is planned once per connection.
+    name: lock ? 'terminals.find-for-update' : 'terminals.find',
+    text: `SELECT ${TERMINAL_COLUMNS} FROM terminals
+           WHERE id = $1 AND ($2::uuid IS NULL OR merchant_id = $2)${lock ? ' FOR UPDATE' : ''}`,
+    values: [id, merchantId ?? null],
+  });
   return rows[0] ? toTerminal(rows[0]) : null;
 }
 

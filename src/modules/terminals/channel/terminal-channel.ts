@@ -66,6 +66,9 @@ export class TerminalChannel {
 
   /** Sends to a terminal wherever its socket is (a no-op when no node holds one: the caller checked presence). */
   async send(terminalId: string, message: ServerMessage): Promise<void> {
+    // The socket is on this node: delivered as a command heard on the channel would be, without the round trip
+    // through PostgreSQL and back (every POS sale sends its terminal several messages).
+    if (this.sockets.has(terminalId)) return this.carryOut({ terminalId, message });
     await this.notify({ terminalId, message });
   }
 
@@ -103,6 +106,11 @@ export class TerminalChannel {
     } catch {
       return;
     }
+    this.carryOut(command);
+  }
+
+  /** A command for a terminal whose socket this node may hold (otherwise it is another node's). */
+  private carryOut(command: Command): void {
     const held = this.sockets.get(command.terminalId);
     if (!held) return;
     if (command.close) {

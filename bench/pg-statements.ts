@@ -45,7 +45,7 @@ export async function printPgStatements(url: string, label: string, per: number)
     }>(
       `SELECT calls, round(total_exec_time::numeric, 1)::float AS total_ms, round(mean_exec_time::numeric, 3)::float AS mean_ms, round(total_plan_time::numeric, 1)::float AS plan_ms,
               wal_bytes, regexp_replace(query, '\\s+', ' ', 'g') AS query
-       FROM pg_stat_statements ORDER BY total_exec_time + total_plan_time DESC LIMIT 15`,
+       FROM pg_stat_statements ORDER BY total_exec_time + total_plan_time DESC LIMIT ${Number(process.env.BENCH_PG_STATEMENTS_TOP ?? 15)}`,
     ),
   );
   const tables = await withClient(url, (client) =>

@@ -65,15 +65,25 @@ export class PosService {
     const presence = await this.deps.terminals.presence(terminal);
     if (!presence.online) throw ValidationError.field('terminalId', 'The terminal is offline.');
     const id = newId();
-    const inserted = await insertPos(
-      this.deps.pool,
-      { id, ...draft, createdAt: this.deps.clock.now() },
-      claim?.id ?? null,
-    );
+    const createdAt = this.deps.clock.now();
+    const inserted = await insertPos(this.deps.pool, { id, ...draft, createdAt }, claim?.id ?? null);
     if (!inserted) {
       throw ValidationError.field('terminalId', 'A POS transaction is already in progress on this terminal.');
     }
-    const pos = (await findPos(this.deps.pool, id))!;
+    // The row as inserted (not read back: the terminal hears of it only from the start below).
+    const pos: PosTransaction = {
+      id,
+      ...draft,
+      statusId: PosStatus.TerminalConnecting,
+      transactionId: null,
+      cardDataSourceId: null,
+      errorMessage: null,
+      processingNode: null,
+      createdAt,
+      modifiedAt: createdAt,
+      acceptedAt: null,
+      completedAt: null,
+    };
     await this.side.start(pos, terminal, presence.virtual);
     if (!waitForAcceptance) return pos;
     return this.deps.waiters.until(
@@ -95,18 +105,38 @@ export class PosService {
    * payment whose node died is settled first (the sweep would, within 15 s): the answer comes within seconds.
    */
   async read(merchantId: string, id: string, wait: boolean): Promise<PosTransaction> {
-    const pos = await this.get(merchantId, id);
-    if (
-      pos.statusId === PosStatus.TransactionSentToProcessor &&
-      pos.processingNode !== null &&
-      !(await isNodeAlive(this.deps.pool, pos.processingNode))
-    ) {
-      await this.side.process(null, pos, null, true).catch((error: unknown) => {
-        this.deps.logger.warn({ err: error, posTransactionId: id }, 'POS: could not settle an orphaned payment');
-      });
-      if (!wait) return this.get(merchantId, id);
+    if (!wait) {
+      const pos = await this.get(merchantId, id);
+      return (await this.settledIfOrphaned(pos)) ? this.get(merchantId, id) : pos;
     }
-    return wait ? this.waitForCompletion(merchantId, id, this.longPollMs) : pos;
+    // The long-poll's first look is the orphan check's read too (one read, not two, per request).
+    let first = true;
+    return this.deps.waiters.until(
+      id,
+      async () => {
+        const pos = await this.get(merchantId, id);
+        if (!first) return pos;
+        first = false;
+        return (await this.settledIfOrphaned(pos)) ? this.get(merchantId, id) : pos;
+      },
+      (row) => isFinal(row.statusId),
+      this.longPollMs,
+    );
+  }
+
+  /** Settles a payment whose node died (true), so that the answer comes within seconds, not at the sweep. */
+  private async settledIfOrphaned(pos: PosTransaction): Promise<boolean> {
+    if (
+      pos.statusId !== PosStatus.TransactionSentToProcessor ||
+      pos.processingNode === null ||
+      (await isNodeAlive(this.deps.pool, pos.processingNode))
+    ) {
+      return false;
+    }
+    await this.side.process(null, pos, null, true).catch((error: unknown) => {
+      this.deps.logger.warn({ err: error, posTransactionId: pos.id }, 'POS: could not settle an orphaned payment');
+    });
+    return true;
   }
 
   /** The transaction once it is final, or as it stands after `timeoutMs` (no polling; any node's move wakes it). */

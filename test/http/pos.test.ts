@@ -357,6 +357,25 @@ describe('POS transactions', () => {
     assert.equal((await t.query('SELECT 1 FROM transactions WHERE source_id = $1', [lost])).length, 1);
   });
 
+  it('a read of a payment whose node died settles it at once, with or without waiting', async () => {
+    const DEAD_NODE = 2_000_000_001;
+    const stuck = async () => {
+      const terminalId = await terminal();
+      const pos = await t.expectOk(create({ terminalId, amount: 7, waitForAcceptanceByTerminal: true }));
+      await t.query('UPDATE pos_transactions SET status_id = 10, processing_node = $2 WHERE id = $1', [
+        pos.posTransactionId,
+        DEAD_NODE,
+      ]);
+      return pos.posTransactionId as string;
+    };
+    // No clock advance and no sweep: the read itself settles each (nothing was charged, so each ends in Error).
+    const waited = await get(await stuck(), '?waitForTransactionProcessing=true');
+    assert.equal(waited.posTransactionStatus, 'Error');
+    assert.match(waited.errorMessage, /nothing was charged/);
+    const read = await get(await stuck());
+    assert.equal(read.posTransactionStatus, 'Error');
+  });
+
   it('lists by terminal with paging; the sweep ends what a terminal never took up', async () => {
     const terminalId = await terminal();
     const waiting = await t.expectOk(create({ terminalId, amount: 1, waitForAcceptanceByTerminal: true }));

@@ -3,7 +3,9 @@
 //                                   prints {processorId, window, merchantId}
 //   ach-cutoff.ts run <processorId> <window> <merchantId>
 //                                   runs AchPaymentsService.cutoff and prints seconds, peak and starting RSS (MiB),
-//                                   then reads the stored file back and checks it against the database.
+//                                   then reads the stored file back and checks it against the database; then clears
+//                                   the file (its settlement date reached: state, ledger lines, events, in slices)
+//                                   and prints that too.
 // Setup makes one debit through the API and copies it in SQL (each copy's account sealed again under its own id):
 // creating 100,000 through HTTP would measure the API, not the cutoff.
 import { loadConfig } from '../src/config.js';
@@ -125,6 +127,15 @@ async function run(processorId: string, window: string, merchantId: string) {
   if (entries !== rows[0].n || parsed.control.totalDebitCents.toString() !== rows[0].cents) {
     throw new Error(`file and database disagree: ${entries} entries vs ${rows[0].n}`);
   }
+  // The file's settlement date: every entry clears, measured like the cutoff (its own live-heap peak).
+  const clearBefore = gc ? live() : 0;
+  let clearPeak = clearBefore;
+  const clearSampler = gc ? setInterval(() => (clearPeak = Math.max(clearPeak, live())), 20) : undefined;
+  const clearStarted = process.hrtime.bigint();
+  const cleared = await ach.clearFile(fileId);
+  const clearSeconds = Number(process.hrtime.bigint() - clearStarted) / 1e9;
+  clearInterval(clearSampler);
+  if (cleared !== entries) throw new Error(`the clearing cleared ${cleared} of ${entries} entries`);
   const mib = (bytes: number) => Math.round((bytes / 2 ** 20) * 10) / 10;
   console.log(
     JSON.stringify({
@@ -133,6 +144,8 @@ async function run(processorId: string, window: string, merchantId: string) {
       peakRssMiB: mib(peak),
       startRssMiB: mib(before),
       ...(gc ? { liveHeapGrowthMiB: mib(livePeak - liveBefore) } : {}),
+      clearSeconds,
+      ...(gc ? { clearLiveHeapGrowthMiB: mib(clearPeak - clearBefore) } : {}),
       bytes: text.length,
     }),
   );

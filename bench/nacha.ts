@@ -100,6 +100,14 @@ export async function nachaBenchmark(env: NodeJS.ProcessEnv) {
         entriesPerSecond: Math.round(cutoff100k.entries / cutoff100k.seconds),
         liveHeapGrowthMiB: { at10k: cutoffLive10k.liveHeapGrowthMiB, at100k: cutoffLive100k.liveHeapGrowthMiB },
       },
+      clearing: {
+        seconds100k: round(cutoff100k.clearSeconds, 2),
+        entriesPerSecond: Math.round(cutoff100k.entries / cutoff100k.clearSeconds),
+        liveHeapGrowthMiB: {
+          at10k: cutoffLive10k.clearLiveHeapGrowthMiB,
+          at100k: cutoffLive100k.clearLiveHeapGrowthMiB,
+        },
+      },
     };
     const line = (label: string, value: string) => console.log(`  ${label.padEnd(60)} ${value}`);
     console.log('\n  NACHA file of one window');
@@ -124,6 +132,14 @@ export async function nachaBenchmark(env: NodeJS.ProcessEnv) {
     line(
       'cutoff live heap growth, 10k / 100k entries',
       `${cutoffLive10k.liveHeapGrowthMiB} / ${cutoffLive100k.liveHeapGrowthMiB} MiB`,
+    );
+    line(
+      'clearing of 100,000 entries (state, ledger, events, in slices)',
+      `${figures.clearing.seconds100k} s (${figures.clearing.entriesPerSecond} entries/s)`,
+    );
+    line(
+      'clearing live heap growth, 10k / 100k entries',
+      `${cutoffLive10k.clearLiveHeapGrowthMiB} / ${cutoffLive100k.clearLiveHeapGrowthMiB} MiB`,
     );
     return figures;
   } finally {

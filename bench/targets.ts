@@ -35,6 +35,7 @@ export interface Measured {
     timeRatioLibraryOverOurs: number;
     in16MiBOldSpace: { ours900k: { ok: boolean } };
     cutoff: { liveHeapGrowthMiB: { at10k: number; at100k: number } };
+    clearing: { liveHeapGrowthMiB: { at10k: number; at100k: number } };
   };
   billing?: {
     throughputRatio: number;
@@ -175,6 +176,13 @@ export function score(m: Measured): Scoreboard {
       `${heap.at10k} → ${heap.at100k} MiB; 900k in 16 MiB ${nacha.in16MiBOldSpace.ours900k.ok ? 'yes' : 'no'}`,
       '≤ 2× + 2 MiB',
       heap.at100k <= 2 * heap.at10k + 2 && nacha.in16MiBOldSpace.ours900k.ok,
+    );
+    const clearing = nacha.clearing.liveHeapGrowthMiB;
+    board.holds(
+      'NACHA clearing: memory flat (10k → 100k entries)',
+      `${clearing.at10k} → ${clearing.at100k} MiB`,
+      '≤ 2× + 2 MiB',
+      clearing.at100k <= 2 * clearing.at10k + 2,
     );
   }
 

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { CLAIM_WINDOW_SQL, FILE_ENTRIES_SQL, FILE_GROUPS_SQL } from '../../src/modules/payments/ach/ach-cutoff.js';
-import { CLEAR_FILE_SQL } from '../../src/modules/payments/ach/clear.js';
+import { CLEAR_SLICE, CLEAR_SLICE_SQL } from '../../src/modules/payments/ach/clear.js';
 import { RETURN_ENTRY_SQL } from '../../src/modules/payments/ach/returns.js';
 import { ACH_PAYER } from '../ach-fixtures.js';
 import { type MerchantTenant, startNode, type TestNode } from '../harness.js';
@@ -101,7 +101,10 @@ describe('ACH batch statements with statistics that predate the merchant', () =>
 
     assertByPrimaryKey(await plan(FILE_GROUPS_SQL, [fileId, fresh.id]), 'the batch totals');
     assertByPrimaryKey(await plan(FILE_ENTRIES_SQL, [fileId, fresh.id]), 'the file cursor');
-    assertByPrimaryKey(await plan(CLEAR_FILE_SQL, [fileId, now, fresh.id]), 'the clearing');
+    assertByPrimaryKey(
+      await plan(CLEAR_SLICE_SQL, [fileId, now, fresh.id, '00000000-0000-0000-0000-000000000000', CLEAR_SLICE]),
+      'the clearing',
+    );
     const [traced] = await t.query<{ trace_number: string }>(
       'SELECT trace_number FROM ach_entries WHERE merchant_id = $1 AND file_id = $2 LIMIT 1',
       [fresh.id, fileId],

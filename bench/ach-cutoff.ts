@@ -75,7 +75,8 @@ async function setup(count: number) {
     await pool.query(
       `WITH v AS (SELECT * FROM unnest($2::uuid[], $3::int[]) AS v(id, cents))
        INSERT INTO transactions
-       SELECT (jsonb_populate_record(t, jsonb_build_object('id', v.id, 'base_cents', v.cents, 'total_cents', v.cents))).*
+       SELECT (jsonb_populate_record(t, jsonb_build_object('id', v.id, 'base_cents', v.cents, 'total_cents', v.cents,
+         'authorized_cents', v.cents))).*
        FROM transactions t, v WHERE t.id = $1`,
       [template.transactionId, ids, ids.map((_, i) => 100 + (((done + i) * 37) % 100_000))],
     );

@@ -100,8 +100,15 @@ export class Ledger {
       batches: [] as Array<string | null>,
       amounts: [] as number[],
     };
+    // Accounts read inside this transaction are not remembered past it (it may roll back), but they are for the rest
+    // of this write: a batch of postings of one merchant not yet known here reads them once, not once per posting.
+    const readHere = new Map<string, Map<LedgerAccount, number>>();
     for (const posting of postings) {
-      const accounts = this.accountIds.get(posting.merchantId) ?? (await this.accountsIn(tx, posting.merchantId));
+      let accounts = this.accountIds.get(posting.merchantId) ?? readHere.get(posting.merchantId);
+      if (!accounts) {
+        accounts = await this.accountsIn(tx, posting.merchantId);
+        readHere.set(posting.merchantId, accounts);
+      }
       const setId = newId();
       for (const line of posting.lines) {
         columns.merchants.push(posting.merchantId);

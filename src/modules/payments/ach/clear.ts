@@ -49,6 +49,9 @@ const BEFORE_EVERY_ID = '00000000-0000-0000-0000-000000000000';
 export async function clearFile(ctx: AchContext, fileId: string, sql?: Tx, merchantId?: string): Promise<number> {
   const owner = merchantId ?? (await ctx.fileRow(fileId))?.merchant_id;
   if (!owner) return 0;
+  // The merchant's ledger accounts known before any slice's transaction opens (as the card path does); inside a
+  // caller's transaction it would take a second connection while holding one, so not there.
+  if (!sql) await ctx.deps.ledger.warm(owner);
   const size = Math.min(CLEAR_SLICE, ctx.deps.filePartRecords ?? CLEAR_SLICE);
   let after = BEFORE_EVERY_ID;
   let cleared = 0;

@@ -893,7 +893,9 @@ writeFileSync(
   `${JSON.stringify({ ...summary, only: ONLY ?? null, machine: machine(), summary: board.rows }, null, 2)}\n`,
 );
 await db.stop();
-rmSync(dataDir, { recursive: true, force: true });
+// BENCH_KEEP_DATA=1 keeps the run's database directory (its postgres.log, e.g. with auto_explain through PGOPTIONS).
+if (process.env.BENCH_KEEP_DATA === '1') console.log(`  data kept in ${dataDir}`);
+else rmSync(dataDir, { recursive: true, force: true });
 if (board.misses.length > 0) {
   console.error(
     `\n${board.misses.length} figure(s) miss their target: ${board.misses.map((row) => row.figure).join('; ')}`,

@@ -177,12 +177,14 @@ export function score(m: Measured): Scoreboard {
       '≤ 2× + 2 MiB',
       heap.at100k <= 2 * heap.at10k + 2 && nacha.in16MiBOldSpace.ours900k.ok,
     );
+    // A slice (2,000 transactions, their ledger lines and events) is a few MiB live at either size; a clearing that
+    // held the whole file at once would grow tenfold with it.
     const clearing = nacha.clearing.liveHeapGrowthMiB;
     board.holds(
       'NACHA clearing: memory flat (10k → 100k entries)',
       `${clearing.at10k} → ${clearing.at100k} MiB`,
-      '≤ 2× + 2 MiB',
-      clearing.at100k <= 2 * clearing.at10k + 2,
+      '≤ 2× + 8 MiB',
+      clearing.at100k <= 2 * clearing.at10k + 8,
     );
   }
 

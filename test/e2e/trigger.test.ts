@@ -27,6 +27,9 @@ describe('tessera trigger', () => {
     t = await startNode({ listen: true, workers: true });
     m = await t.merchant();
     receiver = await startReceiver();
+    // The stream starts where it connects: an event made before that is not forwarded, so the triggers wait for it
+    // (under a loaded CI machine the first recipe once ran before the listener had connected).
+    let connected = false;
     const listener = new Listener({
       baseUrl: t.baseUrl,
       clientId: m.clientId,
@@ -35,10 +38,13 @@ describe('tessera trigger', () => {
       secret: SECRET,
       headerPrefix: 'Service',
       json: true,
-      out: () => {},
+      out: (line) => {
+        if ((JSON.parse(line) as { connected?: boolean }).connected) connected = true;
+      },
       signal: stop.signal,
     });
     listening = listener.run();
+    await eventually(async () => connected, 30_000);
   });
   after(async () => {
     stop.abort();

@@ -47,23 +47,33 @@ async function pipelined(client: PipelinedClient, queries: readonly pg.QueryConf
  * Runs `work` in one transaction. Deadlocks and serialization failures are retried a few times because both are
  * safe to retry by definition: PostgreSQL rolled everything back.
  */
-export async function withTransaction<T>(pool: Pool, work: (tx: Tx) => Promise<T>, attempts = 3): Promise<T> {
-  for (let attempt = 1; ; attempt++) {
-    const client = (await pool.connect()) as PipelinedClient;
-    client.pipeline = true;
-    // A checked-out client has no error listener of the pool's: a connection lost between two statements (PostgreSQL
-    // restarting) would emit an unhandled 'error' and end the process. It is noted here; the statement in progress
-    // fails by itself, and the client is destroyed instead of going back to the pool.
-    let lost: Error | undefined;
-    const onError = (error: Error) => {
-      lost ??= error;
-    };
-    client.on('error', onError);
-    const release = (broken?: Error) => {
+/**
+ * A pool client checked out for pipelined statements. A checked-out client has no error listener of the pool's: a
+ * connection lost between two statements (PostgreSQL restarting) would emit an unhandled 'error' and end the process.
+ * It is noted here; the statement in progress fails by itself, and `release` destroys the client instead of handing
+ * it back to the pool (also when given the error that broke it).
+ */
+async function checkOut(pool: Pool): Promise<{ client: PipelinedClient; release: (broken?: Error) => void }> {
+  const client = (await pool.connect()) as PipelinedClient;
+  client.pipeline = true;
+  let lost: Error | undefined;
+  const onError = (error: Error) => {
+    lost ??= error;
+  };
+  client.on('error', onError);
+  return {
+    client,
+    release: (broken) => {
       client.removeListener('error', onError);
       client.pipeline = false;
       client.release(broken ?? lost);
-    };
+    },
+  };
+}
+
+export async function withTransaction<T>(pool: Pool, work: (tx: Tx) => Promise<T>, attempts = 3): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    const { client, release } = await checkOut(pool);
     const hooks: Array<() => void | Promise<void>> = [];
     const commitHooks: Array<() => Promise<void>> = [];
     const deferred: pg.QueryConfig[] = [];
@@ -139,15 +149,8 @@ export async function commitWithoutFlushWait<R extends pg.QueryResultRow>(
   pool: Pool,
   query: pg.QueryConfig,
 ): Promise<pg.QueryResult<R>> {
-  const client = (await pool.connect()) as PipelinedClient;
-  client.pipeline = true;
+  const { client, release } = await checkOut(pool);
   let broken: Error | undefined;
-  // As in withTransaction: a connection lost while checked out (PostgreSQL restarting) must not end the process with
-  // an unhandled 'error'; the statement in flight fails by itself and the client is destroyed, not reused.
-  const onError = (error: Error) => {
-    broken ??= error;
-  };
-  client.on('error', onError);
   try {
     const results = await pipelined(client, [
       { text: 'BEGIN' },
@@ -159,11 +162,9 @@ export async function commitWithoutFlushWait<R extends pg.QueryResultRow>(
   } catch (error) {
     // A failed statement leaves the transaction aborted; COMMIT then rolled it back, and the connection is clean
     // unless the failure was the connection's own.
-    broken ??= (error as pg.DatabaseError).code ? undefined : (error as Error);
+    broken = (error as pg.DatabaseError).code ? undefined : (error as Error);
     throw error;
   } finally {
-    client.removeListener('error', onError);
-    client.pipeline = false;
-    client.release(broken);
+    release(broken);
   }
 }

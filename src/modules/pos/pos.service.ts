@@ -139,16 +139,6 @@ export class PosService {
     return true;
   }
 
-  /** The transaction once it is final, or as it stands after `timeoutMs` (no polling; any node's move wakes it). */
-  async waitForCompletion(merchantId: string, id: string, timeoutMs: number): Promise<PosTransaction> {
-    return this.deps.waiters.until(
-      id,
-      () => this.get(merchantId, id),
-      (row) => isFinal(row.statusId),
-      timeoutMs,
-    );
-  }
-
   list(filter: PosListFilter, page: PageRequest) {
     return listPos(this.deps.pool, filter, page);
   }

@@ -84,10 +84,11 @@ describe('dashboard settings and request log', () => {
       token: m.token,
     });
     const developer = await dashboardSession(t, { merchantId: m.id }, 'developer');
-    await eventually(
-      async () => /\/pay-api\/v1\/configurations\/payments/.test((await developer.get('/dashboard/logs')).text),
-      10_000,
-    );
+    // Request logs are written behind the response, each on its own: wait for both rows.
+    await eventually(async () => {
+      const all = (await developer.get('/dashboard/logs')).text;
+      return /\/pay-api\/v1\/configurations\/payments/.test(all) && /\/pay-api\/v1\/transactions\//.test(all);
+    }, 10_000);
     const notFound = await developer.get('/dashboard/logs?status=4xx');
     assert.match(notFound.text, /\/pay-api\/v1\/transactions\//);
     assert.doesNotMatch(notFound.text, /configurations\/payments/);

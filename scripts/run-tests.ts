@@ -22,15 +22,21 @@ function findTests(dir: string): string[] {
   });
 }
 
+// test/recovery runs its own embedded PostgreSQL with WAL archiving: `npm run test:recovery`, and in .ci/run.
+const recovery = `${path.sep}test${path.sep}recovery${path.sep}`;
 const files = findTests(path.join(root, 'test'))
-  .filter((file) => filters.length === 0 || filters.some((f) => file.includes(f)))
+  .filter((file) => (filters.length === 0 ? !file.includes(recovery) : filters.some((f) => file.includes(f))))
   .sort();
 
 // The browser tests drive Debian's chromium, the invoice tests read PDFs with pdftotext, the SFTP tests start
-// OpenSSH's sshd: install what this machine lacks first (apt, as root).
+// OpenSSH's sshd, the monitoring test runs Prometheus's promtool: install what this machine lacks first (apt, as root).
 if (
   files.some(
-    (file) => file.includes(`${path.sep}browser${path.sep}`) || file.includes('invoice') || file.includes('sftp'),
+    (file) =>
+      file.includes(`${path.sep}browser${path.sep}`) ||
+      file.includes('invoice') ||
+      file.includes('sftp') ||
+      file.includes('monitoring'),
   )
 ) {
   const ensured = spawnSync(path.join(root, 'scripts', 'ensure-test-tools.sh'), { stdio: 'inherit' });

@@ -14,6 +14,17 @@ export interface Config {
   /** Unset means: run the embedded PostgreSQL in `dataDir`. */
   readonly databaseUrl: string | undefined;
   /**
+   * Where the embedded PostgreSQL archives its WAL for point-in-time recovery (WAL_ARCHIVE_DIR, default
+   * `<DATA_DIR>/wal-archive`); undefined when WAL_ARCHIVE_DIR=off. Not used with DATABASE_URL.
+   */
+  readonly walArchiveDir: string | undefined;
+  /** A WAL segment is archived at least this often while anything is written: the most a crash of the disk loses. */
+  readonly walArchiveTimeoutSeconds: number;
+  /** Where `tessera backup` writes base backups (BACKUP_DIR, default `<DATA_DIR>/backups`). */
+  readonly backupDir: string;
+  /** `tessera backup` keeps this many base backups, and the archived WAL from the oldest of them on. */
+  readonly backupsKept: number;
+  /**
    * A session-capable connection to the same database (DATABASE_DIRECT_URL) for what needs a session of its own:
    * LISTEN, the node's liveness lock, the migration lock. Default DATABASE_URL; set it when DATABASE_URL goes through
    * a pooler in transaction mode (PgBouncer).
@@ -94,6 +105,10 @@ export interface Config {
   readonly partnerAiRateLimitPerMinute: number;
   /** The From of every email. */
   readonly mailFrom: string;
+  /** OpenTelemetry: spans go to this OTLP/HTTP collector (OTEL_EXPORTER_OTLP_ENDPOINT); unset: no tracing. */
+  readonly otlpEndpoint: string | undefined;
+  /** The service name spans carry (OTEL_SERVICE_NAME). */
+  readonly otelServiceName: string;
   /** A Twilio-compatible SMS provider; unset: the sandbox outbox (production then sends no SMS). */
   readonly twilio: { baseUrl: string; accountSid: string; authToken: string; from: string } | undefined;
 }
@@ -155,14 +170,21 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     }
   }
 
+  const dataDir = path.resolve(cwd, read.string('DATA_DIR', './data'));
+  const walArchive = read.string('WAL_ARCHIVE_DIR', path.join(dataDir, 'wal-archive'));
+
   const config: Config = {
     env: tesseraEnv,
     host,
     port,
     publicBaseUrl,
     authBaseUrl,
-    dataDir: path.resolve(cwd, read.string('DATA_DIR', './data')),
+    dataDir,
     databaseUrl: read.optional('DATABASE_URL'),
+    walArchiveDir: walArchive === 'off' ? undefined : path.resolve(cwd, walArchive),
+    walArchiveTimeoutSeconds: read.integer('WAL_ARCHIVE_TIMEOUT_SECONDS', 60, { min: 1, max: 86_400 }),
+    backupDir: path.resolve(cwd, read.string('BACKUP_DIR', path.join(dataDir, 'backups'))),
+    backupsKept: read.integer('BACKUPS_KEPT', 7, { min: 1, max: 1000 }),
     databaseDirectUrl: read.optional('DATABASE_DIRECT_URL'),
     databasePreparedStatements: read.boolean('DATABASE_PREPARED_STATEMENTS', true),
     dbPoolSize: read.integer('DB_POOL_SIZE', 20, { min: 2, max: 500 }),
@@ -216,6 +238,11 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     partnerAiRateLimitPerMinute: read.integer('PARTNER_AI_RATE_LIMIT_PER_MINUTE', 5, { min: 1, max: 100_000 }),
     smtpUrl: read.optional('SMTP_URL'),
     mailFrom: read.string('MAIL_FROM', 'Tessera <no-reply@tessera.invalid>'),
+    otlpEndpoint:
+      read.optional('OTEL_EXPORTER_OTLP_ENDPOINT') === undefined
+        ? undefined
+        : read.url('OTEL_EXPORTER_OTLP_ENDPOINT', ''),
+    otelServiceName: read.string('OTEL_SERVICE_NAME', 'tessera'),
     twilio: twilioSettings(read, problems),
   };
   const smtpUrl = config.smtpUrl;

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Command, Option } from 'commander';
 import { Compile } from 'typebox/compile';
+import { registerBackupCommands } from './cli/backup-commands.js';
 import { registerDashboardCommands } from './cli/dashboard-commands.js';
 import { registerDeveloperCommands } from './cli/developer-commands.js';
 import { type Config, ConfigError, loadConfig } from './config.js';
@@ -124,6 +125,7 @@ program
 
 registerDeveloperCommands(program);
 registerDashboardCommands(program, configOrExit);
+registerBackupCommands(program, configOrExit);
 
 const admin = program
   .command('admin')
@@ -299,6 +301,12 @@ async function run(mode: 'serve' | 'worker') {
     db = await openDatabase(config, logger);
     const report = await migrate(db.directUrl);
     if (report.applied.length > 0) logger.info({ applied: report.applied }, 'migrations applied');
+    if (report.ahead) {
+      logger.warn(
+        { ahead: report.ahead },
+        'the database is migrated for a newer release; running beside it (rolling upgrade)',
+      );
+    }
     node = await createNode(mode === 'worker' ? { ...config, workers: Math.max(config.workers, 1) } : config, {
       logger,
       databaseUrl: db.url,

@@ -6,6 +6,7 @@ import type { AppContext, Platform } from './modules/manifest.js';
 import { SharedClock, systemClock } from './platform/clock/clock.js';
 import { NodeLiveness } from './platform/cluster/node-liveness.js';
 import { loadKeyEncryptionKey } from './platform/crypto/kek.js';
+import { registerBackupGauges } from './platform/db/backup/backup-metrics.js';
 import { deploymentId } from './platform/db/deployment.js';
 import { Listener } from './platform/db/listener.js';
 import { createPool } from './platform/db/pool.js';
@@ -13,9 +14,11 @@ import { IdempotencyStore } from './platform/http/idempotency.js';
 import { RateLimiter } from './platform/http/rate-limit.js';
 import { type App, closeGracefully } from './platform/http/server.js';
 import { maintenanceHandler, maintenanceSchedule } from './platform/jobs/maintenance.js';
+import { registerQueueGauges } from './platform/jobs/queue-metrics.js';
 import { JobRunner } from './platform/jobs/runner.js';
 import type { Logger } from './platform/observability/logger.js';
 import { createMetrics } from './platform/observability/metrics.js';
+import { startTracing } from './platform/observability/tracing.js';
 
 export interface Node {
   ctx: AppContext;
@@ -60,6 +63,15 @@ export async function createNode(config: Config, options: NodeOptions): Promise<
   });
   const closers: Array<() => Promise<void> | void> = [() => pool.end()];
   try {
+    if (config.otlpEndpoint) {
+      const stopTracing = await startTracing({
+        endpoint: config.otlpEndpoint,
+        serviceName: config.otelServiceName,
+        attributes: { 'deployment.environment.name': config.env },
+      });
+      // Last of all: the spans of everything that stops before are flushed with it.
+      closers.push(stopTracing);
+    }
     const listener = new Listener(options.directDatabaseUrl ?? databaseUrl, (error) =>
       logger.warn({ err: error }, 'notification listener error'),
     );
@@ -103,6 +115,9 @@ export async function createNode(config: Config, options: NodeOptions): Promise<
 
     const { services, queues, schedules, workers, purges } = await composeModules(MODULES, platform);
     const jobs = new JobRunner(pool, clock, logger, metrics, config.workers, nodeId, config.jobLeaseSeconds);
+    registerQueueGauges(metrics, pool, clock);
+    // BACKUP_DIR is this host's only when the database is the embedded one.
+    registerBackupGauges(metrics, pool, config.databaseUrl ? undefined : config.backupDir);
     jobs.register(maintenanceHandler(pool, clock, logger, purges));
     jobs.schedule(maintenanceSchedule);
     for (const queue of queues) jobs.register(queue);

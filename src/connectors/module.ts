@@ -5,6 +5,7 @@ import { AdyenConnector } from './card/adyen/adyen-connector.js';
 import type { CardConnector } from './card/card-connector.js';
 import { SandboxCardNetwork } from './card/sandbox-card-network.js';
 import { SandboxNetworkConditions } from './card/sandbox-conditions.js';
+import { cardCallMetrics } from './connector-metrics.js';
 import { BANK_TIMEOUT_MS, Connectors } from './registry.js';
 
 declare module '../modules/services.js' {
@@ -23,7 +24,7 @@ export const connectorsModule = defineModule({
   tables: ['sandbox_card_network', 'sandbox_card_network_conditions', 'sandbox_ach_bank_files'],
   needs: ['processors'],
   provides: ['connectors', 'sandboxNetwork'],
-  build({ pool, clock, config, sandbox, onStop }, { processors }) {
+  build({ pool, clock, config, sandbox, onStop, metrics }, { processors }) {
     const adyen = new AdyenConnector(processors, `${config.publicBaseUrl}/connectors/adyen/return`, () => clock.now());
     onStop(() => adyen.close());
     // Production never uses a simulator: there, a processor naming one finds no connector (and none can be made).
@@ -43,6 +44,7 @@ export const connectorsModule = defineModule({
       new Map(sandbox ? [['sandbox-ach', new SandboxAchBank(pool, clock)]] : []),
       { cardMs: config.connectorTimeoutMs, bankMs: BANK_TIMEOUT_MS },
       new Map([['nacha-sftp', new SftpDropBox(processors)]]),
+      cardCallMetrics(metrics),
     );
     return { connectors, sandboxNetwork };
   },

@@ -1,11 +1,33 @@
+import type { Span } from '@opentelemetry/api';
+import { annotate, inSpan, SpanKind } from '../platform/observability/tracing.js';
 import type { AchConnector } from './ach/ach-connector.js';
 import type { BankDropBox, DropBoxSession } from './ach/bank-drop-box.js';
-import type { CardConnector, CardOutcome } from './card/card-connector.js';
+import type { CallOptions, CardConnector, CardOutcome } from './card/card-connector.js';
 
 /** How long Tessera waits for a processor before treating the outcome as unknown (and reconciling later). */
 export const CONNECTOR_TIMEOUT_MS = 30_000;
 /** How long a file exchange with a bank may take (a file of many entries over SFTP), before the job tries again. */
 export const BANK_TIMEOUT_MS = 120_000;
+
+/** Told of every card payment operation a connector carried out (metrics). */
+export interface CardCallObserver {
+  /**
+   * `outcome`: the answer's kind (approved, declined, failed, unknown, received), `error` when the call threw, or
+   * `timeout` when its deadline came first. Both of the last two leave the payment's outcome unknown.
+   */
+  cardCall(connector: string, operation: CardCallOperation, outcome: string, seconds: number): void;
+}
+
+export type CardCallOperation =
+  | 'authorize'
+  | 'sale'
+  | 'verify'
+  | 'capture'
+  | 'void'
+  | 'refund'
+  | 'refund-without-reference'
+  | 'tip-adjust'
+  | 'close-batch';
 
 export interface ConnectorDeadlines {
   /** A card processor's lookups (`query`, `resolve`); its payment operations run under callWithDeadline. */
@@ -31,8 +53,12 @@ export class Connectors {
     banks: ReadonlyMap<string, AchConnector> = new Map(),
     deadlines: ConnectorDeadlines = { cardMs: CONNECTOR_TIMEOUT_MS, bankMs: BANK_TIMEOUT_MS },
     private readonly dropBoxes: ReadonlyMap<string, BankDropBox> = new Map(),
+    observer?: CardCallObserver,
   ) {
-    for (const [name, card] of cards) this.cardsWithDeadlines.set(name, cardWithDeadlines(card, deadlines.cardMs));
+    for (const [name, card] of cards) {
+      const observed = observer ? observedCard(name, card, observer) : card;
+      this.cardsWithDeadlines.set(name, cardWithDeadlines(observed, deadlines.cardMs));
+    }
     for (const [name, bank] of banks) this.banksWithDeadlines.set(name, bankWithDeadlines(bank, deadlines.bankMs));
     this.bankMs = deadlines.bankMs;
   }
@@ -89,6 +115,70 @@ function cardWithDeadlines(card: CardConnector, ms: number): CardConnector {
       withDeadline((signal) => card.query(reference, { signal: both(signal, options?.signal) }), ms),
     resolve: (reference, options, context) =>
       withDeadline((signal) => card.resolve(reference, { signal: both(signal, options?.signal) }, context), ms),
+  };
+}
+
+/**
+ * Each operation calls the connector's method when it runs (not a reference taken now), as the plain wrapper does.
+ * Times each payment operation from the call until its answer, or until its signal aborts (the deadline): a connector
+ * that ignores the signal is still counted once, as a timeout.
+ */
+function observedCard(name: string, card: CardConnector, observer: CardCallObserver): CardConnector {
+  const timed =
+    <R extends { kind: string }, Q>(
+      operation: CardCallOperation,
+      call: (request: Q, options?: CallOptions) => Promise<R>,
+    ): ((request: Q, options?: CallOptions) => Promise<R>) =>
+    (request, options) =>
+      inSpan(
+        `card ${operation}`,
+        { 'tessera.connector': name, 'tessera.operation': operation },
+        (span) => observe(operation, call, request, options, span),
+        SpanKind.CLIENT,
+      );
+  const observe = <R extends { kind: string }, Q>(
+    operation: CardCallOperation,
+    call: (request: Q, options?: CallOptions) => Promise<R>,
+    request: Q,
+    options: CallOptions | undefined,
+    span: Span | undefined,
+  ): Promise<R> => {
+    const started = performance.now();
+    let told = false;
+    const tell = (outcome: string) => {
+      if (told) return;
+      told = true;
+      annotate(span, { 'tessera.outcome': outcome });
+      observer.cardCall(name, operation, outcome, (performance.now() - started) / 1000);
+    };
+    const signal = options?.signal;
+    const onAbort = () => tell('timeout');
+    signal?.addEventListener('abort', onAbort, { once: true });
+    return call(request, options).then(
+      (outcome) => {
+        signal?.removeEventListener('abort', onAbort);
+        tell(outcome.kind);
+        return outcome;
+      },
+      (error: unknown) => {
+        signal?.removeEventListener('abort', onAbort);
+        tell('error');
+        throw error;
+      },
+    );
+  };
+  return {
+    authorize: timed('authorize', (r, o) => card.authorize(r, o)),
+    sale: timed('sale', (r, o) => card.sale(r, o)),
+    verify: timed('verify', (r, o) => card.verify(r, o)),
+    capture: timed('capture', (r, o) => card.capture(r, o)),
+    void: timed('void', (r, o) => card.void(r, o)),
+    refund: timed('refund', (r, o) => card.refund(r, o)),
+    refundWithoutReference: timed('refund-without-reference', (r, o) => card.refundWithoutReference(r, o)),
+    tipAdjust: timed('tip-adjust', (r, o) => card.tipAdjust(r, o)),
+    closeBatch: timed('close-batch', (r, o) => card.closeBatch(r, o)),
+    query: (reference, options) => card.query(reference, options),
+    resolve: (reference, options, context) => card.resolve(reference, options, context),
   };
 }
 

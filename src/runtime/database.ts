@@ -20,7 +20,13 @@ export async function openDatabase(config: Config, logger: Logger): Promise<Data
     await checkServerVersion(directUrl);
     return { url: config.databaseUrl, directUrl, embedded: false, stop: async () => {} };
   }
-  const db = await startEmbeddedPostgres({ dataDir: config.dataDir, log: (message) => logger.info(message) });
+  const db = await startEmbeddedPostgres({
+    dataDir: config.dataDir,
+    log: (message) => logger.info(message),
+    ...(config.walArchiveDir
+      ? { walArchive: { dir: config.walArchiveDir, timeoutSeconds: config.walArchiveTimeoutSeconds } }
+      : {}),
+  });
   return { url: db.url, directUrl: db.url, embedded: true, stop: () => db.stop() };
 }
 

@@ -107,4 +107,96 @@ describe('migrations', () => {
     await query("UPDATE schema_migrations SET checksum = 'edited' WHERE version = 18");
     await assert.rejects(migrate(database.url), /was changed after it was applied/);
   });
+
+  it('runs a no-transaction migration on its own, and refuses one with parts', async () => {
+    const own = await createTestDatabase({ empty: true });
+    const root = fixture({
+      'a/migrations/0001_table.sql': 'CREATE TABLE t (n int);',
+      'a/migrations/0002_index.sql':
+        '-- tessera: no-transaction\nCREATE INDEX CONCURRENTLY IF NOT EXISTS t_n ON t (n);',
+    });
+    const split = fixture({
+      'a/migrations/0001_index.sql': '-- tessera: no-transaction\nCREATE INDEX CONCURRENTLY t_n ON t (n);',
+      'b/migrations/0001.1_index.sql': 'SELECT 1;',
+    });
+    try {
+      const migrations = discoverMigrations(root);
+      assert.deepEqual(
+        migrations.map((m) => m.transactional),
+        [true, false],
+      );
+      const report = await migrate(own.url, migrations);
+      assert.deepEqual(report.applied, ['0001_table', '0002_index']);
+      const client = createClient(own.url, 'tessera-tests');
+      await client.connect();
+      const { rows } = await client.query("SELECT indisvalid FROM pg_index WHERE indexrelid = 't_n'::regclass");
+      await client.end();
+      assert.deepEqual(rows, [{ indisvalid: true }]);
+      assert.throws(() => discoverMigrations(split), /outside a transaction and so cannot have parts/);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+      rmSync(split, { recursive: true, force: true });
+      await own.drop();
+    }
+  });
+
+  it('lets traffic through while its lock waits behind a long transaction, then applies', async () => {
+    const own = await createTestDatabase({ empty: true });
+    const root = fixture({
+      'a/migrations/0001_table.sql': 'CREATE TABLE t (n int);',
+      'a/migrations/0002_column.sql': 'ALTER TABLE t ADD COLUMN m int;',
+    });
+    const long = createClient(own.url, 'tessera-tests');
+    const traffic = createClient(own.url, 'tessera-tests');
+    try {
+      const migrations = discoverMigrations(root);
+      await migrate(own.url, migrations.slice(0, 1));
+      await long.connect();
+      await traffic.connect();
+      await long.query('BEGIN');
+      await long.query('SELECT * FROM t');
+      const migrating = migrate(own.url, migrations, undefined, 50);
+      let migrated = false;
+      void migrating.then(
+        () => {
+          migrated = true;
+        },
+        () => {},
+      );
+      // Without lock_timeout these inserts would queue behind the waiting ALTER TABLE until the long transaction ends.
+      for (let i = 0; i < 20; i++) await traffic.query('INSERT INTO t (n) VALUES ($1)', [i]);
+      assert.equal(migrated, false, 'the migration still waits for the long transaction');
+      await long.query('COMMIT');
+      assert.deepEqual((await migrating).applied, ['0002_column']);
+      const { rows } = await traffic.query('SELECT count(*)::int AS n, count(m)::int AS m FROM t');
+      assert.deepEqual(rows, [{ n: 20, m: 0 }]);
+    } finally {
+      await long.end().catch(() => {});
+      await traffic.end().catch(() => {});
+      rmSync(root, { recursive: true, force: true });
+      await own.drop();
+    }
+  });
+
+  it('lets a node of the previous release run on a database migrated ahead of it, and refuses a diverged one', async () => {
+    const own = await createTestDatabase({ empty: true });
+    const next = fixture({
+      'a/migrations/0001_table.sql': 'CREATE TABLE t (n int);',
+      'a/migrations/0002_column.sql': 'ALTER TABLE t ADD COLUMN m int;',
+    });
+    const previous = fixture({ 'a/migrations/0001_table.sql': 'CREATE TABLE t (n int);' });
+    const diverged = fixture({
+      'a/migrations/0001_table.sql': 'CREATE TABLE t (n int);',
+      'a/migrations/0003_other.sql': 'ALTER TABLE t ADD COLUMN o int;',
+    });
+    try {
+      await migrate(own.url, discoverMigrations(next));
+      const report = await migrate(own.url, discoverMigrations(previous));
+      assert.deepEqual(report, { applied: [], current: 2, ahead: ['0002_column'] });
+      await assert.rejects(migrate(own.url, discoverMigrations(diverged)), /does not know \(2_column\) besides/);
+    } finally {
+      for (const root of [next, previous, diverged]) rmSync(root, { recursive: true, force: true });
+      await own.drop();
+    }
+  });
 });

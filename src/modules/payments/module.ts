@@ -3,6 +3,7 @@ import { defineModule } from '../manifest.js';
 import { achQueues, achSchedules } from './ach/ach.jobs.js';
 import { achRoutes } from './ach/ach.routes.js';
 import { AchPaymentsService } from './ach/ach.service.js';
+import { bankFilesByState } from './ach/exchange/bank-files.repo.js';
 import { CardPaymentsService } from './card-payments.service.js';
 import { PaymentsService } from './payments.service.js';
 import { closeBatchHandler } from './settle-batch.js';
@@ -78,6 +79,16 @@ export const paymentsModule = defineModule({
       inboundSettleMs: config.achInboundSettleMs,
       nodeId,
     });
+    metrics.gauge(
+      'tessera_ach_files_by_state',
+      'ACH files exchanged with banks over SFTP, by direction and state (alert: an operator must look)',
+      ['direction', 'state'],
+      async () =>
+        (await bankFilesByState(pool)).map((row) => ({
+          labels: { direction: row.direction, state: row.state },
+          value: row.files,
+        })),
+    );
     const transactions = new TransactionsService(pool, { pool, clock, connectors, ledger, settlements, merchants });
     const payments = new PaymentsService(cardPayments, ach, transactions, sources);
     return { cardPayments, ach, transactions, payments };

@@ -18,7 +18,7 @@ export const posModule = defineModule({
   tables: ['pos_transactions'],
   needs: ['merchants', 'customers', 'payments', 'transactions', 'terminals', 'terminalChannel'],
   provides: ['pos'],
-  build({ pool, clock, logger, kek, listener, nodeId, config }, services) {
+  build({ pool, clock, logger, kek, listener, nodeId, config, metrics }, services) {
     const { merchants, customers, payments, transactions, terminals, terminalChannel } = services;
     const deps = {
       pool,
@@ -38,6 +38,12 @@ export const posModule = defineModule({
     terminalChannel.handle(side);
     const pos = new PosService(deps, side, config.posLongPollMs);
     terminals.onBusyCheck((terminal) => pos.busy(terminal));
+    metrics.gauge(
+      'tessera_pos_long_polls_held',
+      'Requests this node holds waiting for a POS transaction (long-polls, creates waiting for the terminal)',
+      [],
+      () => [{ labels: {}, value: pos.waiting }],
+    );
     return { pos };
   },
   routes: (app, { pos, merchants, transactions }) => posRoutes(app, { pos, merchants, transactions }),

@@ -4,6 +4,7 @@ import { newId } from '../../platform/crypto/ids.js';
 import type { Listener } from '../../platform/db/listener.js';
 import type { Pool } from '../../platform/db/pool.js';
 import type { Logger } from '../../platform/observability/logger.js';
+import { annotate, inSpan, SpanKind } from '../../platform/observability/tracing.js';
 import { serialized } from '../../platform/serialized.js';
 import { type AttemptDeps, attemptDelivery } from './delivery-attempt.js';
 import { type AttemptRecord, type ClaimedDelivery, claimDue, recordAttempts, releaseLeases } from './webhooks.repo.js';
@@ -17,6 +18,8 @@ export interface DispatcherOptions {
   leaseMs: number;
   /** An attempt's own timeout: a ready delivery is sent only while its lease can outlive one more attempt. */
   attemptTimeoutMs: number;
+  /** Told of each automatic attempt and how late it started against when it was due (metrics). */
+  observer?: { attempt(record: AttemptRecord, lateSeconds: number): void };
 }
 
 /** Room for writing an attempt's outcome after it ends, inside the lease. */
@@ -208,7 +211,27 @@ export class WebhookDispatcher {
 
   private async run(delivery: ClaimedDelivery): Promise<void> {
     try {
-      const record = await attemptDelivery(this.deps, delivery, 'automatic');
+      const dueMs = delivery.next_attempt_at?.getTime();
+      const lateSeconds = dueMs === undefined ? 0 : Math.max(0, this.deps.clock.nowMs() - dueMs) / 1000;
+      const record = await inSpan(
+        'webhook attempt',
+        {
+          'tessera.webhook.delivery_id': delivery.id,
+          'tessera.webhook.endpoint_id': delivery.endpoint_id,
+          'tessera.webhook.event_type': delivery.event_type,
+          'tessera.webhook.attempt': delivery.attempts + 1,
+        },
+        async (span) => {
+          const attempted = await attemptDelivery(this.deps, delivery, 'automatic');
+          annotate(span, {
+            'http.response.status_code': attempted.responseStatusCode ?? undefined,
+            'tessera.webhook.delivered': attempted.logStatus === 'Success',
+          });
+          return attempted;
+        },
+        SpanKind.CLIENT,
+      );
+      this.options.observer?.attempt(record, lateSeconds);
       this.finished.push(record);
       this.scheduleFlush();
     } catch (error) {

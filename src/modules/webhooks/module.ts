@@ -1,5 +1,6 @@
 import { defineModule } from '../manifest.js';
 import { webhookSecretAad } from './delivery-attempt.js';
+import { deliveryMetrics, registerBacklogGauges } from './delivery-metrics.js';
 import { WebhookDispatcher } from './dispatcher.js';
 import { WebhookSender } from './sender.js';
 import { webhooksRoutes } from './webhooks.routes.js';
@@ -29,10 +30,11 @@ export const webhooksModule = defineModule({
       aad: (row) => webhookSecretAad(String(row.id)),
     },
   ],
-  build({ pool, clock, kek, config, logger, onStop }) {
+  build({ pool, clock, kek, config, logger, onStop, metrics }) {
     const sender = new WebhookSender({ allowLoopback: config.webhookAllowPrivateTargets }, config.webhookTimeoutMs);
     onStop(() => sender.close());
     const webhooks = new WebhooksService(pool, clock, kek, config, sender);
+    registerBacklogGauges(metrics, pool, clock);
     const webhookDispatcher = new WebhookDispatcher(
       pool,
       { clock, kek, sender, headerPrefix: config.webhookHeaderPrefix },
@@ -43,6 +45,7 @@ export const webhooksModule = defineModule({
         // Outlives the attempt's own timeout with room for writing its outcome.
         leaseMs: config.webhookTimeoutMs * 2 + 5000,
         attemptTimeoutMs: config.webhookTimeoutMs,
+        observer: deliveryMetrics(metrics),
       },
     );
     return { webhooks, webhookDispatcher };

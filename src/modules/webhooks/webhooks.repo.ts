@@ -523,3 +523,14 @@ export async function deliveryStatus(sql: Sql, deliveryId: string): Promise<stri
   );
   return rows[0]?.status;
 }
+
+/** Deliveries due at `now` and not yet sent, and the wait of the oldest (metrics; the due index answers it). */
+export async function deliveryBacklog(sql: Sql, now: Date): Promise<{ due: number; oldestSeconds: number }> {
+  const { rows } = await sql.query<{ due: number; oldest: number | null }>(
+    `SELECT /* across merchants: an operator's gauge */ count(*)::int AS due,
+            extract(epoch FROM $1::timestamptz - min(next_attempt_at))::float8 AS oldest
+     FROM webhook_deliveries WHERE status IN ('Pending', 'Scheduled') AND next_attempt_at <= $1`,
+    [now],
+  );
+  return { due: rows[0]!.due, oldestSeconds: Math.max(0, rows[0]!.oldest ?? 0) };
+}

@@ -47,6 +47,10 @@ export interface EmbeddedOptions {
   /** Listen on this port (a restart keeps its clients' address); default a free one. */
   port?: number;
   log?: (message: string) => void;
+  /** Archive every finished WAL segment into this folder (point-in-time recovery; see backup/). */
+  walArchive?: { dir: string; timeoutSeconds: number };
+  /** How long start-up may take before it fails (a restore replays WAL first); default 60 s. */
+  startTimeoutMs?: number;
 }
 
 const SUPERUSER = 'postgres';
@@ -83,6 +87,7 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
     listen_addresses: '127.0.0.1',
     unix_socket_directories: '',
     max_connections: '300',
+    ...(options.walArchive ? walArchiveSettings(options.walArchive, runAs) : {}),
     ...options.settings,
   };
   const args = ['-D', pgDir, '-p', String(port)];
@@ -98,7 +103,7 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
   const adminUrl = connectionUrl(password, port, 'postgres');
   try {
     await Promise.race([
-      waitUntilAccepting(adminUrl, 60_000),
+      waitUntilAccepting(adminUrl, options.startTimeoutMs ?? 60_000),
       exited.then((code) => {
         throw new Error(`PostgreSQL exited during start-up (code ${code}); see ${options.dataDir}/postgres.log`);
       }),
@@ -121,6 +126,24 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
       child.kill('SIGQUIT');
       await exited;
     },
+  };
+}
+
+/**
+ * PostgreSQL's own `basic_archive` module copies each finished segment into the folder (durably, and never over a
+ * different file of the same name), so no shell command is involved; archive_timeout bounds what a lost disk loses.
+ */
+function walArchiveSettings(
+  archive: { dir: string; timeoutSeconds: number },
+  runAs: { uid: number; gid: number } | undefined,
+): Record<string, string> {
+  mkdirSync(archive.dir, { recursive: true, mode: 0o700 });
+  if (runAs) chownSync(archive.dir, runAs.uid, runAs.gid);
+  return {
+    archive_mode: 'on',
+    archive_library: 'basic_archive',
+    'basic_archive.archive_directory': archive.dir,
+    archive_timeout: `${archive.timeoutSeconds}s`,
   };
 }
 
@@ -150,7 +173,7 @@ async function locateBinaries(): Promise<{ postgres: string; initdb: string }> {
 }
 
 /** PostgreSQL refuses to run as root; when we are root, the cluster runs as the `postgres` system user. */
-function runAsUser(): { uid: number; gid: number } | undefined {
+export function runAsUser(): { uid: number; gid: number } | undefined {
   if (typeof process.getuid !== 'function' || process.getuid() !== 0) return undefined;
   const lookup = () => {
     try {

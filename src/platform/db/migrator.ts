@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import type pg from 'pg';
 import { projectRoot } from '../paths.js';
 import { createClient } from './pool.js';
 import { formerly, RESTRUCTURED_MIGRATIONS, type RestructuredMigration } from './restructured.js';
@@ -20,7 +21,22 @@ export interface Migration {
   parts: MigrationPart[];
   sql: string;
   checksum: string;
+  /**
+   * False for a file that starts with `-- tessera: no-transaction`: one statement that cannot run in a transaction
+   * (CREATE INDEX CONCURRENTLY on a busy table), run on its own and recorded after it succeeds.
+   */
+  transactional: boolean;
 }
+
+const NO_TRANSACTION = /^--\s*tessera:\s*no-transaction\b/;
+
+/**
+ * How long a migration statement may wait for a lock. A migration queued behind a long transaction would otherwise
+ * hold every payment queued behind it (PostgreSQL grants locks in order); past this it gives up, lets traffic through,
+ * and tries again.
+ */
+export const MIGRATION_LOCK_TIMEOUT_MS = 3000;
+const MIGRATION_ATTEMPTS = 20;
 
 /** Any number fits; it only has to be the same on every node. ("tessera migrations" as two int4s.) */
 const MIGRATION_LOCK = [0x7465_7373, 0x6d69_6772] as const;
@@ -75,6 +91,10 @@ export function discoverMigrations(root = projectRoot()): Migration[] {
     // One part: the checksum of its text, as it always was. Several: of their texts in order.
     const checksum = createHash('sha256');
     for (const [i, part] of parts.entries()) checksum.update(i === 0 ? part.sql : `\0${part.sql}`);
+    const transactional = !NO_TRANSACTION.test(main.sql);
+    if (!transactional && parts.length > 1) {
+      throw new Error(`Migration ${version} runs outside a transaction and so cannot have parts: ${main.file}`);
+    }
     migrations.push({
       version,
       name: main.name,
@@ -82,14 +102,55 @@ export function discoverMigrations(root = projectRoot()): Migration[] {
       parts: parts.map(({ file, sql }) => ({ file, sql })),
       sql: parts.map((part) => part.sql).join('\n'),
       checksum: checksum.digest('hex'),
+      transactional,
     });
   }
   return migrations.sort((a, b) => a.version - b.version);
 }
 
+async function applyOne(client: pg.Client, migration: Migration, lockTimeoutMs: number): Promise<void> {
+  const record = () =>
+    client.query('INSERT INTO schema_migrations (version, name, checksum) VALUES ($1, $2, $3)', [
+      migration.version,
+      migration.name,
+      migration.checksum,
+    ]);
+  if (!migration.transactional) {
+    await client.query(`SET lock_timeout = ${Math.trunc(lockTimeoutMs)}`);
+    try {
+      await client.query(migration.sql);
+    } finally {
+      await client.query('RESET lock_timeout');
+    }
+    // A concurrent index build that failed part way leaves an invalid index that IF NOT EXISTS would then skip.
+    const invalid = await client.query<{ name: string }>(
+      'SELECT indexrelid::regclass::text AS name FROM pg_index WHERE NOT indisvalid',
+    );
+    if (invalid.rows.length > 0) {
+      throw new Error(
+        `invalid indexes left by a failed concurrent build: ${invalid.rows.map((r) => r.name).join(', ')}; drop them (DROP INDEX CONCURRENTLY) and start again`,
+      );
+    }
+    await record();
+    return;
+  }
+  try {
+    await client.query('BEGIN');
+    await client.query(`SET LOCAL lock_timeout = ${Math.trunc(lockTimeoutMs)}`);
+    await client.query(migration.sql);
+    await record();
+    await client.query('COMMIT');
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => {});
+    throw error;
+  }
+}
+
 export interface MigrationReport {
   applied: string[];
   current: number;
+  /** Migrations of a newer release already applied (this node runs beside that release's nodes). */
+  ahead?: string[];
 }
 
 /**
@@ -100,6 +161,7 @@ export async function migrate(
   databaseUrl: string,
   migrations = discoverMigrations(),
   restructured: readonly RestructuredMigration[] = RESTRUCTURED_MIGRATIONS,
+  lockTimeoutMs = MIGRATION_LOCK_TIMEOUT_MS,
 ): Promise<MigrationReport> {
   const client = createClient(databaseUrl, 'tessera-migrate');
   await client.connect();
@@ -133,26 +195,35 @@ export async function migrate(
     }
     const known = new Set(migrations.map((m) => m.version));
     const unknown = rows.filter((row) => !known.has(row.version));
-    if (unknown.length > 0) {
+    const newest = migrations.at(-1)?.version ?? 0;
+    const pending = migrations.filter((m) => !applied.has(m.version));
+    // A node of the previous release, (re)started during a rolling upgrade, finds the next release's migrations
+    // applied: they only expand the schema (docs/operations.md, "Upgrading"), so it runs. Anything else is a database
+    // of another line of builds.
+    const ahead = unknown.length > 0 && pending.length === 0 && unknown.every((row) => row.version > newest);
+    if (unknown.length > 0 && !ahead) {
       throw new Error(
-        `The database has migrations this build does not know (${unknown.map((u) => `${u.version}_${u.name}`).join(', ')}); is this an older build?`,
+        `The database has migrations this build does not know (${unknown.map((u) => `${u.version}_${u.name}`).join(', ')}) besides ones it lacks; is this build from another branch?`,
       );
     }
-    const report: MigrationReport = { applied: [], current: rows.at(-1)?.version ?? 0 };
+    const report: MigrationReport = {
+      applied: [],
+      current: rows.at(-1)?.version ?? 0,
+      ...(ahead ? { ahead: unknown.map((u) => `${String(u.version).padStart(4, '0')}_${u.name}`) } : {}),
+    };
     for (const migration of migrations) {
       if (applied.has(migration.version)) continue;
-      try {
-        await client.query('BEGIN');
-        await client.query(migration.sql);
-        await client.query('INSERT INTO schema_migrations (version, name, checksum) VALUES ($1, $2, $3)', [
-          migration.version,
-          migration.name,
-          migration.checksum,
-        ]);
-        await client.query('COMMIT');
-      } catch (error) {
-        await client.query('ROLLBACK').catch(() => {});
-        throw new Error(`Migration ${migration.file} failed: ${(error as Error).message}`);
+      for (let attempt = 1; ; attempt += 1) {
+        try {
+          await applyOne(client, migration, lockTimeoutMs);
+          break;
+        } catch (error) {
+          const lockTimeout = (error as { code?: string }).code === '55P03';
+          if (!lockTimeout || attempt >= MIGRATION_ATTEMPTS) {
+            throw new Error(`Migration ${migration.file} failed: ${(error as Error).message}`);
+          }
+          await new Promise((resolve) => setTimeout(resolve, Math.min(5000, 250 * attempt)));
+        }
       }
       report.applied.push(`${String(migration.version).padStart(4, '0')}_${migration.name}`);
       report.current = migration.version;

@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { endSpan, SpanKind, startLeafSpan, tracingOn } from '../observability/tracing.js';
 
 export type Pool = pg.Pool;
 export type PoolClient = pg.PoolClient;
@@ -32,10 +33,50 @@ function parseSafeInt8(value: string): number {
 }
 
 /**
+ * The pool's client: its statements are spans when tracing is on (docs/decisions.md, "Traces at our own seams"), with
+ * the SQL text and never its values. Streams (cursors) pass through untraced.
+ */
+class TracedClient extends pg.Client {
+  // biome-ignore lint/suspicious/noExplicitAny: pg's query() has a dozen overloads; this only observes the call.
+  override query(config: any, ...rest: any[]): any {
+    if (!tracingOn() || (config && typeof config.submit === 'function')) return super.query(config, ...rest);
+    const text: unknown = typeof config === 'string' ? config : config?.text;
+    const name: unknown = typeof config === 'object' ? config?.name : undefined;
+    const span = startLeafSpan(
+      `db ${operationOf(text)}`,
+      {
+        'db.system.name': 'postgresql',
+        'db.query.text': typeof text === 'string' ? text.slice(0, 2000) : undefined,
+        'db.query.name': typeof name === 'string' ? name : undefined,
+      },
+      SpanKind.CLIENT,
+    );
+    const callback = rest.at(-1);
+    if (typeof callback === 'function') {
+      rest[rest.length - 1] = (error: unknown, result: unknown) => {
+        endSpan(span, error ?? undefined);
+        callback(error, result);
+      };
+      return super.query(config, ...rest);
+    }
+    return (super.query(config, ...rest) as Promise<unknown>).then(
+      (result) => {
+        endSpan(span);
+        return result;
+      },
+      (error: unknown) => {
+        endSpan(span, error);
+        throw error;
+      },
+    );
+  }
+}
+
+/**
  * A client that sends every statement unnamed. Behind a pooler in transaction mode (PgBouncer before 1.21) each
  * transaction may run on another server connection, where a statement this client prepared earlier does not exist.
  */
-class UnpreparedClient extends pg.Client {
+class UnpreparedClient extends TracedClient {
   // biome-ignore lint/suspicious/noExplicitAny: pg's query() has a dozen overloads; this only drops `name` from a config.
   override query(config: any, ...rest: any[]): any {
     if (config && typeof config === 'object' && typeof config.name === 'string') {
@@ -44,6 +85,13 @@ class UnpreparedClient extends pg.Client {
     }
     return super.query(config, ...rest);
   }
+}
+
+/** The statement's first word (SELECT, INSERT, WITH, ...): a span's name says what kind of statement it is. */
+function operationOf(text: unknown): string {
+  if (typeof text !== 'string') return 'query';
+  const match = /^\s*(?:\/\*[\s\S]*?\*\/\s*)*([A-Za-z]+)/.exec(text);
+  return match ? match[1]!.toUpperCase() : 'query';
 }
 
 export function createPool(
@@ -59,7 +107,7 @@ export function createPool(
     application_name: applicationName,
     idleTimeoutMillis: 30_000,
     connectionTimeoutMillis: 10_000,
-    ...(options.preparedStatements === false ? { Client: UnpreparedClient } : {}),
+    Client: options.preparedStatements === false ? UnpreparedClient : TracedClient,
   });
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on('error', () => {});

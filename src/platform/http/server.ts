@@ -1,11 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { type Span, SpanStatusCode } from '@opentelemetry/api';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, LogController } from 'fastify';
 import { dictionary } from '../dictionary.js';
 import type { Logger } from '../observability/logger.js';
 import type { Metrics } from '../observability/metrics.js';
 import { looksLikeCardNumber, redactUrl } from '../observability/redact.js';
+import { context, startServerSpan, tracingOn } from '../observability/tracing.js';
 import { errorBody, makeErrorHandler, makeNotFoundHandler } from './error-handler.js';
 import {
   ForbiddenError,
@@ -186,6 +188,8 @@ export function createHttpServer(deps: HttpDeps): App {
   app.addContentTypeParser('application/json', { parseAs: 'string' }, json);
   // RFC 7396 merge patches (PATCH /v2/payment-links/{id}) are JSON documents too.
   app.addContentTypeParser('application/merge-patch+json', { parseAs: 'string' }, json);
+
+  if (tracingOn()) traceRequests(app as unknown as FastifyInstance);
 
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-correlation-id', request.id);
@@ -415,4 +419,40 @@ async function claimIdempotencyKey(
     return undefined;
   }
   return outcome;
+}
+
+/**
+ * Each request's server span, made in the first hook so that everything after it (the other hooks, the handler, its
+ * database statements) runs in the span's context and nests under it.
+ */
+function traceRequests(app: FastifyInstance): void {
+  const spans = new WeakMap<FastifyRequest, Span>();
+  app.addHook('onRequest', (request, _reply, done) => {
+    const route = request.routeOptions.url ?? 'unmatched';
+    const { span, context: spanContext } = startServerSpan(`${request.method} ${route}`, request.headers, {
+      'http.request.method': request.method,
+      'http.route': route,
+      'url.path': redactUrl(request.url.split('?')[0]!),
+      'tessera.correlation_id': request.id,
+    });
+    spans.set(request, span);
+    context.with(spanContext, done);
+  });
+  const end = (request: FastifyRequest, status: number | undefined) => {
+    const span = spans.get(request);
+    if (!span) return;
+    spans.delete(request);
+    if (status !== undefined) span.setAttribute('http.response.status_code', status);
+    if (request.principal) span.setAttribute('tessera.principal', principalKey(request.principal));
+    if (status === undefined || status >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
+    span.end();
+  };
+  app.addHook('onResponse', (request, reply, done) => {
+    end(request, reply.statusCode);
+    done();
+  });
+  app.addHook('onRequestAbort', (request, done) => {
+    end(request, undefined);
+    done();
+  });
 }

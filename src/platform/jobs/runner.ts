@@ -1,4 +1,5 @@
 import { hostname } from 'node:os';
+import type { Span } from '@opentelemetry/api';
 import type { Clock, SharedClock } from '../clock/clock.js';
 import { newId } from '../crypto/ids.js';
 import type { Listener } from '../db/listener.js';
@@ -6,6 +7,7 @@ import type { Pool } from '../db/pool.js';
 import { withTransaction } from '../db/tx.js';
 import type { Logger } from '../observability/logger.js';
 import type { Metrics } from '../observability/metrics.js';
+import { failSpan, inSpan } from '../observability/tracing.js';
 import { serialized } from '../serialized.js';
 import { enqueue, JOBS_CHANNEL } from './queue.js';
 
@@ -228,7 +230,15 @@ export class JobRunner {
     return finishJob(this.pool, this.clock, job, this.workerId);
   }
 
-  private async execute(job: Job): Promise<void> {
+  private execute(job: Job): Promise<void> {
+    return inSpan(
+      `job ${job.queue}`,
+      { 'tessera.job.queue': job.queue, 'tessera.job.id': String(job.id), 'tessera.job.attempt': job.attempts },
+      (span) => this.executeTraced(job, span),
+    );
+  }
+
+  private async executeTraced(job: Job, span: Span | undefined): Promise<void> {
     const definition = this.queues.get(job.queue)!;
     try {
       await definition.handle(job);
@@ -248,6 +258,7 @@ export class JobRunner {
         )
         .catch((updateError) => this.logger.error({ err: updateError }, 'job runner: could not record failure'));
       this.metrics.jobsProcessed.inc({ queue: job.queue, outcome: final ? 'failed' : 'retry' });
+      if (span) failSpan(span, error);
     } finally {
       this.running--;
       if (this.running === 0) for (const resolve of this.quiet.splice(0)) resolve();

@@ -79,3 +79,14 @@ export async function merchantFilesOf(sql: Sql, bankFileId: string) {
   );
   return rows;
 }
+
+/** Files exchanged with banks, by direction and state (an operator's gauge). */
+export async function bankFilesByState(
+  sql: Sql,
+): Promise<Array<{ direction: string; state: BankFileState; files: number }>> {
+  const { rows } = await sql.query<{ direction: string; state: BankFileState; files: number }>(
+    `SELECT /* across merchants: an operator's gauge */ direction, state, count(*)::int AS files
+     FROM ach_bank_files GROUP BY direction, state`,
+  );
+  return rows;
+}

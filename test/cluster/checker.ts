@@ -67,8 +67,29 @@ export interface Violation {
     | 'delivery-id-stable'
     | 'due-jobs-ran'
     | 'nothing-pending'
-    | 'ledger-clean';
+    | 'ledger-clean'
+    | 'no-failed-request';
   detail: string;
+}
+
+/**
+ * What a client saw fail (a rolling upgrade must show none): an attempt answered with a 5xx or not answered at all,
+ * and an operation whose outcome the client never learned.
+ */
+export function clientFailures(history: HistoryRecord[]): Violation[] {
+  const violations: Violation[] = [];
+  for (const record of history) {
+    if (record.t === 'attempt' && (record.error !== null || (record.status !== null && record.status >= 500))) {
+      violations.push({
+        invariant: 'no-failed-request',
+        detail: `op ${record.opId} on ${record.node}: ${record.error ?? record.status} after ${record.ms} ms`,
+      });
+    }
+    if (record.t === 'op' && record.outcome === 'unknown') {
+      violations.push({ invariant: 'no-failed-request', detail: `op ${record.opId} (${record.kind}): no outcome` });
+    }
+  }
+  return violations;
 }
 
 const CREATES: ReadonlySet<OpRecord['kind']> = new Set(['card.sale', 'card.sale.v2', 'card.auth', 'ach.debit']);

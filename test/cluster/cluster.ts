@@ -20,6 +20,8 @@ export interface ClusterNode {
   port: number | null;
   proc: Proc | undefined;
   state: 'up' | 'down' | 'paused';
+  /** Another build's `bin/tessera.js` this node runs (a rolling upgrade); default this checkout's bundle. */
+  bin?: string;
 }
 
 export interface ClusterOptions {
@@ -43,6 +45,11 @@ export interface ClusterOptions {
    * as a supervisor (systemd's Restart=always) would.
    */
   onUnexpectedExit?: (name: string, code: number | null, signal: string | null) => void;
+  /**
+   * Every node starts from this build's `bin/tessera.js` (the previous release, for a rolling upgrade), and the
+   * database is left for those nodes to migrate.
+   */
+  bin?: string;
 }
 
 /** What a start has brought up so far, for stopping it when the start fails. */
@@ -104,7 +111,8 @@ export class Cluster {
       parts.db = db;
       url = db.url;
     }
-    await migrate(url);
+    // The nodes of another build migrate the database themselves, to their own version.
+    if (!options.bin) await migrate(url);
     let standby: EmbeddedDatabase | undefined;
     if (options.standby && db) {
       standby = await startStandby(url, dataDir, path.join(dataDir, 'standby'), {
@@ -124,10 +132,24 @@ export class Cluster {
     cluster.standby = standby;
     parts.cluster = cluster;
     ports.forEach((port, i) => {
-      cluster.nodes.push({ name: `serve-${i + 1}`, kind: 'serve', port, proc: undefined, state: 'down' });
+      cluster.nodes.push({
+        name: `serve-${i + 1}`,
+        kind: 'serve',
+        port,
+        proc: undefined,
+        state: 'down',
+        bin: options.bin,
+      });
     });
     for (let i = 0; i < options.workers; i++) {
-      cluster.nodes.push({ name: `worker-${i + 1}`, kind: 'worker', port: null, proc: undefined, state: 'down' });
+      cluster.nodes.push({
+        name: `worker-${i + 1}`,
+        kind: 'worker',
+        port: null,
+        proc: undefined,
+        state: 'down',
+        bin: options.bin,
+      });
     }
     await Promise.all(cluster.nodes.map((node) => cluster.startNode(node.name)));
     return cluster;
@@ -187,10 +209,11 @@ export class Cluster {
       DATA_DIR: path.join(this.dataDir, name),
       LOG_LEVEL: 'info',
     };
+    const from = node.bin ? { bin: node.bin } : 'bundle';
     const proc =
       node.kind === 'serve'
-        ? tessera(['serve'], { ...env, PORT: String(node.port), WORKERS: '0' }, 'bundle')
-        : tessera(['worker'], { ...env, WORKERS: env.WORKERS ?? '4' }, 'bundle');
+        ? tessera(['serve'], { ...env, PORT: String(node.port), WORKERS: '0' }, from)
+        : tessera(['worker'], { ...env, WORKERS: env.WORKERS ?? '4' }, from);
     node.proc = proc;
     const logFile = path.join(this.options.logDir, `${name}.log`);
     appendFileSync(logFile, `--- started pid ${proc.child.pid} at ${new Date().toISOString()}\n`);
@@ -223,6 +246,22 @@ export class Cluster {
     // What was kept in memory to find the start line is in the log file now; memory keeps only what comes next.
     proc.output.length = 0;
     node.state = 'up';
+  }
+
+  /**
+   * One step of a rolling upgrade: the node leaves the load balancer (no new requests reach it), stops gracefully
+   * (SIGTERM: requests in flight finish, jobs are handed back), and starts again from `bin` (undefined: this
+   * checkout's bundle).
+   */
+  async upgrade(name: string, bin: string | undefined): Promise<void> {
+    const node = this.node(name);
+    const proc = node.proc;
+    node.state = 'down';
+    proc?.child.kill('SIGTERM');
+    const code = await proc?.exited;
+    if (code !== 0 && code !== undefined) throw new Error(`${name} did not stop cleanly on SIGTERM (exit ${code})`);
+    node.bin = bin;
+    await this.startNode(name);
   }
 
   /** SIGKILL: the process dies at once, mid-request or mid-job. */

@@ -38,7 +38,7 @@ export function planFaults(random: Random, options: FaultOptions): FaultPlan[] {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export class FaultInjector {
-  readonly counts: Record<Exclude<FaultRecord['kind'], 'exited'>, number> = {
+  readonly counts: Record<Exclude<FaultRecord['kind'], 'exited' | 'upgrade'>, number> = {
     sigkill: 0,
     restart: 0,
     sigstop: 0,
@@ -62,7 +62,7 @@ export class FaultInjector {
     private readonly options: FaultOptions,
   ) {}
 
-  private record(kind: Exclude<FaultRecord['kind'], 'exited'>, target: string, detail?: string): void {
+  private record(kind: Exclude<FaultRecord['kind'], 'exited' | 'upgrade'>, target: string, detail?: string): void {
     this.counts[kind]++;
     this.history.write({ t: 'fault', at: Date.now(), kind, target, ...(detail ? { detail } : {}) });
   }

@@ -70,7 +70,8 @@ export interface FaultRecord {
     | 'latency'
     | 'injector-error'
     | 'exited'
-    | 'failover';
+    | 'failover'
+    | 'upgrade';
   target: string;
   detail?: string;
 }

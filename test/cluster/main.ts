@@ -2,13 +2,16 @@
 // random one, printed), --seconds N (default 300), --clients N (default 6), --out DIR (default cluster-results),
 // --pgbouncer (the nodes reach PostgreSQL through PgBouncer in transaction pooling mode), --standby (a synchronous
 // streaming standby is promoted under load once the primary is killed), --sftp (the second merchant's ACH goes to a
-// bank over SFTP: OpenSSH on loopback, installed by scripts/ensure-test-tools.sh).
+// bank over SFTP: OpenSSH on loopback, installed by scripts/ensure-test-tools.sh), --upgrade-from REF (a rolling upgrade
+// instead of faults: the nodes start from commit REF's build, e.g. HEAD~1, and are upgraded one at a time to this
+// checkout under load; a request any client saw fail is a violation).
 // Exit 1 when the checker found a violation; the history file replays what happened.
 
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { buildCommit } from './old-build.js';
 import { runCluster } from './run.js';
 
 const { values } = parseArgs({
@@ -20,6 +23,7 @@ const { values } = parseArgs({
     pgbouncer: { type: 'boolean', default: false },
     standby: { type: 'boolean', default: false },
     sftp: { type: 'boolean', default: false },
+    'upgrade-from': { type: 'string' },
   },
 });
 if (values.sftp) execFileSync('bash', ['scripts/ensure-test-tools.sh'], { stdio: 'inherit' });
@@ -28,6 +32,7 @@ mkdirSync(values.out, { recursive: true });
 const historyFile = path.join(values.out, `history-${seed}.jsonl`);
 console.log(`cluster test: seed ${seed} (replay with --seed ${seed}), history ${historyFile}`);
 const started = Date.now();
+const old = values['upgrade-from'] ? buildCommit(values['upgrade-from']) : undefined;
 const report = await runCluster({
   seed,
   seconds: Number(values.seconds),
@@ -36,8 +41,9 @@ const report = await runCluster({
   pgbouncer: values.pgbouncer,
   standby: values.standby,
   sftp: values.sftp,
+  ...(old ? { upgradeFrom: { commit: old.commit, bin: old.bin } } : {}),
   log: (line) => console.log(`[${((Date.now() - started) / 1000).toFixed(1)} s] ${line}`),
-});
+}).finally(() => old?.remove());
 writeFileSync(path.join(values.out, `report-${seed}.json`), `${JSON.stringify(report, null, 2)}\n`);
 console.log(
   JSON.stringify(

@@ -8,7 +8,7 @@ import { seeded } from '../random.js';
 import { nachaSftpSettings, SftpSandboxBank } from '../sftp-bank.js';
 import { type SftpServer, startSftpServer } from '../sftp-server.js';
 import { startReceiver } from '../webhook-receiver.js';
-import { check, type Snapshot, takeSnapshot, type Violation } from './checker.js';
+import { check, clientFailures, type Snapshot, takeSnapshot, type Violation } from './checker.js';
 import { Cluster } from './cluster.js';
 import { FaultInjector, planFaults } from './faults.js';
 import { HistoryWriter, readHistory } from './history.js';
@@ -29,6 +29,12 @@ export interface RunOptions {
    * whose sandbox bank answers every file and hands its returns back at once; sshd is stopped now and then.
    */
   sftp?: boolean;
+  /**
+   * A rolling upgrade instead of faults: every node starts from this older build (and migrates the database to its
+   * version), and under load each is stopped gracefully and started from this checkout's bundle, one at a time. Any
+   * request a client saw fail is a violation.
+   */
+  upgradeFrom?: { commit: string; bin: string };
   log?: (line: string) => void;
 }
 
@@ -37,6 +43,8 @@ export interface RunReport {
   seconds: number;
   pgbouncer: boolean;
   standby: boolean;
+  /** The commit the nodes were upgraded from, in an upgrade run. */
+  upgradedFrom?: string;
   operations: LoadDriver['counts'];
   faults: FaultInjector['counts'];
   /** Processes that exited by themselves (not killed by the injector): each fails the run. */
@@ -121,7 +129,8 @@ export async function runCluster(options: RunOptions): Promise<RunReport> {
   };
   log(
     `starting PostgreSQL${options.standby ? ' with a synchronous standby' : ''}` +
-      `${options.pgbouncer ? ', PgBouncer (transaction pooling)' : ''}, 3 serve and 2 worker processes`,
+      `${options.pgbouncer ? ', PgBouncer (transaction pooling)' : ''}, 3 serve and 2 worker processes` +
+      `${options.upgradeFrom ? ` of commit ${options.upgradeFrom.commit.slice(0, 12)}` : ''}`,
   );
   const logDir = options.historyFile.replace(/\.jsonl$/, '-nodes');
   let exited = 0;
@@ -132,6 +141,7 @@ export async function runCluster(options: RunOptions): Promise<RunReport> {
     logDir,
     pgbouncer: options.pgbouncer ?? false,
     standby: options.standby ?? false,
+    bin: options.upgradeFrom?.bin,
     // A process that dies by itself is a finding: it is written down and fails the run (the cluster restarts it).
     onUnexpectedExit: (name, code, signal) => {
       exited++;
@@ -245,13 +255,20 @@ export async function runCluster(options: RunOptions): Promise<RunReport> {
         postgres: cluster.canCrashPostgres,
       },
     );
-    const plan = planFaults(seeded(options.seed + 1), {
-      durationMs,
-      pauseMs: PAUSE_MS,
-      postgres: cluster.canCrashPostgres,
-      failover: cluster.canFailover,
-    });
-    log(`load for ${options.seconds} s with ${options.clients} clients; faults: ${plan.map((f) => f.kind).join(', ')}`);
+    const plan = options.upgradeFrom
+      ? []
+      : planFaults(seeded(options.seed + 1), {
+          durationMs,
+          pauseMs: PAUSE_MS,
+          postgres: cluster.canCrashPostgres,
+          failover: cluster.canFailover,
+        });
+    log(
+      `load for ${options.seconds} s with ${options.clients} clients; ` +
+        (options.upgradeFrom
+          ? 'a rolling upgrade to this checkout, one node at a time'
+          : `faults: ${plan.map((f) => f.kind).join(', ')}`),
+    );
     const start = Date.now();
     const clients = Array.from({ length: options.clients }, async (_, i) => {
       const m = merchants[i % merchants.length]!;
@@ -268,7 +285,19 @@ export async function runCluster(options: RunOptions): Promise<RunReport> {
         await sftp.resume();
       }
     })();
-    await Promise.all([...clients, injector.run(plan, start), bankOutages]);
+    // The rolling upgrade: serve and worker nodes in turn, spread over the middle of the run.
+    const rollout = (async () => {
+      if (!options.upgradeFrom) return;
+      const order = ['serve-1', 'worker-1', 'serve-2', 'worker-2', 'serve-3'];
+      for (const [i, name] of order.entries()) {
+        const at = start + durationMs * (0.15 + (0.7 * i) / (order.length - 1));
+        await sleep(Math.max(0, at - Date.now()));
+        history.write({ t: 'fault', at: Date.now(), kind: 'upgrade', target: name, detail: 'to this checkout' });
+        await cluster.upgrade(name, undefined);
+        log(`${name} upgraded`);
+      }
+    })();
+    await Promise.all([...clients, injector.run(plan, start), bankOutages, rollout]);
     log(`load done: ${load.counts.operations} operations`);
 
     log('every node back; moving the clock on until all that is due has happened');
@@ -297,12 +326,21 @@ export async function runCluster(options: RunOptions): Promise<RunReport> {
     }
     log('quiet; checking');
     const snapshot = await takeSnapshot(pool, { endpoints, received: hits });
-    const violations = check(readHistory(options.historyFile), snapshot);
+    const recorded = readHistory(options.historyFile);
+    const violations = check(recorded, snapshot);
+    if (options.upgradeFrom) {
+      violations.push(...clientFailures(recorded));
+      const behind = cluster.nodes.filter((node) => node.bin !== undefined).map((node) => node.name);
+      if (behind.length > 0) {
+        violations.push({ invariant: 'no-failed-request', detail: `not upgraded: ${behind.join(', ')}` });
+      }
+    }
     return {
       seed: options.seed,
       seconds: options.seconds,
       pgbouncer: options.pgbouncer ?? false,
       standby: options.standby ?? false,
+      ...(options.upgradeFrom ? { upgradedFrom: options.upgradeFrom.commit } : {}),
       operations: load.counts,
       faults: injector.counts,
       exited,

@@ -17,14 +17,17 @@ export interface Proc {
   exited: Promise<number | null>;
 }
 
-/** `input`: what the process reads on standard input (none: stdin is closed). */
+/**
+ * `from`: this checkout's sources (through tsx), its bundle, or another build's `bin/tessera.js` (the rolling upgrade
+ * runs the previous commit's). `input`: what the process reads on standard input (none: stdin is closed).
+ */
 export function tessera(
   args: string[],
   env: Record<string, string>,
-  from: 'source' | 'bundle' = 'source',
+  from: 'source' | 'bundle' | { bin: string } = 'source',
   input?: string,
 ): Proc {
-  const entry = from === 'bundle' ? [BIN] : ['--import', 'tsx', MAIN];
+  const entry = typeof from === 'object' ? [from.bin] : from === 'bundle' ? [BIN] : ['--import', 'tsx', MAIN];
   const child = spawn(process.execPath, [...entry, ...args], {
     env: { ...process.env, ADMIN_TOKEN, ENCRYPTION_KEY, LOG_LEVEL: 'info', ...env },
     stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],

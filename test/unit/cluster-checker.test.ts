@@ -2,7 +2,7 @@
 // (fed by hand, the way a bug would leave it) is named by its invariant.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { type Checkout, check, type Snapshot, type Violation } from '../cluster/checker.js';
+import { type Checkout, check, clientFailures, type Snapshot, type Violation } from '../cluster/checker.js';
 import type { AttemptRecord, HistoryRecord, OpRecord } from '../cluster/history.js';
 
 const SALE = 'a0000000-0000-4000-8000-000000000001';
@@ -286,4 +286,31 @@ describe('the cluster checker', () => {
       assert.deepEqual(invariants(check(run.history, run.snapshot)), [invariant]);
     });
   }
+});
+
+describe('what a client saw fail (upgrade runs)', () => {
+  it('is nothing when every attempt was answered below 500 and every operation got its outcome', () => {
+    const history: HistoryRecord[] = [
+      attempt({ opId: 1, key: 'k1', status: 409 }),
+      attempt({ opId: 1, key: 'k1' }),
+      op({ opId: 1, kind: 'card.sale', key: 'k1' }),
+      attempt({ opId: 2, key: 'k2', status: 400 }),
+      op({ opId: 2, kind: 'card.sale', key: 'k2', outcome: 'refused', status: 400 }),
+    ];
+    assert.deepEqual(clientFailures(history), []);
+  });
+
+  it('names a 5xx, an attempt without an answer, and an operation without an outcome', () => {
+    const history: HistoryRecord[] = [
+      attempt({ opId: 1, key: 'k1', status: 503 }),
+      attempt({ opId: 1, key: 'k1', status: null, error: 'UND_ERR_SOCKET' }),
+      attempt({ opId: 1, key: 'k1' }),
+      op({ opId: 1, kind: 'card.sale', key: 'k1' }),
+      op({ opId: 2, kind: 'card.sale', key: 'k2', outcome: 'unknown', status: null }),
+    ];
+    assert.deepEqual(
+      clientFailures(history).map((v) => v.detail),
+      ['op 1 on serve-1: 503 after 5 ms', 'op 1 on serve-1: UND_ERR_SOCKET after 5 ms', 'op 2 (card.sale): no outcome'],
+    );
+  });
 });

@@ -23,6 +23,7 @@ import { nachaBenchmark } from './nacha.js';
 import { partnerBenchmark } from './partner.js';
 import { PG_STATEMENTS, pgStatementsSettings, printPgStatements, resetPgStatements } from './pg-statements.js';
 import { posBenchmark } from './pos.js';
+import { retentionBenchmark } from './retention.js';
 import { ratioOf } from './scoreboard.js';
 import { sessionsBenchmark } from './sessions.js';
 import { score } from './targets.js';
@@ -792,6 +793,15 @@ if (!ONLY || ONLY.some((part) => 'partner'.includes(part))) {
 }
 
 // Run 12: the dashboard's home page and transactions list for a merchant with 1,000,000 transactions this month.
+// Retention: a month of delivery logs dropped from one table (DELETE, VACUUM) and from month partitions (DROP).
+let retention: Awaited<ReturnType<typeof retentionBenchmark>> | undefined;
+if (!ONLY || ONLY.some((part) => 'retention'.includes(part))) {
+  retention = await retentionBenchmark(db.url);
+  console.log(
+    `  retention: ${retention.rowsPerMonth.toLocaleString('en-US')} delivery log rows a month; a month dropped by DELETE ${retention.deleteMonthMs} ms (+ VACUUM ${retention.vacuumAfterDeleteMs} ms), by DROP of its partition ${retention.dropMonthMs} ms`,
+  );
+}
+
 let dashboard: Awaited<ReturnType<typeof dashboardBenchmark>> | undefined;
 if (!ONLY || ONLY.some((part) => 'dashboard'.includes(part))) {
   const dashboardServer = await startServer({ DASHBOARD_SIGN_IN_PER_MINUTE: '1000' });
@@ -880,6 +890,7 @@ const board = score({
   links,
   partner,
   dashboard,
+  retention,
   exports: memoryChecks,
 });
 board.print();

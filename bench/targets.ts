@@ -1,6 +1,7 @@
 // Every target `npm run bench` checks, in one place: each figure measured in this run becomes a row of the summary
 // (a figure not measured — BENCH_ONLY — adds no row). The targets are the issues' (docs/performance.md).
 import type { Figure } from './fixed-clients.js';
+import type { RetentionFigures } from './retention.js';
 import { ratioOf, Scoreboard } from './scoreboard.js';
 
 type Maybe<T> = T | undefined;
@@ -60,6 +61,7 @@ export interface Measured {
   partner?: { listP99Ms: number; worstP99Ms: number };
   dashboard?: { worstP99Ms: number; weight: { homeGzipBytes: number }; transactions: number };
   exports?: Array<{ name: string; liveHeapGrowthMiB: { small: number; large: number }; rows: [number, number] }>;
+  retention?: RetentionFigures;
 }
 
 /** Ten times the objects may hold at most twice the memory plus this much measurement noise (MiB). */
@@ -203,6 +205,22 @@ export function score(m: Measured): Scoreboard {
       `${heap.at10k} → ${heap.at100k} MiB`,
       '≤ 2× + 8 MiB',
       flat(heap.at10k, heap.at100k),
+    );
+  }
+  const kept = m.retention;
+  if (kept) {
+    const month = `${kept.rowsPerMonth.toLocaleString('en-US')} rows`;
+    board.atMost(`dropping a month of delivery logs (${month}): DROP of its partition`, kept.dropMonthMs, 1000, ' ms');
+    board.atLeast(
+      'dropping a month: DELETE + VACUUM on one table / DROP of its partition',
+      ratioOf(kept.deleteMonthMs + kept.vacuumAfterDeleteMs, Math.max(1, kept.dropMonthMs)),
+      10,
+      '',
+      `${kept.deleteMonthMs} + ${kept.vacuumAfterDeleteMs} vs ${kept.dropMonthMs} ms`,
+    );
+    board.info(
+      'delivery logs per million rows: one table; partitioned',
+      `${(kept.bytesPerMillion.single / 1048576).toFixed(0)} MiB; ${(kept.bytesPerMillion.partitioned / 1048576).toFixed(0)} MiB`,
     );
   }
   for (const exported of m.exports ?? []) {

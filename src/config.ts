@@ -25,6 +25,11 @@ export interface Config {
   /** `tessera backup` keeps this many base backups, and the archived WAL from the oldest of them on. */
   readonly backupsKept: number;
   /**
+   * Days a month partition of a table is kept once all its rows are older (0: kept for ever). Delivery logs default to
+   * kept: the specification records a delivery's last failure permanently.
+   */
+  readonly retention: { webhookDeliveryLogsDays: number; messagesDays: number };
+  /**
    * A session-capable connection to the same database (DATABASE_DIRECT_URL) for what needs a session of its own:
    * LISTEN, the node's liveness lock, the migration lock. Default DATABASE_URL; set it when DATABASE_URL goes through
    * a pooler in transaction mode (PgBouncer).
@@ -185,6 +190,10 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     walArchiveTimeoutSeconds: read.integer('WAL_ARCHIVE_TIMEOUT_SECONDS', 60, { min: 1, max: 86_400 }),
     backupDir: path.resolve(cwd, read.string('BACKUP_DIR', path.join(dataDir, 'backups'))),
     backupsKept: read.integer('BACKUPS_KEPT', 7, { min: 1, max: 1000 }),
+    retention: {
+      webhookDeliveryLogsDays: retentionDays(read, 'WEBHOOK_DELIVERY_LOG_RETENTION_DAYS', 0, problems),
+      messagesDays: retentionDays(read, 'MESSAGE_RETENTION_DAYS', 400, problems),
+    },
     databaseDirectUrl: read.optional('DATABASE_DIRECT_URL'),
     databasePreparedStatements: read.boolean('DATABASE_PREPARED_STATEMENTS', true),
     dbPoolSize: read.integer('DB_POOL_SIZE', 20, { min: 2, max: 500 }),
@@ -261,6 +270,16 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
 
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze(config);
+}
+
+/** 0 (keep) or at least a month: a month partition is dropped whole, so a shorter retention would mean nothing. */
+function retentionDays(read: EnvReader, name: string, fallback: number, problems: string[]): number {
+  const days = read.integer(name, fallback, { min: 0, max: 36_500 });
+  if (days > 0 && days < 31) {
+    problems.push(`${name} must be 0 (keep for ever) or at least 31 days (got ${days})`);
+    return fallback;
+  }
+  return days;
 }
 
 class EnvReader {

@@ -199,4 +199,30 @@ describe('migrations', () => {
       await own.drop();
     }
   });
+
+  it('rebuilds a concurrent index a failed attempt left invalid, instead of skipping it', async () => {
+    const own = await createTestDatabase({ empty: true });
+    const root = fixture({
+      'a/migrations/0001_table.sql': 'CREATE TABLE t (n int); INSERT INTO t VALUES (1), (1);',
+      'a/migrations/0002_unique.sql':
+        '-- tessera: no-transaction\nCREATE UNIQUE INDEX CONCURRENTLY IF NOT EXISTS t_n ON t (n);',
+    });
+    const client = createClient(own.url, 'tessera-tests');
+    try {
+      const migrations = discoverMigrations(root);
+      // The duplicate stops the build part way: PostgreSQL leaves the index behind, invalid.
+      await assert.rejects(migrate(own.url, migrations), /could not create unique index/);
+      await client.connect();
+      const validity = async () =>
+        (await client.query("SELECT indisvalid AS valid FROM pg_index WHERE indexrelid = 't_n'::regclass")).rows;
+      assert.deepEqual(await validity(), [{ valid: false }]);
+      await client.query('DELETE FROM t WHERE ctid = (SELECT max(ctid) FROM t)');
+      assert.deepEqual((await migrate(own.url, migrations)).applied, ['0002_unique']);
+      assert.deepEqual(await validity(), [{ valid: true }]);
+    } finally {
+      await client.end().catch(() => {});
+      rmSync(root, { recursive: true, force: true });
+      await own.drop();
+    }
+  });
 });

@@ -1,3 +1,4 @@
+import { partitionSweepPurge } from '../../platform/db/monthly-partitions.js';
 import { outboxEmail, SmtpTransport } from '../../platform/mail/email-transport.js';
 import { outboxSms, TwilioSms } from '../../platform/sms/sms-transport.js';
 import { defineModule } from '../manifest.js';
@@ -29,5 +30,13 @@ export const messagesModule = defineModule({
     return { messages, receipts: new Receipts({ pool, transactions, merchants, messages }) };
   },
   queues: ({ messages }) => messages.queues(),
+  // Month partitions ahead, and those past MESSAGE_RETENTION_DAYS dropped (docs/operations.md, "Retention").
+  purges: (_services, { pool, config }) => [
+    partitionSweepPurge('messagePartitions', pool, {
+      table: 'messages',
+      column: 'created_at',
+      retentionDays: config.retention.messagesDays,
+    }),
+  ],
   operations: MESSAGE_OPERATIONS,
 });

@@ -1,3 +1,4 @@
+import { partitionSweepPurge } from '../../platform/db/monthly-partitions.js';
 import { defineModule } from '../manifest.js';
 import { webhookSecretAad } from './delivery-attempt.js';
 import { deliveryMetrics, registerBacklogGauges } from './delivery-metrics.js';
@@ -58,4 +59,12 @@ export const webhooksModule = defineModule({
     drain: () => webhookDispatcher.drain(),
     stop: (timeoutMs) => webhookDispatcher.stop(timeoutMs),
   }),
+  // Month partitions of the delivery logs ahead, and (WEBHOOK_DELIVERY_LOG_RETENTION_DAYS) those past it dropped.
+  purges: (_services, { pool, config }) => [
+    partitionSweepPurge('webhookDeliveryLogPartitions', pool, {
+      table: 'webhook_delivery_logs',
+      column: 'created_at',
+      retentionDays: config.retention.webhookDeliveryLogsDays,
+    }),
+  ],
 });

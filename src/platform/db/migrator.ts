@@ -29,6 +29,8 @@ export interface Migration {
 }
 
 const NO_TRANSACTION = /^--\s*tessera:\s*no-transaction\b/;
+/** The index a no-transaction migration builds (its name: a plain identifier). */
+const CONCURRENT_INDEX = /\bCREATE\s+(?:UNIQUE\s+)?INDEX\s+CONCURRENTLY\s+IF\s+NOT\s+EXISTS\s+([a-z_][a-z0-9_]*)\b/i;
 
 /**
  * How long a migration statement may wait for a lock. A migration queued behind a long transaction would otherwise
@@ -117,14 +119,25 @@ async function applyOne(client: pg.Client, migration: Migration, lockTimeoutMs: 
     ]);
   if (!migration.transactional) {
     await client.query(`SET lock_timeout = ${Math.trunc(lockTimeoutMs)}`);
+    const builds = CONCURRENT_INDEX.exec(migration.sql)?.[1];
     try {
+      // A build of this same index that failed before (a crash, a deadlock) left it invalid, and IF NOT EXISTS would
+      // skip it: it goes first, concurrently too.
+      if (builds) {
+        const { rows } = await client.query<{ invalid: boolean }>(
+          'SELECT NOT indisvalid AS invalid FROM pg_index WHERE indexrelid = to_regclass($1)',
+          [builds],
+        );
+        if (rows[0]?.invalid) await client.query(`DROP INDEX CONCURRENTLY IF EXISTS ${builds}`);
+      }
       await client.query(migration.sql);
     } finally {
       await client.query('RESET lock_timeout');
     }
-    // A concurrent index build that failed part way leaves an invalid index that IF NOT EXISTS would then skip.
+    // The index must be whole before the migration counts as applied (a build cancelled by someone else's hand).
     const invalid = await client.query<{ name: string }>(
-      'SELECT indexrelid::regclass::text AS name FROM pg_index WHERE NOT indisvalid',
+      'SELECT indexrelid::regclass::text AS name FROM pg_index WHERE NOT indisvalid AND ($1::text IS NULL OR indexrelid = to_regclass($1))',
+      [builds ?? null],
     );
     if (invalid.rows.length > 0) {
       throw new Error(
@@ -166,7 +179,16 @@ export async function migrate(
   const client = createClient(databaseUrl, 'tessera-migrate');
   await client.connect();
   try {
-    await client.query('SELECT pg_advisory_lock($1, $2)', [...MIGRATION_LOCK]);
+    // Asked for again and again rather than waited for in one statement: a node waiting inside a statement holds a
+    // snapshot, and CREATE INDEX CONCURRENTLY in the node that migrates waits for every older snapshot to go
+    // (a deadlock, found by nodes starting together on an empty database).
+    for (;;) {
+      const { rows: lock } = await client.query<{ got: boolean }>('SELECT pg_try_advisory_lock($1, $2) AS got', [
+        ...MIGRATION_LOCK,
+      ]);
+      if (lock[0]!.got) break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
     await client.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
       version integer PRIMARY KEY,
       name text NOT NULL,

@@ -1,0 +1,182 @@
+// Retention by month partitions (docs/operations.md, "Retention"): the delivery logs and the messages of a database
+// that predates them become partitioned tables while a node serves, and nothing the API shows changes across it;
+// new rows land in month partitions once the clock passes the boundary, rows the default partition took move into
+// their month when the sweep creates it, and a partition wholly past the retention is dropped, the old table too.
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { after, before, describe, it } from 'node:test';
+import { discoverMigrations, migrate } from '../../src/platform/db/migrator.js';
+import { createTestDatabase, type MerchantTenant, startNode, type TestDatabase, type TestNode } from '../harness.js';
+import { type Receiver, startReceiver } from '../webhook-receiver.js';
+
+/** The last migration before the tables were partitioned. */
+const BEFORE_PARTITIONS = 73;
+const SALE = {
+  accountNumber: '4111111111111111',
+  expirationMonth: 12,
+  expirationYear: 2035,
+  securityCode: '123',
+  billingAddress: { line1: '1 Retention Rd', postalCode: '10001' },
+};
+
+describe('retention by month partitions', () => {
+  let database: TestDatabase;
+  let t: TestNode;
+  let m: MerchantTenant;
+  let receiver: Receiver;
+
+  before(async () => {
+    database = await createTestDatabase({ empty: true });
+    await migrate(
+      database.url,
+      discoverMigrations().filter((migration) => migration.version <= BEFORE_PARTITIONS),
+    );
+    receiver = await startReceiver();
+    t = await startNode({
+      database,
+      env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', MESSAGE_RETENTION_DAYS: '31', DUPLICATE_CHECK_MINUTES: '0' },
+    });
+    m = await t.merchant();
+    const endpoint = await t.request('POST', '/v2/webhooks/endpoints', {
+      token: m.token,
+      body: { name: 'retention', endpointUrl: receiver.url, eventTypes: ['transaction.card.captured'] },
+    });
+    assert.ok(endpoint.status < 300, endpoint.text);
+  });
+  after(async () => {
+    await t?.stop();
+    await receiver?.close();
+    await database?.drop();
+  });
+
+  /** A sale, its webhook delivered (a delivery log) and its receipt sent by SMS (a message). */
+  const paid = async (amount: number) => {
+    const sale = await t.ok(m, 'POST', '/pay-api/v1/transactions/sale', { ...SALE, amount, referenceId: randomUUID() });
+    const receipt = await t.call(m, 'POST', `/v2/transactions/${sale.transactionId}/send-receipt`, {
+      mobileNumber: '+15551234567',
+      customerConsent: true,
+    });
+    assert.equal(receipt.status, 200, receipt.text);
+    await t.drain();
+    return sale.transactionId as string;
+  };
+  /** Everything the API shows of the delivery logs and the messages. */
+  const shown = async () => {
+    const logs = await t.expectOk(t.request('GET', '/v2/webhooks/delivery-logs?pageSize=100', { token: m.token }));
+    const details = [];
+    for (const item of logs.items) {
+      details.push(
+        await t.expectOk(
+          t.request('GET', `/v2/webhooks/delivery-logs/${item.deliveryLogId ?? item.id}`, { token: m.token }),
+        ),
+      );
+    }
+    const exported = await t.request('GET', '/v2/webhooks/delivery-logs/export?format=Json', { token: m.token });
+    const outbox = await t.expectOk(t.admin('GET', `/admin/v1/sandbox/outbox?merchantId=${m.id}&pageSize=100`));
+    return { logs: logs.items, details, exported: exported.text, outbox: outbox.items };
+  };
+  const homeOf = async (table: string, where: string) =>
+    (await t.query<{ home: string }>(`SELECT tableoid::regclass::text AS home FROM ${table} WHERE ${where}`)).map(
+      (r) => r.home,
+    );
+
+  /** Sales made while the tables were converted. */
+  let salesDuring = 0;
+
+  it('partitions the tables under a serving node, and the API shows the same before and after', async () => {
+    for (const amount of [11, 12, 13]) await paid(amount);
+    const before = await shown();
+    assert.equal(before.logs.length, 3);
+    assert.equal(before.outbox.length, 3);
+
+    // Sales keep coming while the tables are converted (each writes a delivery log when drained later).
+    let converting = true;
+    const during: number[] = [];
+    const traffic = (async () => {
+      while (converting && during.length < 50) {
+        const res = await t.call(m, 'POST', '/pay-api/v1/transactions/sale', {
+          ...SALE,
+          amount: 20 + during.length,
+          referenceId: randomUUID(),
+        });
+        during.push(res.status);
+      }
+    })();
+    const report = await migrate(database.url).finally(() => {
+      converting = false;
+    });
+    await traffic;
+    assert.ok(during.length > 0 && during.every((status) => status === 200), during.join());
+    assert.ok(
+      report.applied.some((name) => name.endsWith('_webhook_delivery_logs_partitioned')),
+      report.applied.join(),
+    );
+    assert.ok(report.applied.some((name) => name.endsWith('_messages_partitioned')));
+    const kinds = await t.query<{ relname: string; relkind: string }>(
+      "SELECT relname, relkind FROM pg_class WHERE relname IN ('webhook_delivery_logs', 'messages') ORDER BY 1",
+    );
+    assert.deepEqual(kinds, [
+      { relname: 'messages', relkind: 'p' },
+      { relname: 'webhook_delivery_logs', relkind: 'p' },
+    ]);
+    assert.deepEqual(await shown(), before, 'the API shows exactly what it showed');
+
+    const later = await paid(14);
+    const after = await shown();
+    assert.equal(after.logs.length, 4 + during.length, 'the sales during the conversion delivered too');
+    assert.deepEqual(after.details.slice(-3), before.details, 'older entries unchanged, newest first');
+    salesDuring = during.length;
+    assert.deepEqual(await homeOf('messages', `related_id = '${later}'`), ['messages_legacy']);
+  });
+
+  it('puts rows past the boundary in month partitions, moves what the default took, and drops what is past retention', async () => {
+    const boundary = (
+      await t.query<{ boundary: Date }>(
+        `SELECT (regexp_match(pg_get_expr(c.relpartbound, c.oid), 'TO \\(''([^'']+)''\\)'))[1]::timestamptz AS boundary
+         FROM pg_class c WHERE c.relname = 'messages_legacy'`,
+      )
+    )[0]!.boundary;
+    const oldest = (await shown()).outbox.length;
+    // Six months past the boundary: further than the partitions the migration made, so the row lands in the default
+    // partition until the sweep (in the drain after it) makes its month and moves it there.
+    const now = new Date((await t.expectOk(t.admin('GET', '/admin/v1/clock'))).now);
+    const target = new Date(Date.UTC(boundary.getUTCFullYear(), boundary.getUTCMonth() + 6, 15));
+    await t.advanceClock(Math.ceil((target.getTime() - now.getTime()) / 1000), m);
+    const sale = await t.ok(m, 'POST', '/pay-api/v1/transactions/sale', {
+      ...SALE,
+      amount: 15,
+      referenceId: randomUUID(),
+    });
+    const receipt = await t.call(m, 'POST', `/v2/transactions/${sale.transactionId}/send-receipt`, {
+      mobileNumber: '+15551234567',
+      customerConsent: true,
+    });
+    assert.equal(receipt.status, 200, receipt.text);
+    assert.deepEqual(await homeOf('messages', `related_id = '${sale.transactionId}'`), ['messages_default']);
+    await t.drain();
+    const month = `y${target.getUTCFullYear()}m${String(target.getUTCMonth() + 1).padStart(2, '0')}`;
+    assert.deepEqual(await homeOf('messages', `related_id = '${sale.transactionId}'`), [`messages_${month}`]);
+    assert.deepEqual(await homeOf('webhook_delivery_logs', `created_at >= '${target.toISOString().slice(0, 10)}'`), [
+      `webhook_delivery_logs_${month}`,
+    ]);
+
+    // Messages keep 31 days: the old table's rows (all before the boundary) and the first months are gone; the
+    // delivery logs keep everything (the specification records a delivery's last failure permanently).
+    const messageParts = (
+      await t.query<{ name: string }>(
+        "SELECT c.relname AS name FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid WHERE i.inhparent = 'messages'::regclass",
+      )
+    ).map((r) => r.name);
+    assert.ok(!messageParts.includes('messages_legacy'), messageParts.join());
+    assert.ok(messageParts.includes(`messages_${month}`));
+    const outbox = (await t.expectOk(t.admin('GET', `/admin/v1/sandbox/outbox?merchantId=${m.id}&pageSize=100`)))
+      .items as Array<{ relatedId: string }>;
+    assert.deepEqual(
+      outbox.map((o) => o.relatedId),
+      [sale.transactionId],
+      `the ${oldest} messages from before the boundary went with their partition`,
+    );
+    const logs = await t.expectOk(t.request('GET', '/v2/webhooks/delivery-logs?pageSize=100', { token: m.token }));
+    assert.equal(logs.items.length, 5 + salesDuring, 'every delivery log kept');
+  });
+});

@@ -233,4 +233,24 @@ describe('backup and point-in-time recovery of the embedded PostgreSQL', () => {
     again.child.kill('SIGTERM');
     assert.equal(await again.exited, 0);
   });
+
+  it('backs up a cluster no node started on yet, keeps BACKUPS_KEPT backups, and lists them', async () => {
+    const fresh = path.join(dir, 'fresh');
+    const env = { DATABASE_URL: '', DATABASE_DIRECT_URL: '', WAL_ARCHIVE_DIR: '', BACKUP_DIR: '', DATA_DIR: fresh };
+    const take = async () => {
+      const proc = tessera(['backup'], { ...env, BACKUPS_KEPT: '1' });
+      running.push(proc);
+      return (await finished(proc)).json;
+    };
+    const first = await take();
+    assert.equal(first.schemaVersion, 0);
+    const second = await take();
+    assert.deepEqual(second.pruned.backupsRemoved, [first.label]);
+    const list = tessera(['backup', '--list'], env);
+    running.push(list);
+    assert.deepEqual(
+      (await finished(list)).json.map((b: { label: string }) => b.label),
+      [second.label],
+    );
+  });
 });

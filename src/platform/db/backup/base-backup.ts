@@ -26,11 +26,16 @@ export async function takeBaseBackup(options: BaseBackupOptions): Promise<Backup
   const client = createClient(options.url, 'tessera-backup');
   await client.connect();
   try {
-    const settings = await client.query<{ archive_mode: string; version: string; schema: number | null }>(
+    const settings = await client.query<{ archive_mode: string; version: string; migrated: boolean }>(
       `SELECT current_setting('archive_mode') AS archive_mode, current_setting('server_version') AS version,
-              (SELECT max(version) FROM schema_migrations) AS schema`,
+              to_regclass('schema_migrations') IS NOT NULL AS migrated`,
     );
-    const { archive_mode: archiveMode, version, schema } = settings.rows[0]!;
+    const { archive_mode: archiveMode, version, migrated } = settings.rows[0]!;
+    // A cluster no node has started on yet has no schema: its backup says version 0.
+    const schema = migrated
+      ? (await client.query<{ schema: number | null }>('SELECT max(version) AS schema FROM schema_migrations')).rows[0]!
+          .schema
+      : null;
     if (archiveMode !== 'on' && archiveMode !== 'always') {
       throw new Error(
         'The database does not archive its WAL (WAL_ARCHIVE_DIR=off?): a base backup without the archive cannot be restored. Restart the node with archiving on.',

@@ -24,6 +24,8 @@ export interface Config {
   readonly backupDir: string;
   /** `tessera backup` keeps this many base backups, and the archived WAL from the oldest of them on. */
   readonly backupsKept: number;
+  /** How long `tessera backup` waits for the WAL that completes a backup to be archived before it gives up. */
+  readonly backupArchiveWaitSeconds: number;
   /**
    * Days a month partition of a table is kept once all its rows are older (0: kept for ever). Delivery logs default to
    * kept: the specification records a delivery's last failure permanently.
@@ -190,6 +192,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     walArchiveTimeoutSeconds: read.integer('WAL_ARCHIVE_TIMEOUT_SECONDS', 60, { min: 1, max: 86_400 }),
     backupDir: path.resolve(cwd, read.string('BACKUP_DIR', path.join(dataDir, 'backups'))),
     backupsKept: read.integer('BACKUPS_KEPT', 7, { min: 1, max: 1000 }),
+    backupArchiveWaitSeconds: read.integer('BACKUP_ARCHIVE_WAIT_SECONDS', 600, { min: 1, max: 86_400 }),
     retention: {
       webhookDeliveryLogsDays: retentionDays(read, 'WEBHOOK_DELIVERY_LOG_RETENTION_DAYS', 0, problems),
       messagesDays: retentionDays(read, 'MESSAGE_RETENTION_DAYS', 400, problems),

@@ -37,6 +37,7 @@ export function registerBackupCommands(program: Command, configOrExit: () => Con
           url: db.directUrl,
           dataDir: config.dataDir,
           backupDir: config.backupDir,
+          archiveWaitSeconds: config.backupArchiveWaitSeconds,
           log: progress,
         });
         const pruned = pruneBackups(config.backupDir, config.walArchiveDir, config.backupsKept);

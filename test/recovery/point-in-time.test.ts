@@ -5,7 +5,7 @@
 // verifies, and a node started on it answers the lost sales' idempotent retries as new sales.
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -252,5 +252,28 @@ describe('backup and point-in-time recovery of the embedded PostgreSQL', () => {
       (await finished(list)).json.map((b: { label: string }) => b.label),
       [second.label],
     );
+  });
+
+  it('ends a backup with an error, keeping nothing, when the WAL it needs is not archived in time', async () => {
+    const dataDir = path.join(dir, 'stuck');
+    const env = { DATABASE_URL: '', DATABASE_DIRECT_URL: '', WAL_ARCHIVE_DIR: '', BACKUP_DIR: '', DATA_DIR: dataDir };
+    const port = await freePort();
+    const node = tessera(['serve'], { ...env, PORT: String(port), SANDBOX_DEMO_DATA: 'false', WORKERS: '0' });
+    running.push(node);
+    await waitForLog(node, 'tessera listening', START_TIMEOUT_MS);
+    const archive = path.join(dataDir, 'wal-archive');
+    // PostgreSQL can no longer write its archive (as when its disk is full).
+    chmodSync(archive, 0o000);
+    try {
+      const backup = tessera(['backup'], { ...env, BACKUP_ARCHIVE_WAIT_SECONDS: '3' });
+      running.push(backup);
+      assert.equal(await backup.exited, 1);
+      assert.match(backup.output.join(''), /was not archived within 3 s/);
+      assert.deepEqual(readdirSync(path.join(dataDir, 'backups')), [], 'neither a backup nor a partial copy');
+    } finally {
+      chmodSync(archive, 0o700);
+    }
+    node.child.kill('SIGTERM');
+    assert.equal(await node.exited, 0);
   });
 });

@@ -10,6 +10,8 @@ export interface BaseBackupOptions {
   /** DATA_DIR: the cluster is its `pg` folder; its other files (the database password, sandbox keys) go along. */
   dataDir: string;
   backupDir: string;
+  /** How long to wait for the WAL that completes the backup to be archived (BACKUP_ARCHIVE_WAIT_SECONDS). */
+  archiveWaitSeconds: number;
   log?: (message: string) => void;
 }
 
@@ -59,9 +61,21 @@ export async function takeBaseBackup(options: BaseBackupOptions): Promise<Backup
       throw error;
     }
     log(`backup ${label}: ${stats.files} files copied; waiting for the WAL that completes it to be archived`);
-    const stopped = await client.query<{ lsn: string; labelfile: string; spcmapfile: string; at: Date }>(
-      'SELECT lsn::text, labelfile, spcmapfile, clock_timestamp() AS at FROM pg_backup_stop(wait_for_archive => true)',
-    );
+    // pg_backup_stop waits for as long as archiving fails (a full disk, the folder's permissions): bounded here, so a
+    // backup from cron ends with an error instead of hanging, and the partial copy goes.
+    await client.query(`SET statement_timeout = ${Math.trunc(options.archiveWaitSeconds * 1000)}`);
+    const stopped = await client
+      .query<{ lsn: string; labelfile: string; spcmapfile: string; at: Date }>(
+        'SELECT lsn::text, labelfile, spcmapfile, clock_timestamp() AS at FROM pg_backup_stop(wait_for_archive => true)',
+      )
+      .catch((error: { code?: string; message: string }) => {
+        rmSync(partial, { recursive: true, force: true });
+        if (error.code !== '57014') throw error;
+        throw new Error(
+          `The WAL that completes the backup was not archived within ${options.archiveWaitSeconds} s: is archiving failing (postgres.log, tessera_wal_archive_failures)? No backup was kept.`,
+        );
+      });
+    await client.query('RESET statement_timeout');
     const stop = stopped.rows[0]!;
     writeFileSync(path.join(partial, 'pg', 'backup_label'), stop.labelfile, { mode: 0o600 });
     if (stop.spcmapfile) writeFileSync(path.join(partial, 'pg', 'tablespace_map'), stop.spcmapfile, { mode: 0o600 });

@@ -1,6 +1,6 @@
 import type { Clock } from '../../platform/clock/clock.js';
 import type { Pool } from '../../platform/db/pool.js';
-import type { Metrics } from '../../platform/observability/metrics.js';
+import { type Metrics, sharedRead } from '../../platform/observability/metrics.js';
 import type { DispatcherOptions } from './dispatcher.js';
 import { deliveryBacklog } from './webhooks.repo.js';
 
@@ -17,14 +17,8 @@ export function deliveryMetrics(metrics: Metrics): NonNullable<DispatcherOptions
 
 /** The deliveries due now and not yet sent, and how long the oldest of them has waited (every node reports both). */
 export function registerBacklogGauges(metrics: Metrics, pool: Pool, clock: Clock): void {
-  let reading: Promise<{ due: number; oldestSeconds: number }> | undefined;
   // One query per scrape for both gauges.
-  const read = () => {
-    reading ??= deliveryBacklog(pool, clock.now()).finally(() => {
-      reading = undefined;
-    });
-    return reading;
-  };
+  const read = sharedRead(() => deliveryBacklog(pool, clock.now()));
   metrics.gauge('tessera_webhook_deliveries_due', 'Webhook deliveries due now and not yet sent', [], async () => [
     { labels: {}, value: (await read()).due },
   ]);

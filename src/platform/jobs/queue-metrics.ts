@@ -1,6 +1,6 @@
 import type { Clock } from '../clock/clock.js';
 import type { Pool } from '../db/pool.js';
-import type { Metrics } from '../observability/metrics.js';
+import { type Metrics, sharedRead } from '../observability/metrics.js';
 
 interface QueueRow {
   queue: string;
@@ -14,9 +14,8 @@ interface QueueRow {
  * too few show here), and jobs that failed for good. Read from the jobs table at each scrape, on the business clock.
  */
 export function registerQueueGauges(metrics: Metrics, pool: Pool, clock: Clock): void {
-  let reading: Promise<QueueRow[]> | undefined;
-  const read = () => {
-    reading ??= pool
+  const read = sharedRead(() =>
+    pool
       .query<QueueRow>(
         `SELECT queue, count(*) FILTER (WHERE failed_at IS NULL)::int AS due,
                 extract(epoch FROM $1::timestamptz - min(run_at) FILTER (WHERE failed_at IS NULL))::float8 AS oldest,
@@ -25,12 +24,8 @@ export function registerQueueGauges(metrics: Metrics, pool: Pool, clock: Clock):
          GROUP BY queue`,
         [clock.now()],
       )
-      .then((result) => result.rows)
-      .finally(() => {
-        reading = undefined;
-      });
-    return reading;
-  };
+      .then((result) => result.rows),
+  );
   metrics.gauge('tessera_jobs_due', 'Background jobs due now and not yet done, by queue', ['queue'], async () =>
     (await read()).map((row) => ({ labels: { queue: row.queue }, value: row.due })),
   );

@@ -32,6 +32,20 @@ export interface Metrics {
   ): void;
 }
 
+/**
+ * One read shared by the gauges a scrape collects together (the registry collects them at once): callers while a
+ * read is in flight get that read; the next scrape reads again.
+ */
+export function sharedRead<T>(read: () => Promise<T>): () => Promise<T> {
+  let reading: Promise<T> | undefined;
+  return () => {
+    reading ??= read().finally(() => {
+      reading = undefined;
+    });
+    return reading;
+  };
+}
+
 /** Outcomes of a card call that leave the payment's outcome unknown until reconciled. */
 export const UNKNOWN_OUTCOMES = new Set(['unknown', 'error', 'timeout']);
 

@@ -1,4 +1,4 @@
-import type { Metrics } from '../../observability/metrics.js';
+import { type Metrics, sharedRead } from '../../observability/metrics.js';
 import type { Pool } from '../pool.js';
 import { listBackups } from './catalog.js';
 
@@ -14,21 +14,16 @@ interface ArchiverRow {
  * and, where this node can see BACKUP_DIR, the newest base backup. Read at each scrape.
  */
 export function registerBackupGauges(metrics: Metrics, pool: Pool, backupDir: string | undefined): void {
-  let reading: Promise<ArchiverRow | undefined> | undefined;
-  const read = () => {
-    reading ??= pool
+  const read = sharedRead(() =>
+    pool
       .query<ArchiverRow>(
         `SELECT archived_count::float8 AS archived, failed_count::float8 AS failed,
                 extract(epoch FROM last_archived_time)::float8 AS last_archived,
                 extract(epoch FROM last_failed_time)::float8 AS last_failed
          FROM pg_stat_archiver WHERE current_setting('archive_mode') <> 'off'`,
       )
-      .then((result) => result.rows[0])
-      .finally(() => {
-        reading = undefined;
-      });
-    return reading;
-  };
+      .then((result): ArchiverRow | undefined => result.rows[0]),
+  );
   const archiver = (name: string, help: string, value: (row: ArchiverRow) => number | null) =>
     metrics.gauge(name, help, [], async () => {
       const row = await read();

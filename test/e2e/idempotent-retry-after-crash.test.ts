@@ -12,7 +12,7 @@ import { after, describe, it } from 'node:test';
 import pg from 'pg';
 import { verifyLedger } from '../../src/modules/ledger/verify.js';
 import { ADMIN_TOKEN, createTestDatabase, eventually, freePort, type TestDatabase } from '../harness.js';
-import { callOk, START_TIMEOUT_MS, tessera, waitForLog } from './tessera-process.js';
+import { accessToken, callOk, START_TIMEOUT_MS, tessera, waitForLog } from './tessera-process.js';
 
 const APPROVE = '4111111111111111';
 const DECLINE = '4000000010050005';
@@ -68,16 +68,7 @@ describe('idempotent retries after a node crash', () => {
       ...admin,
       body: { merchantId: merchant.id },
     });
-    const tokenResponse = await fetch(`${doomed.base}/oauth2/token`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({
-        grant_type: 'client_credentials',
-        client_id: key.clientId,
-        client_secret: key.clientSecret,
-      }),
-    });
-    const token = ((await tokenResponse.json()) as { access_token: string }).access_token;
+    const token = await accessToken(doomed.base, key);
 
     const sales = Array.from({ length: SALES }, (_, i) => ({
       key: `crash-${randomUUID()}`,

@@ -85,6 +85,11 @@ export async function merchantWithToken(base: string, companyName: string) {
     ...admin,
     body: { merchantId: merchant.id },
   });
+  return { merchant, token: await accessToken(base, key), key: key as { clientId: string; clientSecret: string } };
+}
+
+/** An access token for an API key from the node's token endpoint (client credentials). */
+export async function accessToken(base: string, key: { clientId: string; clientSecret: string }): Promise<string> {
   const response = await fetch(`${base}/oauth2/token`, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
@@ -94,6 +99,5 @@ export async function merchantWithToken(base: string, companyName: string) {
       client_secret: key.clientSecret,
     }),
   });
-  const token = ((await response.json()) as { access_token: string }).access_token;
-  return { merchant, token, key: key as { clientId: string; clientSecret: string } };
+  return ((await response.json()) as { access_token: string }).access_token;
 }

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import pg from 'pg';
 import { ADMIN_TOKEN, createTestDatabase, eventually, freePort, type TestDatabase } from '../harness.js';
-import { callOk, START_TIMEOUT_MS, tessera, waitForLog } from './tessera-process.js';
+import { accessToken, callOk, START_TIMEOUT_MS, tessera, waitForLog } from './tessera-process.js';
 
 describe('webhook delivery survives a killed worker', () => {
   let db: TestDatabase;
@@ -73,16 +73,7 @@ describe('webhook delivery survives a killed worker', () => {
       ...admin,
       body: { merchantId: merchant.id },
     });
-    const tokenResponse = await fetch(`${base}/oauth2/token`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({
-        grant_type: 'client_credentials',
-        client_id: key.clientId,
-        client_secret: key.clientSecret,
-      }),
-    });
-    const token = ((await tokenResponse.json()) as { access_token: string }).access_token;
+    const token = await accessToken(base, key);
     await callOk(`${base}/v2/webhooks/endpoints`, {
       method: 'POST',
       token,

@@ -10,10 +10,19 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import pg from 'pg';
-import { merchantWithToken, type Proc, START_TIMEOUT_MS, tessera, waitForLog } from '../e2e/tessera-process.js';
+import {
+  accessToken,
+  merchantWithToken,
+  type Proc,
+  START_TIMEOUT_MS,
+  tessera,
+  waitForLog,
+} from '../e2e/tessera-process.js';
 import { eventually, freePort } from '../harness.js';
 
 const CLIENTS = 4;
+/** The embedded default with its default folders, whatever the calling shell sets. */
+const defaults = { DATABASE_URL: '', DATABASE_DIRECT_URL: '', WAL_ARCHIVE_DIR: '', BACKUP_DIR: '' };
 const PER_PHASE = 24;
 
 interface Sale {
@@ -31,20 +40,6 @@ async function finished(proc: Proc): Promise<{ code: number | null; json: any }>
   const stdout = proc.stdout.join('');
   assert.equal(code, 0, proc.output.join(''));
   return { code, json: JSON.parse(stdout) };
-}
-
-function token(base: string, key: { clientId: string; clientSecret: string }): Promise<string> {
-  return fetch(`${base}/oauth2/token`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({
-      grant_type: 'client_credentials',
-      client_id: key.clientId,
-      client_secret: key.clientSecret,
-    }),
-  })
-    .then((res) => res.json() as Promise<{ access_token: string }>)
-    .then((body) => body.access_token);
 }
 
 function sell(base: string, bearer: string, sale: Sale) {
@@ -92,8 +87,6 @@ describe('backup and point-in-time recovery of the embedded PostgreSQL', () => {
     const source = path.join(dir, 'node');
     const restored = path.join(dir, 'restored');
     const port = await freePort();
-    // The embedded default with its defaults, whatever the calling shell sets.
-    const defaults = { DATABASE_URL: '', DATABASE_DIRECT_URL: '', WAL_ARCHIVE_DIR: '', BACKUP_DIR: '' };
     const nodeEnv = {
       ...defaults,
       DATA_DIR: source,
@@ -209,7 +202,7 @@ describe('backup and point-in-time recovery of the embedded PostgreSQL', () => {
     running.push(again);
     await waitForLog(again, 'tessera listening', START_TIMEOUT_MS);
     const restoredBase = `http://127.0.0.1:${restoredPort}`;
-    const restoredBearer = await token(restoredBase, key);
+    const restoredBearer = await accessToken(restoredBase, key);
     const read = (id: string) =>
       fetch(`${restoredBase}/pay-api/v1/transactions/${id}`, {
         headers: { authorization: `Bearer ${restoredBearer}` },
@@ -236,7 +229,7 @@ describe('backup and point-in-time recovery of the embedded PostgreSQL', () => {
 
   it('backs up a cluster no node started on yet, keeps BACKUPS_KEPT backups, and lists them', async () => {
     const fresh = path.join(dir, 'fresh');
-    const env = { DATABASE_URL: '', DATABASE_DIRECT_URL: '', WAL_ARCHIVE_DIR: '', BACKUP_DIR: '', DATA_DIR: fresh };
+    const env = { ...defaults, DATA_DIR: fresh };
     const take = async () => {
       const proc = tessera(['backup'], { ...env, BACKUPS_KEPT: '1' });
       running.push(proc);
@@ -256,7 +249,7 @@ describe('backup and point-in-time recovery of the embedded PostgreSQL', () => {
 
   it('ends a backup with an error, keeping nothing, when the WAL it needs is not archived in time', async () => {
     const dataDir = path.join(dir, 'stuck');
-    const env = { DATABASE_URL: '', DATABASE_DIRECT_URL: '', WAL_ARCHIVE_DIR: '', BACKUP_DIR: '', DATA_DIR: dataDir };
+    const env = { ...defaults, DATA_DIR: dataDir };
     const port = await freePort();
     const node = tessera(['serve'], { ...env, PORT: String(port), SANDBOX_DEMO_DATA: 'false', WORKERS: '0' });
     running.push(node);

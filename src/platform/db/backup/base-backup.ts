@@ -1,4 +1,4 @@
-import { copyFileSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { createClient } from '../pool.js';
 import { type BackupManifest, backupLabel, MANIFEST_FILE, PARTIAL_SUFFIX } from './catalog.js';
@@ -111,9 +111,4 @@ function copyNodeFiles(dataDir: string, to: string): void {
     if (!entry.isFile() || NOT_COPIED.has(entry.name)) continue;
     copyFileSync(path.join(dataDir, entry.name), path.join(to, entry.name));
   }
-}
-
-/** True when `dir` looks like an embedded cluster's DATA_DIR. */
-export function isEmbeddedDataDir(dir: string): boolean {
-  return existsSync(path.join(dir, 'pg', 'PG_VERSION'));
 }

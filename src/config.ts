@@ -30,7 +30,7 @@ export interface Config {
    * Days a month partition of a table is kept once all its rows are older (0: kept for ever). Delivery logs default to
    * kept: the specification records a delivery's last failure permanently.
    */
-  readonly retention: { webhookDeliveryLogsDays: number; messagesDays: number };
+  readonly retention: { eventsDays: number; webhookDeliveryLogsDays: number; messagesDays: number };
   /**
    * A session-capable connection to the same database (DATABASE_DIRECT_URL) for what needs a session of its own:
    * LISTEN, the node's liveness lock, the migration lock. Default DATABASE_URL; set it when DATABASE_URL goes through
@@ -194,6 +194,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     backupsKept: read.integer('BACKUPS_KEPT', 7, { min: 1, max: 1000 }),
     backupArchiveWaitSeconds: read.integer('BACKUP_ARCHIVE_WAIT_SECONDS', 600, { min: 1, max: 86_400 }),
     retention: {
+      eventsDays: retentionDays(read, 'EVENT_RETENTION_DAYS', 400, problems),
       webhookDeliveryLogsDays: retentionDays(read, 'WEBHOOK_DELIVERY_LOG_RETENTION_DAYS', 0, problems),
       messagesDays: retentionDays(read, 'MESSAGE_RETENTION_DAYS', 400, problems),
     },

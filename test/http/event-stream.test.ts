@@ -2,38 +2,9 @@
 // from where a reconnecting client left off, filtered by type on request.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { type SseMessage, SseParser } from '../../src/cli/sse.js';
 import { createClient } from '../../src/platform/db/pool.js';
+import { EVENT_STREAM, openEventStream as open } from '../event-stream-client.js';
 import { eventually, type MerchantTenant, sleep, startNode, type TestNode } from '../harness.js';
-
-const STREAM = '/pay-api/v1/events/stream';
-
-/** An open stream: the messages so far, and a way to close it. */
-async function open(baseUrl: string, token: string, options: { query?: string; lastEventId?: string } = {}) {
-  const controller = new AbortController();
-  const res = await fetch(`${baseUrl}${STREAM}${options.query ?? ''}`, {
-    headers: {
-      authorization: `Bearer ${token}`,
-      ...(options.lastEventId ? { 'last-event-id': options.lastEventId } : {}),
-    },
-    signal: controller.signal,
-  });
-  const messages: SseMessage[] = [];
-  const parser = new SseParser();
-  if (res.ok && res.body) {
-    const decoder = new TextDecoder();
-    void (async () => {
-      try {
-        for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
-          messages.push(...parser.push(decoder.decode(chunk, { stream: true })));
-        }
-      } catch {
-        // closed by the test
-      }
-    })();
-  }
-  return { res, messages, parser, close: () => controller.abort() };
-}
 
 describe('event stream', () => {
   let t: TestNode & { baseUrl: string };
@@ -114,10 +85,10 @@ describe('event stream', () => {
   });
 
   it('refuses a caller without a merchant token, and a cursor that is not one', async () => {
-    assert.equal((await fetch(`${t.baseUrl}${STREAM}`)).status, 401);
+    assert.equal((await fetch(`${t.baseUrl}${EVENT_STREAM}`)).status, 401);
     const partner = await t.partner();
     assert.equal(
-      (await fetch(`${t.baseUrl}${STREAM}`, { headers: { authorization: `Bearer ${partner.token}` } })).status,
+      (await fetch(`${t.baseUrl}${EVENT_STREAM}`, { headers: { authorization: `Bearer ${partner.token}` } })).status,
       403,
     );
     const bad = await open(t.baseUrl, m.token, { lastEventId: 'yesterday' });

@@ -1,12 +1,21 @@
-// Retention by month partitions (docs/operations.md, "Retention"): the delivery logs and the messages of a database
-// that predates them become partitioned tables while a node serves, and nothing the API shows changes across it;
-// new rows land in month partitions once the clock passes the boundary, rows the default partition took move into
-// their month when the sweep creates it, and a partition wholly past the retention is dropped, the old table too.
+// Retention by month partitions (docs/operations.md, "Retention"): the events, webhook deliveries, delivery logs and
+// messages of a database that predates them become partitioned tables while a node serves (and an event stream stays
+// open), and nothing the API shows changes across it; new rows land in month partitions once the clock passes the
+// boundary, rows the default partition took move into their month when the sweep creates it, and a partition wholly
+// past the retention is dropped, the old table too.
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { discoverMigrations, migrate } from '../../src/platform/db/migrator.js';
-import { createTestDatabase, type MerchantTenant, startNode, type TestDatabase, type TestNode } from '../harness.js';
+import { openEventStream } from '../event-stream-client.js';
+import {
+  createTestDatabase,
+  eventually,
+  type MerchantTenant,
+  startNode,
+  type TestDatabase,
+  type TestNode,
+} from '../harness.js';
 import { type Receiver, startReceiver } from '../webhook-receiver.js';
 
 /** The last migration before the tables were partitioned. */
@@ -21,7 +30,7 @@ const SALE = {
 
 describe('retention by month partitions', () => {
   let database: TestDatabase;
-  let t: TestNode;
+  let t: TestNode & { baseUrl: string };
   let m: MerchantTenant;
   let receiver: Receiver;
 
@@ -34,7 +43,13 @@ describe('retention by month partitions', () => {
     receiver = await startReceiver();
     t = await startNode({
       database,
-      env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', MESSAGE_RETENTION_DAYS: '31', DUPLICATE_CHECK_MINUTES: '0' },
+      listen: true,
+      env: {
+        WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+        MESSAGE_RETENTION_DAYS: '31',
+        EVENT_RETENTION_DAYS: '31',
+        DUPLICATE_CHECK_MINUTES: '0',
+      },
     });
     m = await t.merchant();
     const endpoint = await t.request('POST', '/v2/webhooks/endpoints', {
@@ -89,9 +104,14 @@ describe('retention by month partitions', () => {
     assert.equal(before.logs.length, 3);
     assert.equal(before.outbox.length, 3);
 
+    // A stream of the captures stays open across the conversion: it reads the events table as it changes.
+    const stream = await openEventStream(t.baseUrl, m.token, { query: '?types=transaction.card.captured' });
+    assert.equal(stream.res.status, 200);
+    await eventually(async () => stream.parser.lastEventId, 5000);
     // Sales keep coming while the tables are converted (each writes a delivery log when drained later).
     let converting = true;
     const during: number[] = [];
+    const duringIds: string[] = [];
     const traffic = (async () => {
       while (converting && during.length < 50) {
         const res = await t.call(m, 'POST', '/pay-api/v1/transactions/sale', {
@@ -100,6 +120,7 @@ describe('retention by month partitions', () => {
           referenceId: randomUUID(),
         });
         during.push(res.status);
+        if (res.status === 200) duringIds.push(res.body.transactionId);
       }
     })();
     const report = await migrate(database.url).finally(() => {
@@ -112,11 +133,16 @@ describe('retention by month partitions', () => {
       report.applied.join(),
     );
     assert.ok(report.applied.some((name) => name.endsWith('_messages_partitioned')));
+    assert.ok(report.applied.some((name) => name.endsWith('_events_partitioned')));
+    assert.ok(report.applied.some((name) => name.endsWith('_webhook_deliveries_partitioned')));
     const kinds = await t.query<{ relname: string; relkind: string }>(
-      "SELECT relname, relkind FROM pg_class WHERE relname IN ('webhook_delivery_logs', 'messages') ORDER BY 1",
+      `SELECT relname, relkind FROM pg_class
+       WHERE relname IN ('events', 'webhook_deliveries', 'webhook_delivery_logs', 'messages') ORDER BY 1`,
     );
     assert.deepEqual(kinds, [
+      { relname: 'events', relkind: 'p' },
       { relname: 'messages', relkind: 'p' },
+      { relname: 'webhook_deliveries', relkind: 'p' },
       { relname: 'webhook_delivery_logs', relkind: 'p' },
     ]);
     assert.deepEqual(await shown(), before, 'the API shows exactly what it showed');
@@ -127,6 +153,25 @@ describe('retention by month partitions', () => {
     assert.deepEqual(after.details.slice(-3), before.details, 'older entries unchanged, newest first');
     salesDuring = during.length;
     assert.deepEqual(await homeOf('messages', `related_id = '${later}'`), ['messages_legacy']);
+    assert.deepEqual(await homeOf('events', `resource_id = '${later}' AND type = 'transaction.card.captured'`), [
+      'events_legacy',
+    ]);
+
+    // The open stream sent every capture from before, during and after the conversion, once each, in order.
+    const captured = [...duringIds, later];
+    await eventually(async () => stream.messages.length >= captured.length, 10_000);
+    assert.deepEqual(
+      stream.messages.map((message) => JSON.parse(message.data).data.object.id),
+      captured,
+    );
+    stream.close();
+    // Sequence numbers go on from the old table's, with none repeated.
+    const [numbers] = await t.query<{ all: number; distinct: number; newest: boolean }>(
+      `SELECT count(*)::int AS all, count(DISTINCT seq)::int AS distinct,
+              max(seq) = max(seq) FILTER (WHERE resource_id = '${later}') AS newest FROM events`,
+    );
+    assert.equal(numbers!.all, numbers!.distinct);
+    assert.ok(numbers!.newest, 'the last sale has the highest sequence number');
   });
 
   it('puts rows past the boundary in month partitions, moves what the default took, and drops what is past retention', async () => {
@@ -159,6 +204,18 @@ describe('retention by month partitions', () => {
     assert.deepEqual(await homeOf('webhook_delivery_logs', `created_at >= '${target.toISOString().slice(0, 10)}'`), [
       `webhook_delivery_logs_${month}`,
     ]);
+    assert.deepEqual(await homeOf('events', `resource_id = '${sale.transactionId}'`), [
+      `events_${month}`,
+      `events_${month}`,
+    ]);
+    assert.deepEqual(await homeOf('webhook_deliveries', `created_at >= '${target.toISOString().slice(0, 10)}'`), [
+      `webhook_deliveries_${month}`,
+    ]);
+    // Each delivery partition the sweep makes leaves room on its pages for the lease (migration 0072).
+    const [storage] = await t.query<{ options: string[] }>(
+      `SELECT reloptions AS options FROM pg_class WHERE relname = 'webhook_deliveries_${month}'`,
+    );
+    assert.deepEqual(storage!.options, ['fillfactor=60']);
 
     // Messages keep 31 days: the old table's rows (all before the boundary) and the first months are gone; the
     // delivery logs keep everything (the specification records a delivery's last failure permanently).
@@ -178,5 +235,26 @@ describe('retention by month partitions', () => {
     );
     const logs = await t.expectOk(t.request('GET', '/v2/webhooks/delivery-logs?pageSize=100', { token: m.token }));
     assert.equal(logs.items.length, 5 + salesDuring, 'every delivery log kept');
+
+    // Events and deliveries keep 31 days too (EVENT_RETENTION_DAYS): the old tables went, the new month stays.
+    for (const table of ['events', 'webhook_deliveries']) {
+      const parts = (
+        await t.query<{ name: string }>(
+          `SELECT c.relname AS name FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
+           WHERE i.inhparent = '${table}'::regclass`,
+        )
+      ).map((r) => r.name);
+      assert.ok(!parts.includes(`${table}_legacy`), parts.join());
+      assert.ok(parts.includes(`${table}_${month}`), parts.join());
+    }
+    // A log outlives its delivery: asking to retry one whose delivery went with its month says so (the log, as if its
+    // attempt had failed, since only failures are retried).
+    const first = logs.items.at(-1) as { deliveryLogId: string };
+    await t.query("UPDATE webhook_delivery_logs SET status = 'Failure' WHERE id = $1", [first.deliveryLogId]);
+    const retried = await t.request('POST', `/v2/webhooks/delivery-logs/${first.deliveryLogId}/retry`, {
+      token: m.token,
+    });
+    assert.equal(retried.status, 400, retried.text);
+    assert.match(retried.text, /past the retention of events and deliveries/);
   });
 });

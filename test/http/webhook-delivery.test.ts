@@ -299,6 +299,31 @@ describe('webhooks: endpoints and delivery', () => {
     assert.equal((await logsOf(other.token, `webhookId=${endpointId}`)).total, 9, 'manual retries schedule nothing');
   });
 
+  it('delivers an event whose time has microseconds once, and marks its delivery delivered', async () => {
+    // A delivery is found again by its time (the partition key), which a JavaScript Date would cut to milliseconds.
+    const other = await t.merchant();
+    receiver.state.answer = () => 200;
+    const created = await create(other.token, {
+      name: 'Microseconds',
+      endpointUrl: `${receiver.url}/micro`,
+      eventTypes: ['transaction.card.captured'],
+    });
+    await t.query(
+      `INSERT INTO events (id, type, merchant_id, resource_type, resource_id, occurred_at)
+       VALUES (gen_random_uuid(), 'transaction.card.captured', $1, 'transaction', 'micro',
+               date_trunc('millisecond', now()) + interval '123 microseconds')`,
+      [other.id],
+    );
+    await t.drain();
+    const deliveries = await t.query<{ status: string; attempts: number; locked_by: string | null; micros: number }>(
+      `SELECT status, attempts, locked_by, (extract(microseconds FROM created_at)::int % 1000) AS micros
+       FROM webhook_deliveries WHERE endpoint_id = $1`,
+      [created.body.endpointId],
+    );
+    assert.deepEqual(deliveries, [{ status: 'Delivered', attempts: 1, locked_by: null, micros: 123 }]);
+    assert.equal((await logsOf(other.token, `webhookId=${created.body.endpointId}`)).total, 1);
+  });
+
   it('ping: 200 with the outcome, logged, not retryable', async () => {
     const other = await t.merchant();
     const created = await create(other.token, {

@@ -84,6 +84,9 @@ describe('migrations', () => {
       assert.ok(migration, `migration ${entry.version}`);
       assert.ok(!entry.formerChecksums.includes(migration.checksum), `migration ${entry.version} did change`);
       assert.equal(statementDigest(migration.sql), entry.statements, `migration ${entry.version}: ${entry.why}`);
+      for (const later of entry.reconciledBy ?? []) {
+        assert.ok(later > entry.version && migrations.has(later), `migration ${entry.version} reconciled by ${later}`);
+      }
     }
     // The digest sees statements, not comments or layout; a changed statement is another digest.
     assert.equal(statementDigest('-- a\nSELECT  1;\nSELECT 2;'), statementDigest('SELECT 2;\n\n-- b\nSELECT 1;'));
@@ -92,16 +95,22 @@ describe('migrations', () => {
 
   it('migrates a database that applied a migration before it was split, and still refuses one that changed', async () => {
     await migrate(database.url);
-    const current = await query('SELECT version, checksum FROM schema_migrations ORDER BY version');
     for (const entry of RESTRUCTURED_MIGRATIONS) {
       await query('UPDATE schema_migrations SET checksum = $2 WHERE version = $1', [
         entry.version,
         entry.formerChecksums[0],
       ]);
     }
+    const recorded = await query('SELECT version, checksum FROM schema_migrations ORDER BY version');
     const report = await migrate(database.url);
     assert.deepEqual(report.applied, []);
-    assert.deepEqual(await query('SELECT version, checksum FROM schema_migrations ORDER BY version'), current);
+    // The records stay as they were: a node of the release that applied the former text still recognises them.
+    assert.deepEqual(await query('SELECT version, checksum FROM schema_migrations ORDER BY version'), recorded);
+    const previous = discoverMigrations().map((m) => {
+      const entry = RESTRUCTURED_MIGRATIONS.find((e) => e.version === m.version);
+      return entry ? { ...m, checksum: entry.formerChecksums[0]! } : m;
+    });
+    assert.deepEqual((await migrate(database.url, previous, [])).applied, []);
 
     // Any other checksum is a migration edited after it ran: refused, as before.
     await query("UPDATE schema_migrations SET checksum = 'edited' WHERE version = 18");

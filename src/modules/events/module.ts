@@ -1,4 +1,5 @@
 import { OpaqueCursors } from '../../platform/crypto/opaque-cursors.js';
+import { partitionSweepPurge } from '../../platform/db/monthly-partitions.js';
 import { defineModule } from '../manifest.js';
 import { EventFeed } from './event-feed.js';
 import { eventStreamRoutes } from './event-stream.routes.js';
@@ -35,4 +36,12 @@ export const eventsModule = defineModule({
   },
   routes: (app, { eventStreams }, { logger, config }) =>
     eventStreamRoutes(app, { streams: eventStreams, logger, cap: config.eventStreamsPerMerchant }),
+  // Month partitions ahead, and those past EVENT_RETENTION_DAYS dropped (docs/operations.md, "Retention").
+  purges: (_services, { pool, config }) => [
+    partitionSweepPurge('eventPartitions', pool, {
+      table: 'events',
+      column: 'occurred_at',
+      retentionDays: config.retention.eventsDays,
+    }),
+  ],
 });

@@ -65,6 +65,7 @@ export async function attemptDelivery(
   return {
     logId: newId(),
     deliveryId: delivery.id,
+    deliveryCreatedAt: delivery.created_at,
     endpointId: delivery.endpoint_id,
     merchantId: delivery.merchant_id,
     partnerId: delivery.partner_id,

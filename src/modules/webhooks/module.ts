@@ -59,8 +59,16 @@ export const webhooksModule = defineModule({
     drain: () => webhookDispatcher.drain(),
     stop: (timeoutMs) => webhookDispatcher.stop(timeoutMs),
   }),
-  // Month partitions of the delivery logs ahead, and (WEBHOOK_DELIVERY_LOG_RETENTION_DAYS) those past it dropped.
+  // Month partitions ahead, and those past their retention dropped: the deliveries with their events
+  // (EVENT_RETENTION_DAYS; a delivery's month is its event's), the logs by WEBHOOK_DELIVERY_LOG_RETENTION_DAYS.
   purges: (_services, { pool, config }) => [
+    partitionSweepPurge('webhookDeliveryPartitions', pool, {
+      table: 'webhook_deliveries',
+      column: 'created_at',
+      retentionDays: config.retention.eventsDays,
+      // Room on each page for the lease to be a heap-only update (migration 0072).
+      storage: 'fillfactor = 60',
+    }),
     partitionSweepPurge('webhookDeliveryLogPartitions', pool, {
       table: 'webhook_delivery_logs',
       column: 'created_at',

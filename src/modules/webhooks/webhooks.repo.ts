@@ -1,4 +1,4 @@
-import type { Sql } from '../../platform/db/pool.js';
+import { prepared, type Sql } from '../../platform/db/pool.js';
 import { likePattern } from '../../platform/http/paging.js';
 
 /** Whose endpoints and logs: exactly one of the two. */
@@ -329,6 +329,11 @@ export async function findLog(sql: Sql, owner: WebhookOwner, id: string): Promis
 export interface AttemptRecord {
   logId: string;
   deliveryId: string | null;
+  /**
+   * The delivery's partition key (its event's time) as the database wrote it (text: microseconds, which a Date would
+   * lose): the update finds the delivery in one month's partition.
+   */
+  deliveryCreatedAt: string | null;
   endpointId: string;
   merchantId: string | null;
   partnerId: string | null;
@@ -355,16 +360,14 @@ export interface AttemptRecord {
 }
 
 /**
- * Records finished attempts in one statement: each delivery moves on (only if this worker still holds its lease, and
- * a delivery cancelled meanwhile stays cancelled unless this attempt delivered it), and every attempt gets its log
- * row, whose nextRetryAt is the delivery's actual next attempt.
+ * Prepared once per connection: planned over every partition of the deliveries and logs, it cost more to plan than to
+ * run (its `*` is the input's own column list, fixed here).
  */
-export async function recordAttempts(sql: Sql, lockedBy: string, attempts: AttemptRecord[]): Promise<void> {
-  if (attempts.length === 0) return;
-  await sql.query(
-    `WITH input AS (
+const recordAttemptsStatement = prepared(
+  'webhook-record-attempts',
+  `WITH input AS (
        SELECT * FROM jsonb_to_recordset($1::jsonb) AS i(
-         "logId" uuid, "deliveryId" uuid, "endpointId" uuid, "merchantId" uuid, "partnerId" uuid,
+         "logId" uuid, "deliveryId" uuid, "deliveryCreatedAt" timestamptz, "endpointId" uuid, "merchantId" uuid, "partnerId" uuid,
          "endpointName" text, "endpointUrl" text, "messageId" uuid, "eventType" text, "isPing" boolean,
          "isManual" boolean, "attemptNumber" int, "automaticAttempts" int, "logStatus" text, "deliveryStatus" text,
          "nextRetryAt" timestamptz, "responseStatusCode" int, "durationMs" int, "errorMessage" text,
@@ -379,7 +382,7 @@ export async function recordAttempts(sql: Sql, lockedBy: string, attempts: Attem
          next_attempt_at = CASE WHEN d.status = 'Cancelled' THEN NULL ELSE i."nextRetryAt" END,
          locked_by = NULL, locked_until = NULL
        FROM input i
-       WHERE d.id = i."deliveryId" AND d.locked_by = $2
+       WHERE d.id = i."deliveryId" AND d.created_at = i."deliveryCreatedAt" AND d.locked_by = $2
        RETURNING d.id, d.status, d.next_attempt_at
      )
      INSERT INTO webhook_delivery_logs (id, delivery_id, endpoint_id, merchant_id, partner_id, endpoint_name,
@@ -392,8 +395,16 @@ export async function recordAttempts(sql: Sql, lockedBy: string, attempts: Attem
        i."responseHeaders", i."responseBody",
        CASE WHEN m.status = 'Scheduled' THEN m.next_attempt_at END, i."createdAt"
      FROM input i LEFT JOIN moved m ON m.id = i."deliveryId"`,
-    [JSON.stringify(attempts), lockedBy],
-  );
+);
+
+/**
+ * Records finished attempts in one statement: each delivery moves on (only if this worker still holds its lease, and
+ * a delivery cancelled meanwhile stays cancelled unless this attempt delivered it), and every attempt gets its log
+ * row, whose nextRetryAt is the delivery's actual next attempt.
+ */
+export async function recordAttempts(sql: Sql, lockedBy: string, attempts: AttemptRecord[]): Promise<void> {
+  if (attempts.length === 0) return;
+  await sql.query(recordAttemptsStatement([JSON.stringify(attempts), lockedBy]));
 }
 
 export interface ClaimedDelivery {
@@ -412,6 +423,8 @@ export interface ClaimedDelivery {
   partner_id: string | null;
   secret_sealed: Buffer;
   kek_version: number;
+  /** The delivery's partition key, its event's time, as text to the microsecond (see AttemptRecord). */
+  created_at: string;
   occurred_at: Date;
   resource_id: string;
   resource_type: string;
@@ -419,7 +432,11 @@ export interface ClaimedDelivery {
 
 const CLAIMED_COLUMNS = `d.id, d.endpoint_id, d.event_type, d.status, d.attempts, d.automatic_attempts,
   d.next_attempt_at, ep.url, ep.name, ep.status AS endpoint_status, ep.deleted_at IS NOT NULL AS endpoint_deleted,
-  ep.merchant_id, ep.partner_id, ep.secret_sealed, ep.kek_version, e.occurred_at, e.resource_id, e.resource_type`;
+  ep.merchant_id, ep.partner_id, ep.secret_sealed, ep.kek_version, d.created_at::text, e.occurred_at, e.resource_id,
+  e.resource_type`;
+/** What a lease returns of the delivery (explicit: the statements are prepared once per connection). */
+const LEASED_COLUMNS = `d.id, d.endpoint_id, d.event_id, d.event_type, d.status, d.attempts, d.automatic_attempts,
+  d.next_attempt_at, d.created_at`;
 
 /**
  * Leases due deliveries to one worker. SKIP LOCKED lets any number of workers claim side by side; the lease (real
@@ -436,6 +453,41 @@ export interface ClaimOptions {
   busy: ReadonlyMap<string, number>;
 }
 
+/** Prepared once per connection, like recordAttempts: its plan over every partition is reused. */
+const claimDueStatement = prepared(
+  'webhook-claim-due',
+  `WITH /* across merchants: the delivery sweep */ candidates AS (
+       SELECT c.id, c.created_at, c.next_attempt_at,
+              row_number() OVER (PARTITION BY c.endpoint_id ORDER BY c.next_attempt_at)
+                + coalesce(b.n, 0) AS place
+       FROM (
+         SELECT id, created_at, endpoint_id, next_attempt_at FROM webhook_deliveries
+         WHERE status IN ('Pending', 'Scheduled') AND next_attempt_at <= $1
+           AND (locked_until IS NULL OR locked_until < now()) AND endpoint_id <> ALL($5::uuid[])
+           AND EXISTS (SELECT 1 FROM webhook_endpoints ep
+                       WHERE ep.id = endpoint_id AND ep.status = 'Active' AND ep.deleted_at IS NULL)
+         ORDER BY next_attempt_at LIMIT $2 * 4
+       ) c LEFT JOIN unnest($6::uuid[], $7::int[]) AS b(endpoint_id, n) ON b.endpoint_id = c.endpoint_id
+     ), due AS (
+       -- With the partition key: each candidate is looked up in its own month's partition.
+       SELECT d.id, d.created_at
+       FROM webhook_deliveries d JOIN candidates c ON c.id = d.id AND c.created_at = d.created_at
+       WHERE c.place <= $8 AND d.status IN ('Pending', 'Scheduled')
+         AND (d.locked_until IS NULL OR d.locked_until < now())
+       ORDER BY c.next_attempt_at LIMIT $2
+       FOR UPDATE OF d SKIP LOCKED
+     ), leased AS (
+       UPDATE webhook_deliveries d SET locked_by = $3, locked_until = now() + $4 * interval '1 millisecond'
+       FROM due WHERE d.id = due.id AND d.created_at = due.created_at
+       RETURNING ${LEASED_COLUMNS}
+     )
+     SELECT ${CLAIMED_COLUMNS}
+     FROM leased d JOIN webhook_endpoints ep ON ep.id = d.endpoint_id
+       -- A delivery has its event's time: the event is looked up in its month's partition only.
+       JOIN event_records e ON e.id = d.event_id AND e.occurred_at = d.created_at
+     ORDER BY d.next_attempt_at`,
+);
+
 /**
  * Leases deliveries that are due, at most `perEndpoint` of an endpoint with what this worker already has in flight:
  * a claim never takes rows it would have to hand back (one busy endpoint used to make every claim lease and release
@@ -446,33 +498,7 @@ export async function claimDue(sql: Sql, options: ClaimOptions): Promise<Claimed
   const full = [...options.busy].filter(([, n]) => n >= options.perEndpoint).map(([id]) => id);
   const partly = [...options.busy].filter(([, n]) => n < options.perEndpoint);
   const { rows } = await sql.query<ClaimedDelivery>(
-    `WITH /* across merchants: the delivery sweep */ candidates AS (
-       SELECT c.id, c.next_attempt_at,
-              row_number() OVER (PARTITION BY c.endpoint_id ORDER BY c.next_attempt_at)
-                + coalesce(b.n, 0) AS place
-       FROM (
-         SELECT id, endpoint_id, next_attempt_at FROM webhook_deliveries
-         WHERE status IN ('Pending', 'Scheduled') AND next_attempt_at <= $1
-           AND (locked_until IS NULL OR locked_until < now()) AND endpoint_id <> ALL($5::uuid[])
-           AND EXISTS (SELECT 1 FROM webhook_endpoints ep
-                       WHERE ep.id = endpoint_id AND ep.status = 'Active' AND ep.deleted_at IS NULL)
-         ORDER BY next_attempt_at LIMIT $2 * 4
-       ) c LEFT JOIN unnest($6::uuid[], $7::int[]) AS b(endpoint_id, n) ON b.endpoint_id = c.endpoint_id
-     ), due AS (
-       SELECT d.id FROM webhook_deliveries d JOIN candidates c ON c.id = d.id
-       WHERE c.place <= $8 AND d.status IN ('Pending', 'Scheduled')
-         AND (d.locked_until IS NULL OR d.locked_until < now())
-       ORDER BY c.next_attempt_at LIMIT $2
-       FOR UPDATE OF d SKIP LOCKED
-     ), leased AS (
-       UPDATE webhook_deliveries d SET locked_by = $3, locked_until = now() + $4 * interval '1 millisecond'
-       FROM due WHERE d.id = due.id
-       RETURNING d.*
-     )
-     SELECT ${CLAIMED_COLUMNS}
-     FROM leased d JOIN webhook_endpoints ep ON ep.id = d.endpoint_id JOIN event_records e ON e.id = d.event_id
-     ORDER BY d.next_attempt_at`,
-    [
+    claimDueStatement([
       options.now,
       options.limit,
       options.lockedBy,
@@ -481,7 +507,7 @@ export async function claimDue(sql: Sql, options: ClaimOptions): Promise<Claimed
       partly.map(([id]) => id),
       partly.map(([, n]) => n),
       options.perEndpoint,
-    ],
+    ]),
   );
   return rows;
 }
@@ -507,13 +533,29 @@ export async function leaseDelivery(
     `WITH /* across merchants: a delivery is leased by its id, a partner's about any of its merchants */ leased AS (
        UPDATE webhook_deliveries d SET locked_by = $2, locked_until = now() + $3 * interval '1 millisecond'
        WHERE d.id = $1 AND (d.locked_until IS NULL OR d.locked_until < now())
-       RETURNING d.*
+         AND EXISTS (SELECT 1 FROM event_records e WHERE e.id = d.event_id AND e.occurred_at = d.created_at)
+       RETURNING ${LEASED_COLUMNS}
      )
      SELECT ${CLAIMED_COLUMNS}
-     FROM leased d JOIN webhook_endpoints ep ON ep.id = d.endpoint_id JOIN event_records e ON e.id = d.event_id`,
+     FROM leased d JOIN webhook_endpoints ep ON ep.id = d.endpoint_id
+       JOIN event_records e ON e.id = d.event_id AND e.occurred_at = d.created_at`,
     [deliveryId, lockedBy, leaseMs],
   );
   return rows[0];
+}
+
+/**
+ * Why a delivery could not be leased for a retry: an attempt holds it, or it (or its event) is past EVENT_RETENTION_DAYS
+ * while its log is kept longer (WEBHOOK_DELIVERY_LOG_RETENTION_DAYS).
+ */
+export async function unleasedBecause(sql: Sql, deliveryId: string): Promise<'in-flight' | 'expired'> {
+  const { rows } = await sql.query<{ kept: boolean }>(
+    `SELECT /* across merchants: a delivery by its id, as its log names it */
+       EXISTS (SELECT 1 FROM event_records e WHERE e.id = d.event_id AND e.occurred_at = d.created_at) AS kept
+     FROM webhook_deliveries d WHERE d.id = $1`,
+    [deliveryId],
+  );
+  return rows[0]?.kept ? 'in-flight' : 'expired';
 }
 
 export async function deliveryStatus(sql: Sql, deliveryId: string): Promise<string | undefined> {

@@ -30,6 +30,7 @@ import {
   logsOfEvents,
   recordAttempts,
   streamLogs,
+  unleasedBecause,
   updateEndpoint,
   type WebhookOwner,
 } from './webhooks.repo.js';
@@ -177,6 +178,7 @@ export class WebhooksService {
       {
         logId,
         deliveryId: null,
+        deliveryCreatedAt: null,
         endpointId: endpoint.id,
         merchantId: endpoint.merchant_id,
         partnerId: endpoint.partner_id,
@@ -240,7 +242,15 @@ export class WebhooksService {
     }
     const lockedBy = `manual:${newId()}`;
     const delivery = await leaseDelivery(this.pool, log.delivery_id, lockedBy, this.config.webhookTimeoutMs * 2 + 5000);
-    if (!delivery) throw new ConflictError('An attempt of this delivery is in progress; try again in a moment.');
+    if (!delivery) {
+      if ((await unleasedBecause(this.pool, log.delivery_id)) === 'expired') {
+        throw ValidationError.field(
+          'deliveryLogId',
+          `Cannot retry delivery log ${logId}: its event is past the retention of events and deliveries; the log is kept.`,
+        );
+      }
+      throw new ConflictError('An attempt of this delivery is in progress; try again in a moment.');
+    }
     const release = () =>
       this.pool.query(
         `UPDATE /* across merchants: a lease taken by delivery id */ webhook_deliveries

@@ -201,15 +201,10 @@ export async function migrate(
     const applied = new Map(rows.map((row) => [row.version, row]));
     for (const migration of migrations) {
       const done = applied.get(migration.version);
-      if (done && done.checksum !== migration.checksum && formerly(restructured, migration.version, done.checksum)) {
-        // Applied before it was split among its owners: the same statements, so the record takes the new checksum.
-        await client.query('UPDATE schema_migrations SET checksum = $2 WHERE version = $1', [
-          migration.version,
-          migration.checksum,
-        ]);
-        done.checksum = migration.checksum;
-      }
-      if (done && done.checksum !== migration.checksum) {
+      // Applied before it was split among its owners (the same statements) or corrected (a later migration reconciles
+      // the schema): accepted. The record keeps the checksum it has, so that nodes of the release that applied it,
+      // still running or restarted during a rolling upgrade, recognise it as theirs.
+      if (done && done.checksum !== migration.checksum && !formerly(restructured, migration.version, done.checksum)) {
         throw new Error(
           `Migration ${migration.file} was changed after it was applied (checksum mismatch). Write a new migration instead.`,
         );

@@ -10,6 +10,8 @@ export interface MonthlyPartitioned {
   column: string;
   /** Partitions wholly older than this many days are dropped; 0 keeps everything. */
   retentionDays: number;
+  /** Storage parameters each new partition gets (a partitioned table has no storage of its own to hold them). */
+  storage?: string;
 }
 
 /** Months kept ready ahead of the current one. */
@@ -126,9 +128,12 @@ export async function sweepPartitions(pool: Pool, spec: MonthlyPartitioned, now:
         await client.query(`DELETE FROM ${from} WHERE ${column} >= ${range[0]} AND ${column} < ${range[1]}`);
       }
       await client.query(
-        `CREATE TABLE ${ident(name)} PARTITION OF ${table} FOR VALUES FROM (${range[0]}) TO (${range[1]})`,
+        `CREATE TABLE ${ident(name)} PARTITION OF ${table} FOR VALUES FROM (${range[0]}) TO (${range[1]})` +
+          (spec.storage ? ` WITH (${spec.storage})` : ''),
       );
-      if (fallback) await client.query(`INSERT INTO ${table} SELECT * FROM partition_moving`);
+      // Into the partition itself: an insert through the parent would fire its statement triggers again (the
+      // events' webhook fan-out) for rows that were recorded long ago.
+      if (fallback) await client.query(`INSERT INTO ${ident(name)} SELECT * FROM partition_moving`);
     });
     if (done) sweep.created.push(name);
   }

@@ -1,16 +1,22 @@
 import { createHash } from 'node:crypto';
 
 /**
- * A migration changed after it was applied somewhere without changing a statement (docs/architecture.md,
- * "Migrations"): split among the modules whose tables it changes, or its comments corrected. A database that applied
- * it before recorded the former checksum; the migrator accepts that one and records the new one.
- * test/schema/migrations.test.ts checks that it holds exactly the former statements (`statements`).
+ * A migration changed after it was applied somewhere (docs/architecture.md, "Migrations"): split among the modules
+ * whose tables it changes, or its comments corrected, without changing a statement; or, rarely, corrected, when what
+ * it did held a lock it need not have and a later migration brings a database that ran the first text to the same
+ * schema (`reconciledBy`). A database that applied it before recorded the former checksum; the migrator accepts that
+ * one and records the new one. test/schema/migrations.test.ts checks `statements` against the text as it is.
  */
 export interface RestructuredMigration {
   version: number;
   formerChecksums: readonly string[];
-  /** statementDigest() of the migration as it was, which its parts must still give. */
+  /**
+   * statementDigest() of the migration: as it was, which its parts must still give; for a corrected one, as it is now
+   * (a further change is caught).
+   */
   statements: string;
+  /** Corrected: this later migration brings a database that applied the former text to the same schema. */
+  reconciledBy?: readonly number[];
   why: string;
 }
 
@@ -57,9 +63,23 @@ export const RESTRUCTURED_MIGRATIONS: readonly RestructuredMigration[] = [
     statements: 'e33e7967bd293d253cb69d6df9e16b05e18a65995a0a9e5a7df7731a09a08100',
     why: 'a comment cited docs/checkout.md, which does not exist (docs/sessions.md)',
   },
+  {
+    version: 78,
+    formerChecksums: ['310be7c40693737c9ae2fe8c117942cdb86bb1fde79e498dffb1226cadf88317'],
+    statements: '25035f0f29d2ef87aa518f2e6769649f50235a62e44120a03bf8da653a5ddda1',
+    reconciledBy: [94, 95],
+    why: "the old table's keys are made on the indexes 0074 and 0075 built, instead of built anew under the lock",
+  },
+  {
+    version: 82,
+    formerChecksums: ['e374ef13090889f6df0bd7bb2e515018e04654a96894677ef43e0c7b0baaf5cc'],
+    statements: 'be65d6027bd70de53cdef36f7c32bc85c933cd84bf1eda65090d56935fe6ecc7',
+    reconciledBy: [96],
+    why: "the old table's key is made on the index 0079 built, instead of built anew under the lock",
+  },
 ];
 
-/** Whether `checksum` is one a database recorded for `version` before the migration was split. */
+/** Whether `checksum` is one a database recorded for `version` before the migration was split or corrected. */
 export function formerly(list: readonly RestructuredMigration[], version: number, checksum: string): boolean {
   return list.some((entry) => entry.version === version && entry.formerChecksums.includes(checksum));
 }

@@ -38,7 +38,17 @@ export function maintenanceHandler(
       idempotencyKeys: await purgeExpiredIdempotencyKeys(pool, now),
       rateLimitCounters: await purgeExpiredRateLimitCounters(pool, now),
     };
-    for (const purge of purges) swept[purge.name] = await purge.purge(now);
+    // One purge failing does not hold back the others; the job still fails (and is retried) when any did.
+    const failed: string[] = [];
+    for (const purge of purges) {
+      try {
+        swept[purge.name] = await purge.purge(now);
+      } catch (error) {
+        failed.push(purge.name);
+        logger.error({ err: error, purge: purge.name }, 'maintenance purge failed');
+      }
+    }
     logger.info(swept, 'maintenance sweep');
+    if (failed.length > 0) throw new Error(`maintenance purges failed: ${failed.join(', ')}`);
   });
 }

@@ -10,8 +10,12 @@ SET LOCAL timezone = 'UTC';
 ALTER INDEX messages_newest RENAME TO messages_newest_legacy;
 ALTER INDEX messages_merchant RENAME TO messages_merchant_legacy;
 ALTER INDEX messages_related RENAME TO messages_related_legacy;
--- Its primary key on id alone gives way to the parent's (id, created_at), whose index is there already.
+-- Its primary key on id alone gives way to one on (id, created_at), on the index built beside it (0079): an attached
+-- partition's index serves the parent's key only when it backs a key of the partition's own, and an index that does
+-- not would be built anew under this transaction's lock. (Corrected after release: the first text left the index as
+-- it was, and migration 0096 drops it where it was left unused.)
 ALTER TABLE messages_legacy DROP CONSTRAINT messages_pkey;
+ALTER TABLE messages_legacy ADD CONSTRAINT messages_legacy_pkey PRIMARY KEY USING INDEX messages_id_created;
 
 CREATE TABLE messages (
   LIKE messages_legacy INCLUDING DEFAULTS,

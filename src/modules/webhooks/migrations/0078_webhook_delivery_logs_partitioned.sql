@@ -11,8 +11,15 @@ ALTER INDEX webhook_delivery_logs_merchant RENAME TO webhook_delivery_logs_merch
 ALTER INDEX webhook_delivery_logs_partner RENAME TO webhook_delivery_logs_partner_legacy;
 ALTER INDEX webhook_delivery_logs_message RENAME TO webhook_delivery_logs_message_legacy;
 ALTER INDEX webhook_delivery_logs_delivery RENAME TO webhook_delivery_logs_delivery_legacy;
--- Its primary key on id alone gives way to the parent's (id, created_at), whose index is there already.
+-- Its keys without the partition key give way to keys with it, on the indexes built beside them (0074, 0075): an
+-- attached partition's index serves the parent's key only when it backs a key of the partition's own, and an index
+-- that does not would be built anew under this transaction's lock. (Corrected after release: the first text left
+-- the indexes as they were, and migration 0094 drops the ones it left unused.)
 ALTER TABLE webhook_delivery_logs_legacy DROP CONSTRAINT webhook_delivery_logs_pkey;
+ALTER TABLE webhook_delivery_logs_legacy
+  ADD CONSTRAINT webhook_delivery_logs_legacy_pkey PRIMARY KEY USING INDEX webhook_delivery_logs_id_created;
+ALTER TABLE webhook_delivery_logs_legacy
+  ADD CONSTRAINT webhook_delivery_logs_legacy_seq_created_at_key UNIQUE USING INDEX webhook_delivery_logs_seq_created;
 ALTER INDEX webhook_delivery_logs_seq_key RENAME TO webhook_delivery_logs_seq_key_legacy;
 
 -- The identity's sequence goes on as a plain sequence the parent draws from (a partition cannot have an identity

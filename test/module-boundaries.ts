@@ -102,10 +102,11 @@ export function boundaryOffenses(
       owner.set(table, module.folder);
     }
   }
-  // A partition is its parent's (`CREATE TABLE x PARTITION OF t`: the month partitions, docs/operations.md "Retention").
+  // A partition is its parent's (`CREATE [UNLOGGED] TABLE x PARTITION OF t`: the month and day partitions,
+  // docs/operations.md "Retention").
   for (const file of files.filter((f) => f.path.endsWith('.sql'))) {
     const partition =
-      /\bCREATE\s+TABLE\s+(?:IF\s+NOT\s+EXISTS\s+)?"?([a-z_][a-z0-9_]*)"?\s+PARTITION\s+OF\s+"?([a-z_][a-z0-9_]*)"?/gi;
+      /\bCREATE\s+(?:UNLOGGED\s+)?TABLE\s+(?:IF\s+NOT\s+EXISTS\s+)?"?([a-z_][a-z0-9_]*)"?\s+PARTITION\s+OF\s+"?([a-z_][a-z0-9_]*)"?/gi;
     for (const match of file.text.matchAll(partition)) {
       const parent = owner.get(match[2]!.toLowerCase());
       if (parent && !owner.has(match[1]!.toLowerCase())) owner.set(match[1]!.toLowerCase(), parent);

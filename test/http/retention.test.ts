@@ -1,12 +1,15 @@
-// Retention by month partitions (docs/operations.md, "Retention"): the events, webhook deliveries, delivery logs and
-// messages of a database that predates them become partitioned tables while a node serves (and an event stream stays
-// open), and nothing the API shows changes across it; new rows land in month partitions once the clock passes the
-// boundary, rows the default partition took move into their month when the sweep creates it, and a partition wholly
-// past the retention is dropped, the old table too.
+// Retention by time partitions (docs/operations.md, "Retention"): the events, webhook deliveries, delivery logs and
+// messages (by month) and the request log (by day) of a database that predates them become partitioned tables while a
+// node serves (and an event stream stays open), and nothing the API shows changes across it; new rows land in their
+// period's partition once the clock passes the boundary, rows the default partition took move into their month when
+// the sweep creates it, and a partition wholly past the retention is dropped, the old table too.
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
+import { REQUEST_LOG_PARTITIONS } from '../../src/modules/request-logs/request-log-writer.js';
 import { discoverMigrations, migrate } from '../../src/platform/db/migrator.js';
+import { createPool } from '../../src/platform/db/pool.js';
+import { sweepPartitions } from '../../src/platform/db/time-partitions.js';
 import { openEventStream } from '../event-stream-client.js';
 import {
   createTestDatabase,
@@ -28,7 +31,7 @@ const SALE = {
   billingAddress: { line1: '1 Retention Rd', postalCode: '10001' },
 };
 
-describe('retention by month partitions', () => {
+describe('retention by time partitions', () => {
   let database: TestDatabase;
   let t: TestNode & { baseUrl: string };
   let m: MerchantTenant;
@@ -90,6 +93,16 @@ describe('retention by month partitions', () => {
     const outbox = await t.expectOk(t.admin('GET', `/admin/v1/sandbox/outbox?merchantId=${m.id}&pageSize=100`));
     return { logs: logs.items, details, exported: exported.text, outbox: outbox.items };
   };
+  /** The merchant's request log lines of its sales (without their opaque positions), oldest first. */
+  const saleLines = async (after = '') => {
+    const page = await t.expectOk(
+      t.request('GET', `/pay-api/v1/request-logs?path=/pay-api/v1/transactions/sale&limit=200${after}`, {
+        token: m.token,
+      }),
+    );
+    return page.items as Array<{ cursor: string; correlationId: string; status: number }>;
+  };
+  const withoutCursor = (lines: Array<{ cursor: string }>) => lines.map(({ cursor: _, ...line }) => line);
   const homeOf = async (table: string, where: string) =>
     (await t.query<{ home: string }>(`SELECT tableoid::regclass::text AS home FROM ${table} WHERE ${where}`)).map(
       (r) => r.home,
@@ -103,6 +116,10 @@ describe('retention by month partitions', () => {
     const before = await shown();
     assert.equal(before.logs.length, 3);
     assert.equal(before.outbox.length, 3);
+    const linesBefore = await eventually(async () => {
+      const lines = await saleLines();
+      return lines.length === 3 ? lines : undefined;
+    }, 5000);
 
     // A stream of the captures stays open across the conversion: it reads the events table as it changes.
     const stream = await openEventStream(t.baseUrl, m.token, { query: '?types=transaction.card.captured' });
@@ -156,6 +173,17 @@ describe('retention by month partitions', () => {
     assert.deepEqual(await homeOf('events', `resource_id = '${later}' AND type = 'transaction.card.captured'`), [
       'events_legacy',
     ]);
+
+    // The request log kept its lines and took those of every sale since, in order; a client following it from its
+    // last position before the conversion reads on without a gap.
+    const lines = await eventually(async () => {
+      const all = await saleLines();
+      return all.length === 3 + during.length + 1 ? all : undefined;
+    }, 5000);
+    assert.deepEqual(withoutCursor(lines.slice(0, 3)), withoutCursor(linesBefore));
+    const followed = await saleLines(`&after=${encodeURIComponent(linesBefore.at(-1)!.cursor)}`);
+    assert.deepEqual(withoutCursor(followed), withoutCursor(lines.slice(3)));
+    assert.ok(followed.every((line) => line.status === 200));
 
     // The open stream sent every capture from before, during and after the conversion, once each, in order.
     const captured = [...duringIds, later];
@@ -256,5 +284,45 @@ describe('retention by month partitions', () => {
     });
     assert.equal(retried.status, 400, retried.text);
     assert.match(retried.text, /past the retention of events and deliveries/);
+  });
+
+  it('keeps the request log by day, in unlogged partitions, and drops each day past its 24 hours', async () => {
+    // The request log is written in real time (not the sandbox clock); its sweep runs on each node's writer. Here it
+    // is run as that writer runs it, at instants ahead of now.
+    const pool = createPool(database.url, 2, 'tessera-tests');
+    try {
+      const parts = async () =>
+        t.query<{ name: string; persistence: string }>(
+          `SELECT c.relname AS name, c.relpersistence AS persistence FROM pg_inherits i
+           JOIN pg_class c ON c.oid = i.inhrelid WHERE i.inhparent = 'request_logs'::regclass ORDER BY 1`,
+        );
+      const day = (at: Date) =>
+        `request_logs_y${at.getUTCFullYear()}m${String(at.getUTCMonth() + 1).padStart(2, '0')}d${String(at.getUTCDate()).padStart(2, '0')}`;
+      const now = new Date();
+      await sweepPartitions(pool, REQUEST_LOG_PARTITIONS, now);
+      const ready = await parts();
+      assert.ok(
+        ready.every((p) => p.persistence === 'u'),
+        JSON.stringify(ready),
+      );
+      assert.ok(ready.some((p) => p.name === 'request_logs_legacy'));
+      assert.ok(await t.query(`SELECT 1 FROM request_logs_legacy LIMIT 1`).then((rows) => rows.length === 1));
+
+      // Five days on: the old table (every line below a boundary two days ahead) and the days before yesterday are
+      // past their 24 hours; the days from yesterday on stay, and three more are made ahead.
+      const later = new Date(now.getTime() + 5 * 86_400_000);
+      const sweep = await sweepPartitions(pool, REQUEST_LOG_PARTITIONS, later);
+      assert.ok(sweep.dropped.includes('request_logs_legacy'), sweep.dropped.join());
+      const names = (await parts()).map((p) => p.name);
+      assert.ok(!names.includes('request_logs_legacy'));
+      for (const offset of [-1, 0, 1, 2, 3]) {
+        assert.ok(names.includes(day(new Date(later.getTime() + offset * 86_400_000))), `${offset}: ${names.join()}`);
+      }
+      assert.ok(!names.includes(day(new Date(later.getTime() - 2 * 86_400_000))), names.join());
+      assert.deepEqual(await saleLines(), [], 'the lines went with their partition');
+      assert.ok((await parts()).every((p) => p.persistence === 'u'));
+    } finally {
+      await pool.end();
+    }
   });
 });

@@ -28,8 +28,9 @@ const ALLOWANCES: Allowances = {
     'src/platform/crypto/key-rotation.ts':
       "re-wraps the sealed columns each module declares in its manifest (`sealed`), which must be the module's own " +
       '(checked below), and the platform its own',
-    'src/platform/db/monthly-partitions.ts':
-      "creates and drops the month partitions of the tables modules hand it in their purges, each the module's own",
+    'src/platform/db/time-partitions.ts':
+      'creates and drops the month and day partitions of the tables modules hand it (their purges, the request log), ' +
+      "each the module's own",
   },
   history: {
     'src/modules/webhooks/migrations/0014_webhooks.sql':

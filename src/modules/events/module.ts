@@ -1,5 +1,5 @@
 import { OpaqueCursors } from '../../platform/crypto/opaque-cursors.js';
-import { partitionSweepPurge } from '../../platform/db/monthly-partitions.js';
+import { partitionSweepPurge } from '../../platform/db/time-partitions.js';
 import { defineModule } from '../manifest.js';
 import { EventFeed } from './event-feed.js';
 import { eventStreamRoutes } from './event-stream.routes.js';

@@ -1,4 +1,4 @@
-import { partitionSweepPurge } from '../../platform/db/monthly-partitions.js';
+import { partitionSweepPurge } from '../../platform/db/time-partitions.js';
 import { outboxEmail, SmtpTransport } from '../../platform/mail/email-transport.js';
 import { outboxSms, TwilioSms } from '../../platform/sms/sms-transport.js';
 import { defineModule } from '../manifest.js';

@@ -2,11 +2,11 @@
 // second in one statement, so the requests themselves never wait for it. What a crash of the process loses is the
 // last quarter second of a development aid; what is written is read by any node.
 import type { Pool } from '../../platform/db/pool.js';
+import { sweepPartitions, type TimePartitioned } from '../../platform/db/time-partitions.js';
 import type { Logger } from '../../platform/observability/logger.js';
 import {
   insertRequestLogs,
   listRequestLogs,
-  purgeRequestLogs,
   type RequestLogEntry,
   type RequestLogFilter,
   type RequestLogRow,
@@ -14,8 +14,19 @@ import {
 
 const FLUSH_MS = 250;
 const MAX_BUFFER = 5000;
-const RETENTION_MS = 24 * 3600_000;
 const PURGE_EVERY_MS = 10 * 60_000;
+
+/**
+ * The lines are partitioned by day of `at` (real time, as they are written) and kept 24 hours: a day's partition goes
+ * whole once its last line is a day old (docs/operations.md, "Retention").
+ */
+export const REQUEST_LOG_PARTITIONS: TimePartitioned = {
+  table: 'request_logs',
+  column: 'at',
+  period: 'day',
+  retentionDays: 1,
+  unlogged: true,
+};
 
 export class RequestLogWriter {
   private buffer: RequestLogEntry[] = [];
@@ -44,7 +55,7 @@ export class RequestLogWriter {
     this.timer.unref();
   }
 
-  /** Writes what is gathered (one statement); the retention every ten minutes. */
+  /** Writes what is gathered (one statement); the days ahead and the retention every ten minutes. */
   flush(): Promise<void> {
     this.flushing = this.flushing.then(async () => {
       const entries = this.buffer;
@@ -58,7 +69,9 @@ export class RequestLogWriter {
       }
       if (Date.now() - this.lastPurge >= PURGE_EVERY_MS) {
         this.lastPurge = Date.now();
-        await purgeRequestLogs(this.pool, new Date(Date.now() - RETENTION_MS)).catch(() => 0);
+        await sweepPartitions(this.pool, REQUEST_LOG_PARTITIONS, new Date()).catch((error) =>
+          this.logger.warn({ err: error }, 'request log partitions not swept'),
+        );
       }
     });
     return this.flushing;

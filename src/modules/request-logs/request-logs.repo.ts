@@ -75,11 +75,3 @@ export async function listRequestLogs(sql: Sql, filter: RequestLogFilter): Promi
     correlationId: r.correlation_id,
   }));
 }
-
-/** Entries older than `before`, of every merchant: the retention. */
-export async function purgeRequestLogs(sql: Sql, before: Date): Promise<number> {
-  const { rowCount } = await sql.query('DELETE FROM request_logs /* across merchants: the retention */ WHERE at < $1', [
-    before,
-  ]);
-  return rowCount ?? 0;
-}

@@ -1,4 +1,4 @@
-import { partitionSweepPurge } from '../../platform/db/monthly-partitions.js';
+import { partitionSweepPurge } from '../../platform/db/time-partitions.js';
 import { defineModule } from '../manifest.js';
 import { webhookSecretAad } from './delivery-attempt.js';
 import { deliveryMetrics, registerBacklogGauges } from './delivery-metrics.js';

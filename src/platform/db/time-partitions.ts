@@ -1,21 +1,25 @@
 import type { Pool, PoolClient } from './pool.js';
 
 /**
- * A table partitioned by month of one timestamp column (docs/operations.md, "Retention"), as its conversion left it:
- * `<table>_legacy` (the rows from before, up to a month boundary), one partition per month from there
- * (`<table>_yYYYYmMM`), and `<table>_default` for rows no month holds yet.
+ * A table partitioned by month (or by day) of one timestamp column (docs/operations.md, "Retention"), as its
+ * conversion left it: `<table>_legacy` (the rows from before, up to a boundary), one partition per period from there
+ * (`<table>_yYYYYmMM`, by day `<table>_yYYYYmMMdDD`), and `<table>_default` for rows no period holds yet.
  */
-export interface MonthlyPartitioned {
+export interface TimePartitioned {
   table: string;
   column: string;
+  /** Default month. */
+  period?: 'month' | 'day';
   /** Partitions wholly older than this many days are dropped; 0 keeps everything. */
   retentionDays: number;
   /** Storage parameters each new partition gets (a partitioned table has no storage of its own to hold them). */
   storage?: string;
+  /** New partitions are UNLOGGED (a partitioned table cannot be: each partition says it). */
+  unlogged?: boolean;
 }
 
-/** Months kept ready ahead of the current one. */
-export const MONTHS_AHEAD = 3;
+/** Periods kept ready ahead of the current one. */
+export const PERIODS_AHEAD = 3;
 /** A partition change waits at most this long for its lock, then gives way to traffic (the next sweep tries again). */
 const LOCK_TIMEOUT_MS = 3000;
 
@@ -26,12 +30,19 @@ interface Partition {
   to: Date | undefined;
 }
 
-function monthStart(at: Date, plusMonths = 0): Date {
-  return new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth() + plusMonths, 1));
+type Period = NonNullable<TimePartitioned['period']>;
+
+/** The start of the period `at` is in, `plus` periods on (UTC). */
+function periodStart(period: Period, at: Date, plus = 0): Date {
+  return period === 'month'
+    ? new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth() + plus, 1))
+    : new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), at.getUTCDate() + plus));
 }
 
-function partitionName(table: string, month: Date): string {
-  return `${table}_y${month.getUTCFullYear()}m${String(month.getUTCMonth() + 1).padStart(2, '0')}`;
+function partitionName(table: string, period: Period, start: Date): string {
+  const two = (n: number) => String(n).padStart(2, '0');
+  const month = `${table}_y${start.getUTCFullYear()}m${two(start.getUTCMonth() + 1)}`;
+  return period === 'month' ? month : `${month}d${two(start.getUTCDate())}`;
 }
 
 async function partitionsOf(pool: Pool, table: string): Promise<Partition[]> {
@@ -88,12 +99,13 @@ export interface PartitionSweep {
 }
 
 /**
- * Keeps the current month and MONTHS_AHEAD more partitioned (rows the default partition took for such a month move
- * into it, in the same transaction), and drops every partition whose rows are all older than the retention (the
+ * Keeps the current period and PERIODS_AHEAD more partitioned (rows the default partition took for such a period
+ * move into it, in the same transaction), and drops every partition whose rows are all older than the retention (the
  * legacy partition too, once its newest possible row is). Dropping detaches first; both wait at most a few seconds
  * for their lock. Idempotent: any node may run it, any number of times.
  */
-export async function sweepPartitions(pool: Pool, spec: MonthlyPartitioned, now: Date): Promise<PartitionSweep> {
+export async function sweepPartitions(pool: Pool, spec: TimePartitioned, now: Date): Promise<PartitionSweep> {
+  const period = spec.period ?? 'month';
   const sweep: PartitionSweep = { created: [], dropped: [] };
   const table = ident(spec.table);
   const column = ident(spec.column);
@@ -106,18 +118,19 @@ export async function sweepPartitions(pool: Pool, spec: MonthlyPartitioned, now:
   const partitions = await partitionsOf(pool, spec.table);
   const legacyEnd = partitions.find((p) => p.from === null)?.to;
   const fallback = partitions.find((p) => p.from === undefined);
-  // Every month from the end of the newest partition (a sweep that did not run for a while, a clock moved ahead: the
-  // default partition took those rows) to MONTHS_AHEAD past the current one.
+  // Every period from the end of the newest partition (a sweep that did not run for a while, a clock moved ahead: the
+  // default partition took those rows) to PERIODS_AHEAD past the current one.
   const ends = partitions.map((p) => p.to?.getTime() ?? 0);
   const latestEnd = new Date(Math.max(0, ...ends));
-  const first = latestEnd.getTime() > 0 && latestEnd < monthStart(now) ? monthStart(latestEnd) : monthStart(now);
-  const last = monthStart(now, MONTHS_AHEAD);
-  for (let month = first; month <= last; month = monthStart(month, 1)) {
-    const next = monthStart(month, 1);
-    if (legacyEnd && month < legacyEnd) continue;
-    if (partitions.some((p) => p.from instanceof Date && p.from.getTime() === month.getTime())) continue;
-    const name = partitionName(spec.table, month);
-    const range = [month.toISOString(), next.toISOString()].map((v) => `'${v}'::timestamptz`);
+  const current = periodStart(period, now);
+  const first = latestEnd.getTime() > 0 && latestEnd < current ? periodStart(period, latestEnd) : current;
+  const last = periodStart(period, now, PERIODS_AHEAD);
+  for (let start = first; start <= last; start = periodStart(period, start, 1)) {
+    const next = periodStart(period, start, 1);
+    if (legacyEnd && start < legacyEnd) continue;
+    if (partitions.some((p) => p.from instanceof Date && p.from.getTime() === start.getTime())) continue;
+    const name = partitionName(spec.table, period, start);
+    const range = [start.toISOString(), next.toISOString()].map((v) => `'${v}'::timestamptz`);
     const done = await inTransaction(pool, async (client) => {
       if (fallback) {
         const from = ident(fallback.name);
@@ -127,9 +140,10 @@ export async function sweepPartitions(pool: Pool, spec: MonthlyPartitioned, now:
         );
         await client.query(`DELETE FROM ${from} WHERE ${column} >= ${range[0]} AND ${column} < ${range[1]}`);
       }
+      const storage = spec.storage ? ` WITH (${spec.storage})` : '';
       await client.query(
-        `CREATE TABLE ${ident(name)} PARTITION OF ${table} FOR VALUES FROM (${range[0]}) TO (${range[1]})` +
-          (spec.storage ? ` WITH (${spec.storage})` : ''),
+        `CREATE ${spec.unlogged ? 'UNLOGGED ' : ''}TABLE ${ident(name)} PARTITION OF ${table}
+         FOR VALUES FROM (${range[0]}) TO (${range[1]})${storage}`,
       );
       // Into the partition itself: an insert through the parent would fire its statement triggers again (the
       // events' webhook fan-out) for rows that were recorded long ago.
@@ -153,7 +167,7 @@ export async function sweepPartitions(pool: Pool, spec: MonthlyPartitioned, now:
 }
 
 /** The sweep as a module's purge in the maintenance job (every 10 minutes): how many partitions it made or dropped. */
-export function partitionSweepPurge(name: string, pool: Pool, spec: MonthlyPartitioned) {
+export function partitionSweepPurge(name: string, pool: Pool, spec: TimePartitioned) {
   return {
     name,
     async purge(now: Date): Promise<number> {

@@ -21,6 +21,7 @@ import { linksBenchmark } from './links.js';
 import { drainExport, liveHeapGrowth } from './live-heap.js';
 import { nachaBenchmark } from './nacha.js';
 import { partnerBenchmark } from './partner.js';
+import { paymentGrowth } from './payment-growth.js';
 import { PG_STATEMENTS, pgStatementsSettings, printPgStatements, resetPgStatements } from './pg-statements.js';
 import { posBenchmark } from './pos.js';
 import { retentionBenchmark } from './retention.js';
@@ -793,13 +794,51 @@ if (!ONLY || ONLY.some((part) => 'partner'.includes(part))) {
 }
 
 // Run 12: the dashboard's home page and transactions list for a merchant with 1,000,000 transactions this month.
-// Retention: a month of delivery logs dropped from one table (DELETE, VACUUM) and from month partitions (DROP).
+// Retention: a month of delivery logs dropped from one table (DELETE, VACUUM) and from month partitions (DROP); and
+// what a million payments add to the database, kept and dropped after a retention.
 let retention: Awaited<ReturnType<typeof retentionBenchmark>> | undefined;
+let growth: Awaited<ReturnType<typeof paymentGrowth>> | undefined;
 if (!ONLY || ONLY.some((part) => 'retention'.includes(part))) {
   retention = await retentionBenchmark(db.url);
   console.log(
     `  retention: ${retention.rowsPerMonth.toLocaleString('en-US')} delivery log rows a month; a month dropped by DELETE ${retention.deleteMonthMs} ms (+ VACUUM ${retention.vacuumAfterDeleteMs} ms), by DROP of its partition ${retention.dropMonthMs} ms`,
   );
+  const receiver = fork(path.join(root, 'bench/receiver.ts'), {
+    execArgv: ['--import', 'tsx'],
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  });
+  const receiverPort = await new Promise<number>((resolve) =>
+    receiver.once('message', (m: { port: number }) => resolve(m.port)),
+  );
+  const growthServer = await startServer({
+    WORKERS: '1',
+    WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+    DUPLICATE_CHECK_MINUTES: '0',
+  });
+  try {
+    const payer = await credentials(growthServer);
+    const endpoint = await fetch(`${growthServer.api}/v2/webhooks/endpoints`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${payer.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        name: 'growth',
+        endpointUrl: `http://127.0.0.1:${receiverPort}/hook`,
+        eventTypes: ['transaction.card.captured'],
+      }),
+    });
+    if (!endpoint.ok) throw new Error(`endpoint: ${await endpoint.text()}`);
+    growth = await paymentGrowth({ api: growthServer.api, token: payer.token, databaseUrl: db.url, payments: 10_000 });
+    const mib = (bytes: number) => `${(bytes / 1048576).toFixed(0)} MiB`;
+    console.log(
+      `  growth per million payments (sale, webhook delivered and logged, request logged; ${growth.payments.toLocaleString('en-US')} made): kept ${mib(growth.keptPerMillion)}, dropped after a retention ${mib(growth.droppedPerMillion)}`,
+    );
+    for (const row of growth.perMillion.filter((r) => r.bytes >= 1048576)) {
+      console.log(`    ${row.table.padEnd(28)} ${mib(row.bytes).padStart(9)}  ${row.retention ?? 'kept'}`);
+    }
+  } finally {
+    await stopServer(growthServer);
+    receiver.kill('SIGTERM');
+  }
 }
 
 let dashboard: Awaited<ReturnType<typeof dashboardBenchmark>> | undefined;
@@ -891,6 +930,7 @@ const board = score({
   partner,
   dashboard,
   retention,
+  growth,
   exports: memoryChecks,
 });
 board.print();

@@ -1,6 +1,7 @@
 // Every target `npm run bench` checks, in one place: each figure measured in this run becomes a row of the summary
 // (a figure not measured — BENCH_ONLY — adds no row). The targets are the issues' (docs/performance.md).
 import type { Figure } from './fixed-clients.js';
+import type { PaymentGrowth } from './payment-growth.js';
 import type { RetentionFigures } from './retention.js';
 import { ratioOf, Scoreboard } from './scoreboard.js';
 
@@ -62,6 +63,7 @@ export interface Measured {
   dashboard?: { worstP99Ms: number; weight: { homeGzipBytes: number }; transactions: number };
   exports?: Array<{ name: string; liveHeapGrowthMiB: { small: number; large: number }; rows: [number, number] }>;
   retention?: RetentionFigures;
+  growth?: PaymentGrowth;
 }
 
 /** Ten times the objects may hold at most twice the memory plus this much measurement noise (MiB). */
@@ -221,6 +223,13 @@ export function score(m: Measured): Scoreboard {
     board.info(
       'delivery logs per million rows: one table; partitioned',
       `${(kept.bytesPerMillion.single / 1048576).toFixed(0)} MiB; ${(kept.bytesPerMillion.partitioned / 1048576).toFixed(0)} MiB`,
+    );
+  }
+  if (m.growth) {
+    const mib = (bytes: number) => `${(bytes / 1048576).toFixed(0)} MiB`;
+    board.info(
+      'per million payments: kept for ever; dropped after a retention',
+      `${mib(m.growth.keptPerMillion)}; ${mib(m.growth.droppedPerMillion)}`,
     );
   }
   for (const exported of m.exports ?? []) {

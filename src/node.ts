@@ -10,6 +10,7 @@ import { registerBackupGauges } from './platform/db/backup/backup-metrics.js';
 import { deploymentId } from './platform/db/deployment.js';
 import { Listener } from './platform/db/listener.js';
 import { createPool } from './platform/db/pool.js';
+import { registerPartitionGauges } from './platform/db/time-partitions.js';
 import { IdempotencyStore } from './platform/http/idempotency.js';
 import { RateLimiter } from './platform/http/rate-limit.js';
 import { type App, closeGracefully } from './platform/http/server.js';
@@ -116,6 +117,7 @@ export async function createNode(config: Config, options: NodeOptions): Promise<
     const { services, queues, schedules, workers, purges } = await composeModules(MODULES, platform);
     const jobs = new JobRunner(pool, clock, logger, metrics, config.workers, nodeId, config.jobLeaseSeconds);
     registerQueueGauges(metrics, pool, clock);
+    registerPartitionGauges(metrics, pool);
     // BACKUP_DIR is this host's only when the database is the embedded one.
     registerBackupGauges(metrics, pool, config.databaseUrl ? undefined : config.backupDir);
     jobs.register(maintenanceHandler(pool, clock, logger, purges));

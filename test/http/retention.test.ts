@@ -226,7 +226,17 @@ describe('retention by time partitions', () => {
     });
     assert.equal(receipt.status, 200, receipt.text);
     assert.deepEqual(await homeOf('messages', `related_id = '${sale.transactionId}'`), ['messages_default']);
+    // An operator sees rows waiting in default partitions (the TesseraPartitionsBehind alert), until the sweep.
+    const waiting = async (table: string) => {
+      const text = (await t.request('GET', '/metrics')).text;
+      const line = text.split('\n').find((l) => l.startsWith(`tessera_partition_default_rows{table="${table}"}`));
+      return Number(line?.split(' ').at(-1));
+    };
+    assert.equal(await waiting('messages'), 1);
+    assert.equal(await waiting('events'), 2);
     await t.drain();
+    assert.equal(await waiting('messages'), 0);
+    assert.equal(await waiting('events'), 0);
     const month = `y${target.getUTCFullYear()}m${String(target.getUTCMonth() + 1).padStart(2, '0')}`;
     assert.deepEqual(await homeOf('messages', `related_id = '${sale.transactionId}'`), [`messages_${month}`]);
     assert.deepEqual(await homeOf('webhook_delivery_logs', `created_at >= '${target.toISOString().slice(0, 10)}'`), [

@@ -235,8 +235,10 @@ export async function migrate(
           await applyOne(client, migration, lockTimeoutMs);
           break;
         } catch (error) {
-          const lockTimeout = (error as { code?: string }).code === '55P03';
-          if (!lockTimeout || attempt >= MIGRATION_ATTEMPTS) {
+          // A lock not granted in time, or a deadlock the migration lost (its locks are taken in the order traffic
+          // takes them, so traffic should never be the one to lose): traffic goes first, the migration tries again.
+          const retried = ['55P03', '40P01'].includes((error as { code?: string }).code ?? '');
+          if (!retried || attempt >= MIGRATION_ATTEMPTS) {
             throw new Error(`Migration ${migration.file} failed: ${(error as Error).message}`);
           }
           await new Promise((resolve) => setTimeout(resolve, Math.min(5000, 250 * attempt)));

@@ -77,6 +77,18 @@ export const RESTRUCTURED_MIGRATIONS: readonly RestructuredMigration[] = [
     reconciledBy: [96],
     why: "the old table's key is made on the index 0079 built, instead of built anew under the lock",
   },
+  {
+    version: 83,
+    formerChecksums: ['882c9a6f9829e719794a7b546a63c0d9ed3383ca1e6595fd705a8c3a9be17f55'],
+    statements: 'bf1fc616ddfa5225c9f0686e7ba7cb26fb77c33c96f771b479d49c25ac41b696',
+    why: 'its tables are locked first, in the order a payment takes them (the same schema; it deadlocked with sales)',
+  },
+  {
+    version: 93,
+    formerChecksums: ['bb485d41053732226afcad21eff9036fc451c2c10805a462bbd47738676702ca'],
+    statements: 'a6fcbec77f68ab7697f2c079332fbb497990c7be83177b681e7a6894aac77aa5',
+    why: 'the endpoints are locked before the deliveries, as a change of an endpoint takes them (the same schema)',
+  },
 ];
 
 /** Whether `checksum` is one a database recorded for `version` before the migration was split or corrected. */

@@ -1,3 +1,4 @@
+import { type Metrics, sharedRead } from '../observability/metrics.js';
 import type { Pool, PoolClient } from './pool.js';
 
 /**
@@ -175,4 +176,41 @@ export function partitionSweepPurge(name: string, pool: Pool, spec: TimePartitio
       return sweep.created.length + sweep.dropped.length;
     },
   };
+}
+
+/** A default partition is counted up to this many rows at each scrape (it should hold none). */
+const DEFAULT_ROWS_COUNTED = 100_000;
+
+/**
+ * Rows in each time-partitioned table's default partition: rows no period partition held when they were written, so
+ * the sweep is behind (it did not run, or it could not take its lock). The next sweep moves them into their period;
+ * an operator is told when they stay (docs/operations.md, "Monitoring").
+ */
+export function registerPartitionGauges(metrics: Metrics, pool: Pool): void {
+  const read = sharedRead(async () => {
+    const { rows: defaults } = await pool.query<{ parent: string; name: string }>(
+      `SELECT p.relname AS parent, c.relname AS name
+       FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid JOIN pg_class p ON p.oid = i.inhparent
+       WHERE c.relnamespace = 'public'::regnamespace AND pg_get_expr(c.relpartbound, c.oid) = 'DEFAULT'
+       ORDER BY 1`,
+    );
+    if (defaults.length === 0) return [];
+    const { rows } = await pool.query<{ parent: string; n: number }>(
+      defaults
+        .map(
+          (d, i) =>
+            `SELECT $${i + 1}::text AS parent,
+                    (SELECT count(*)::int FROM (SELECT 1 FROM ${ident(d.name)} LIMIT ${DEFAULT_ROWS_COUNTED}) s) AS n`,
+        )
+        .join(' UNION ALL '),
+      defaults.map((d) => d.parent),
+    );
+    return rows;
+  });
+  metrics.gauge(
+    'tessera_partition_default_rows',
+    "Rows in a time-partitioned table's default partition (no period's partition held them: the sweep is behind)",
+    ['table'],
+    async () => (await read()).map((row) => ({ labels: { table: row.parent }, value: row.n })),
+  );
 }

@@ -4,6 +4,10 @@
 -- partitions (the retention sweep keeps creating them ahead and drops those past EVENT_RETENTION_DAYS, with their
 -- events). The locks are brief: renames, and an attach that the validated check spares its scan and whose indexes
 -- exist already. Same name, same columns: nodes of the previous release keep fanning out, leasing and delivering.
+-- The endpoints first: the new table's link to them locks them, and a change of an endpoint locks it before its
+-- deliveries (cancelling them); taking the deliveries first could deadlock with it.
+LOCK TABLE webhook_endpoints IN SHARE ROW EXCLUSIVE MODE;
+-- Renamed, not rewritten: the partitioned table below takes the name, and nodes of every release find it.
 -- squawk-ignore renaming-table
 ALTER TABLE webhook_deliveries RENAME TO webhook_deliveries_legacy;
 SET LOCAL timezone = 'UTC';

@@ -8,6 +8,7 @@ import type autocannon from 'autocannon';
 import pg from 'pg';
 import { startEmbeddedPostgres } from '../src/platform/db/embedded.js';
 import { migrate } from '../src/platform/db/migrator.js';
+import { sweepPartitions } from '../src/platform/db/time-partitions.js';
 import { freePort } from '../src/platform/net.js';
 import { projectRoot } from '../src/platform/paths.js';
 import { ADYEN_BENCH_ACCOUNT } from './adyen-account.js';
@@ -170,6 +171,26 @@ console.log(
 // Run 1: the node as deployed (configuration cache on, the default).
 const server = await startServer();
 const { token, tokenBody } = await credentials(server);
+// BENCH_PARTITION_MONTHS=N: the monthly-partitioned tables get N months of partitions ahead before anything is
+// measured (a fresh database has five or six; a 400-day retention keeps about eighteen), to see what their number costs.
+const partitionMonths = Number(process.env.BENCH_PARTITION_MONTHS ?? 0);
+if (partitionMonths > 0) {
+  const pool = new pg.Pool({ connectionString: db.url, max: 2 });
+  const ahead = new Date();
+  ahead.setUTCMonth(ahead.getUTCMonth() + partitionMonths);
+  for (const [table, column] of [
+    ['events', 'occurred_at'],
+    ['webhook_deliveries', 'created_at'],
+    ['webhook_delivery_logs', 'created_at'],
+    ['messages', 'created_at'],
+  ] as const) {
+    const sweep = await sweepPartitions(pool, { table, column, retentionDays: 0 }, ahead);
+    console.log(
+      `  ${table}: ${sweep.created.length} partitions made ahead (BENCH_PARTITION_MONTHS=${partitionMonths})`,
+    );
+  }
+  await pool.end();
+}
 const baseline = await measure('baseline: bare Fastify + SELECT 1, same pool', { url: server.baseline });
 const authenticatedGet = await measure('GET /pay-api/v1/configurations/payments', {
   url: `${server.api}/pay-api/v1/configurations/payments`,

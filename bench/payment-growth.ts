@@ -4,6 +4,16 @@
 // and what must stay do.
 import pg from 'pg';
 
+/** The benchmark's raw-card sale (the sandbox's test card; the v1 sale figure and this one send the same). */
+export const RAW_CARD_SALE = {
+  amount: 12.34,
+  accountNumber: '4111111111111111',
+  expirationMonth: 12,
+  expirationYear: 2035,
+  securityCode: '123',
+  billingAddress: { line1: '123 Test St', postalCode: '10001' },
+};
+
 /** Tables whose rows go after a retention: partitions dropped (or rows expired), the setting that says when. */
 export const RETAINED: Readonly<Record<string, string>> = {
   events: 'EVENT_RETENTION_DAYS (400)',
@@ -69,15 +79,7 @@ export async function paymentGrowth(options: {
         const res = await fetch(`${options.api}/pay-api/v1/transactions/sale`, {
           method: 'POST',
           headers: { authorization: `Bearer ${options.token}`, 'content-type': 'application/json' },
-          body: JSON.stringify({
-            amount: 12.34,
-            accountNumber: '4111111111111111',
-            expirationMonth: 12,
-            expirationYear: 2035,
-            securityCode: '123',
-            billingAddress: { line1: '123 Test St', postalCode: '10001' },
-            referenceId: `growth-${next}`,
-          }),
+          body: JSON.stringify({ ...RAW_CARD_SALE, referenceId: `growth-${next}` }),
         });
         if (!res.ok) throw new Error(`payment growth: sale ${res.status} ${await res.text()}`);
         await res.arrayBuffer();

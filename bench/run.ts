@@ -22,7 +22,7 @@ import { linksBenchmark } from './links.js';
 import { drainExport, liveHeapGrowth } from './live-heap.js';
 import { nachaBenchmark } from './nacha.js';
 import { partnerBenchmark } from './partner.js';
-import { paymentGrowth } from './payment-growth.js';
+import { paymentGrowth, RAW_CARD_SALE } from './payment-growth.js';
 import { PG_STATEMENTS, pgStatementsSettings, printPgStatements, resetPgStatements } from './pg-statements.js';
 import { posBenchmark } from './pos.js';
 import { retentionBenchmark } from './retention.js';
@@ -143,6 +143,32 @@ const machine = () => ({
   node: process.version,
   command: `${ONLY ? `BENCH_ONLY='${ONLY.join('|')}' ` : ''}${process.env.BENCH_DURATION ? `BENCH_DURATION=${DURATION} ` : ''}npm run bench`,
 });
+
+/** The loopback webhook receiver (bench/receiver.ts) in a process of its own, once it listens. */
+async function startReceiver(): Promise<{ receiver: ChildProcess; receiverPort: number }> {
+  const receiver = fork(path.join(root, 'bench/receiver.ts'), {
+    execArgv: ['--import', 'tsx'],
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  });
+  const receiverPort = await new Promise<number>((resolve) =>
+    receiver.once('message', (m: { port: number }) => resolve(m.port)),
+  );
+  return { receiver, receiverPort };
+}
+
+/** A webhook endpoint of the merchant's, subscribed to its card captures, at the receiver. */
+async function subscribeCaptures(server: Server, token: string, name: string, receiverPort: number): Promise<void> {
+  const res = await fetch(`${server.api}/v2/webhooks/endpoints`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({
+      name,
+      endpointUrl: `http://127.0.0.1:${receiverPort}/hook`,
+      eventTypes: ['transaction.card.captured'],
+    }),
+  });
+  if (!res.ok) throw new Error(`endpoint: ${await res.text()}`);
+}
 
 async function credentials(server: Server) {
   const merchant = await call('POST', `${server.api}/admin/v1/merchants`, { companyName: 'Bench Merchant' });
@@ -285,17 +311,7 @@ async function profiled<T>(label: string, work: () => Promise<T>, table = 'trans
   return result;
 }
 const rawSale = await profiled('the raw-card sale', () =>
-  measure(
-    'POST /pay-api/v1/transactions/sale (raw card)',
-    sale({
-      amount: 12.34,
-      accountNumber: '4111111111111111',
-      expirationMonth: 12,
-      expirationYear: 2035,
-      securityCode: '123',
-      billingAddress: { line1: '123 Test St', postalCode: '10001' },
-    }),
-  ),
+  measure('POST /pay-api/v1/transactions/sale (raw card)', sale(RAW_CARD_SALE)),
 );
 // The version 2 create of the same raw-card sale: the v2 layer's cost over the v1 route (target >= 0.9).
 const v2Sale = await measure(
@@ -368,15 +384,8 @@ if (isSelected(ADYEN_SALE)) {
   adyenSale = await profiled('the Adyen sale', () =>
     measure(
       ADYEN_SALE,
-      sale({
-        amount: 12.34,
-        accountNumber: '4111111111111111',
-        expirationMonth: 12,
-        expirationYear: 2035,
-        securityCode: '737',
-        billingAddress: { line1: '123 Test St', postalCode: '10001' },
-        paymentProcessorId: adyen.id,
-      }),
+      // Adyen's test cards take the security code 737.
+      sale({ ...RAW_CARD_SALE, securityCode: '737', paymentProcessorId: adyen.id }),
     ),
   );
   const violations = await new Promise<{ count: number; violations: string[] }>((resolve) => {
@@ -420,13 +429,7 @@ const memoryChecks: Array<{
   bytes?: [number, number];
 }> = [];
 if (!ONLY || ONLY.some((part) => 'webhook delivery'.includes(part))) {
-  const receiver = fork(path.join(root, 'bench/receiver.ts'), {
-    execArgv: ['--import', 'tsx'],
-    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
-  });
-  const receiverPort = await new Promise<number>((resolve) =>
-    receiver.once('message', (m: { port: number }) => resolve(m.port)),
-  );
+  const { receiver, receiverPort } = await startReceiver();
   const drain = () =>
     new Promise<{ count: number; arrivals: Array<[string, number]> }>((resolve) => {
       receiver.once('message', resolve as (m: unknown) => void);
@@ -434,16 +437,7 @@ if (!ONLY || ONLY.some((part) => 'webhook delivery'.includes(part))) {
     });
   const hookServer = await startServer({ WORKERS: '1', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' }, ['--expose-gc']);
   const hook = await credentials(hookServer);
-  const endpointResponse = await fetch(`${hookServer.api}/v2/webhooks/endpoints`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${hook.token}`, 'content-type': 'application/json' },
-    body: JSON.stringify({
-      name: 'bench',
-      endpointUrl: `http://127.0.0.1:${receiverPort}/hook`,
-      eventTypes: ['transaction.card.captured'],
-    }),
-  });
-  if (!endpointResponse.ok) throw new Error(`endpoint: ${await endpointResponse.text()}`);
+  await subscribeCaptures(hookServer, hook.token, 'bench', receiverPort);
   const events = new pg.Pool({ connectionString: db.url, max: 4 });
   const { rows: owner } = await events.query<{ merchant_id: string }>(
     'SELECT merchant_id FROM webhook_endpoints LIMIT 1',
@@ -824,13 +818,7 @@ if (!ONLY || ONLY.some((part) => 'retention'.includes(part))) {
   console.log(
     `  retention: ${retention.rowsPerMonth.toLocaleString('en-US')} delivery log rows a month; a month dropped by DELETE ${retention.deleteMonthMs} ms (+ VACUUM ${retention.vacuumAfterDeleteMs} ms), by DROP of its partition ${retention.dropMonthMs} ms`,
   );
-  const receiver = fork(path.join(root, 'bench/receiver.ts'), {
-    execArgv: ['--import', 'tsx'],
-    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
-  });
-  const receiverPort = await new Promise<number>((resolve) =>
-    receiver.once('message', (m: { port: number }) => resolve(m.port)),
-  );
+  const { receiver, receiverPort } = await startReceiver();
   const growthServer = await startServer({
     WORKERS: '1',
     WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
@@ -838,16 +826,7 @@ if (!ONLY || ONLY.some((part) => 'retention'.includes(part))) {
   });
   try {
     const payer = await credentials(growthServer);
-    const endpoint = await fetch(`${growthServer.api}/v2/webhooks/endpoints`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${payer.token}`, 'content-type': 'application/json' },
-      body: JSON.stringify({
-        name: 'growth',
-        endpointUrl: `http://127.0.0.1:${receiverPort}/hook`,
-        eventTypes: ['transaction.card.captured'],
-      }),
-    });
-    if (!endpoint.ok) throw new Error(`endpoint: ${await endpoint.text()}`);
+    await subscribeCaptures(growthServer, payer.token, 'growth', receiverPort);
     growth = await paymentGrowth({ api: growthServer.api, token: payer.token, databaseUrl: db.url, payments: 10_000 });
     const mib = (bytes: number) => `${(bytes / 1048576).toFixed(0)} MiB`;
     console.log(

@@ -103,6 +103,14 @@ describe('retention by time partitions', () => {
     return page.items as Array<{ cursor: string; correlationId: string; status: number }>;
   };
   const withoutCursor = (lines: Array<{ cursor: string }>) => lines.map(({ cursor: _, ...line }) => line);
+  /** A partitioned table's partitions, by name, and whether each is logged ('p') or unlogged ('u'). */
+  const partitionsOf = (table: string) =>
+    t.query<{ name: string; persistence: string }>(
+      `SELECT c.relname AS name, c.relpersistence AS persistence FROM pg_inherits i
+       JOIN pg_class c ON c.oid = i.inhrelid WHERE i.inhparent = $1::regclass ORDER BY 1`,
+      [table],
+    );
+  const partitionNames = async (table: string) => (await partitionsOf(table)).map((p) => p.name);
   const homeOf = async (table: string, where: string) =>
     (await t.query<{ home: string }>(`SELECT tableoid::regclass::text AS home FROM ${table} WHERE ${where}`)).map(
       (r) => r.home,
@@ -257,11 +265,7 @@ describe('retention by time partitions', () => {
 
     // Messages keep 31 days: the old table's rows (all before the boundary) and the first months are gone; the
     // delivery logs keep everything (the specification records a delivery's last failure permanently).
-    const messageParts = (
-      await t.query<{ name: string }>(
-        "SELECT c.relname AS name FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid WHERE i.inhparent = 'messages'::regclass",
-      )
-    ).map((r) => r.name);
+    const messageParts = await partitionNames('messages');
     assert.ok(!messageParts.includes('messages_legacy'), messageParts.join());
     assert.ok(messageParts.includes(`messages_${month}`));
     const outbox = (await t.expectOk(t.admin('GET', `/admin/v1/sandbox/outbox?merchantId=${m.id}&pageSize=100`)))
@@ -276,12 +280,7 @@ describe('retention by time partitions', () => {
 
     // Events and deliveries keep 31 days too (EVENT_RETENTION_DAYS): the old tables went, the new month stays.
     for (const table of ['events', 'webhook_deliveries']) {
-      const parts = (
-        await t.query<{ name: string }>(
-          `SELECT c.relname AS name FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
-           WHERE i.inhparent = '${table}'::regclass`,
-        )
-      ).map((r) => r.name);
+      const parts = await partitionNames(table);
       assert.ok(!parts.includes(`${table}_legacy`), parts.join());
       assert.ok(parts.includes(`${table}_${month}`), parts.join());
     }
@@ -301,11 +300,7 @@ describe('retention by time partitions', () => {
     // is run as that writer runs it, at instants ahead of now.
     const pool = createPool(database.url, 2, 'tessera-tests');
     try {
-      const parts = async () =>
-        t.query<{ name: string; persistence: string }>(
-          `SELECT c.relname AS name, c.relpersistence AS persistence FROM pg_inherits i
-           JOIN pg_class c ON c.oid = i.inhrelid WHERE i.inhparent = 'request_logs'::regclass ORDER BY 1`,
-        );
+      const parts = () => partitionsOf('request_logs');
       const day = (at: Date) =>
         `request_logs_y${at.getUTCFullYear()}m${String(at.getUTCMonth() + 1).padStart(2, '0')}d${String(at.getUTCDate()).padStart(2, '0')}`;
       const now = new Date();
@@ -323,7 +318,7 @@ describe('retention by time partitions', () => {
       const later = new Date(now.getTime() + 5 * 86_400_000);
       const sweep = await sweepPartitions(pool, REQUEST_LOG_PARTITIONS, later);
       assert.ok(sweep.dropped.includes('request_logs_legacy'), sweep.dropped.join());
-      const names = (await parts()).map((p) => p.name);
+      const names = await partitionNames('request_logs');
       assert.ok(!names.includes('request_logs_legacy'));
       for (const offset of [-1, 0, 1, 2, 3]) {
         assert.ok(names.includes(day(new Date(later.getTime() + offset * 86_400_000))), `${offset}: ${names.join()}`);

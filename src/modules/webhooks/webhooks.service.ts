@@ -29,6 +29,7 @@ import {
   listLogs,
   logsOfEvents,
   recordAttempts,
+  releaseLeases,
   streamLogs,
   unleasedBecause,
   updateEndpoint,
@@ -251,12 +252,7 @@ export class WebhooksService {
       }
       throw new ConflictError('An attempt of this delivery is in progress; try again in a moment.');
     }
-    const release = () =>
-      this.pool.query(
-        `UPDATE /* across merchants: a lease taken by delivery id */ webhook_deliveries
-         SET locked_by = NULL, locked_until = NULL WHERE id = $1 AND locked_by = $2`,
-        [delivery.id, lockedBy],
-      );
+    const release = () => releaseLeases(this.pool, [delivery.id], lockedBy);
     if (delivery.status === 'Delivered') {
       await release();
       throw ValidationError.field('deliveryLogId', 'This delivery has since succeeded; there is nothing to retry.');

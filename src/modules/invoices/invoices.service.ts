@@ -88,12 +88,19 @@ export class InvoicesService {
     const totalCents = calculationOf(content).totalCents;
     for (let attempt = 1; ; attempt++) {
       try {
-        await this.drafts.submit({ ...content, id, merchantId, totalCents, at: this.deps.clock.now() });
+        await this.drafts.submit({
+          ...content,
+          id,
+          merchantId,
+          totalCents,
+          at: this.deps.clock.now(),
+          afterCollision: attempt > 1,
+        });
         break;
       } catch (error) {
         if (!isNumberTaken(error)) throw error;
-        // A generated number a client took meanwhile (committed after this statement's snapshot): the next try sees
-        // it and skips it.
+        // The counter's next number is one a client chose (or took meanwhile, committed after this statement's
+        // snapshot): the next try walks past every number taken.
         if (content.number === null && attempt < 3) continue;
         throw ValidationError.field('number', 'An invoice with this number exists.');
       }

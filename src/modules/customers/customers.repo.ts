@@ -1,3 +1,4 @@
+import type { QueryConfig } from 'pg';
 import type { Sql } from '../../platform/db/pool.js';
 import { sqlIds } from '../../platform/db/sql-ids.js';
 import { likePattern, type PageRequest } from '../../platform/http/paging.js';
@@ -92,12 +93,14 @@ function toStats(row: StatsRow): CustomerStats {
   };
 }
 
-export async function insertCustomer(sql: Sql, customer: Customer): Promise<void> {
-  await sql.query(
-    `INSERT INTO customers (id, merchant_id, first_name, last_name, company_name, email, mobile_phone_number,
+/** The insert as a value, for a caller that pipelines it with its own statements (`Tx.batch`). */
+export function insertCustomerQuery(customer: Customer): QueryConfig {
+  return {
+    name: 'customers.insert',
+    text: `INSERT INTO customers (id, merchant_id, first_name, last_name, company_name, email, mobile_phone_number,
        sms_notifications_enabled, use_billing_as_shipping, billing_address, shipping_address, created_at, modified_at)
      VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$12)`,
-    [
+    values: [
       customer.id,
       customer.merchantId,
       customer.firstName,
@@ -111,7 +114,7 @@ export async function insertCustomer(sql: Sql, customer: Customer): Promise<void
       customer.shippingAddress,
       customer.createdAt,
     ],
-  );
+  };
 }
 
 export async function replaceCustomer(

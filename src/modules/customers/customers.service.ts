@@ -1,3 +1,4 @@
+import type { QueryConfig } from 'pg';
 import type { Clock } from '../../platform/clock/clock.js';
 import { newId } from '../../platform/crypto/ids.js';
 import { groupedLookup } from '../../platform/db/grouped.js';
@@ -16,7 +17,7 @@ import {
   findCustomer,
   findCustomersById,
   findCustomerWithStats,
-  insertCustomer,
+  insertCustomerQuery,
   listCustomers,
   replaceCustomer,
   setDefaults,
@@ -106,6 +107,13 @@ export class CustomersService {
   private readonly lookUp = groupedLookup((ids) => findCustomersById(this.pool, ids));
 
   async create(merchantId: string, input: CustomerInput, sql: Sql = this.pool): Promise<{ id: string }> {
+    const { id, query } = this.creation(merchantId, input);
+    await sql.query(query);
+    return { id };
+  }
+
+  /** A new customer's id and insert, for a caller that sends the insert with its own statements (`Tx.batch`). */
+  creation(merchantId: string, input: CustomerInput): { id: string; query: QueryConfig } {
     const now = this.clock.now();
     const customer: Customer = {
       id: newId(),
@@ -116,8 +124,7 @@ export class CustomersService {
       createdAt: now,
       modifiedAt: now,
     };
-    await insertCustomer(sql, customer);
-    return { id: customer.id };
+    return { id: customer.id, query: insertCustomerQuery(customer) };
   }
 
   /**

@@ -8,7 +8,7 @@ import type { MerchantsService } from '../merchants/merchants.service.js';
 import type { Channel } from '../messages/messages.model.js';
 import type { MessagesService } from '../messages/messages.service.js';
 import { type InvoiceContact, invoiceContact } from './invoice-contact.js';
-import { invoiceEmail, invoiceSms, paymentSms, pdfFilename } from './invoice-messages.js';
+import { invoiceEmail, invoiceSms, paymentSms, pdfFilename, type Sender } from './invoice-messages.js';
 import type { InvoiceSettingsService } from './invoice-settings.js';
 import { INVOICE_STATUS_NAMES, type Invoice, InvoiceStatus } from './invoices.model.js';
 import { findInvoice } from './invoices.repo.js';
@@ -48,6 +48,11 @@ export class InvoiceDelivery {
     });
   }
 
+  /** What messages say about the merchant: its configuration, cached per node (read it before a transaction). */
+  sender(merchantId: string): Promise<Sender> {
+    return this.deps.merchants.getConfiguration(merchantId);
+  }
+
   payUrl(invoice: Pick<Invoice, 'publicToken'>): string | null {
     return invoice.publicToken ? `${this.deps.publicBaseUrl}/invoices/${invoice.publicToken}` : null;
   }
@@ -69,17 +74,20 @@ export class InvoiceDelivery {
   /**
    * In the publishing transaction: the invoice by email when its customer has an address, by SMS when they have a
    * number and agreed to SMS. A channel this deployment cannot send on is skipped (production without a transport).
+   * `sender` is the merchant's configuration, read by the caller before its transaction took a connection.
    */
-  async published(tx: Sql, invoice: Invoice, known?: InvoiceContact): Promise<void> {
+  async published(tx: Sql, invoice: Invoice, sender: Sender, known?: InvoiceContact): Promise<void> {
     const contact = known ?? (await invoiceContact(this.deps.customers, invoice, tx));
     if (contact.email && this.deps.messages.available('email'))
-      await this.queueEmail(tx, invoice, contact.email, contact);
+      await this.queueEmail(tx, invoice, sender, contact.email, contact);
     const phone = contact.mobileNumber ? toE164(contact.mobileNumber) : null;
-    if (phone && contact.smsConsent && this.deps.messages.available('sms')) await this.queueSms(tx, invoice, phone);
+    if (phone && contact.smsConsent && this.deps.messages.available('sms'))
+      await this.queueSms(tx, invoice, sender, phone);
   }
 
   /** `send-email-notification`: to the given address, else the customer's. */
   async sendEmail(merchantId: string, invoiceId: string, to: string | null): Promise<QueuedMessage> {
+    const sender = await this.sender(merchantId);
     return withTransaction(this.deps.pool, async (tx) => {
       const invoice = await this.sendable(tx, merchantId, invoiceId);
       const contact = await invoiceContact(this.deps.customers, invoice, tx);
@@ -87,7 +95,7 @@ export class InvoiceDelivery {
       if (!address) {
         throw ValidationError.field('email', "The invoice's customer has no email address: give one in 'email'.");
       }
-      return this.queueEmail(tx, invoice, address, contact);
+      return this.queueEmail(tx, invoice, sender, address, contact);
     });
   }
 
@@ -96,6 +104,7 @@ export class InvoiceDelivery {
    * on publication).
    */
   async sendSms(merchantId: string, invoiceId: string, to: string | null): Promise<QueuedMessage> {
+    const sender = await this.sender(merchantId);
     return withTransaction(this.deps.pool, async (tx) => {
       const invoice = await this.sendable(tx, merchantId, invoiceId);
       let number = to?.trim() || null;
@@ -119,7 +128,7 @@ export class InvoiceDelivery {
       if (!phone) {
         throw ValidationError.field('mobileNumber', 'A mobile number is +country code and number, or 10 US digits.');
       }
-      return this.queueSms(tx, invoice, phone);
+      return this.queueSms(tx, invoice, sender, phone);
     });
   }
 
@@ -156,9 +165,14 @@ export class InvoiceDelivery {
     return invoice;
   }
 
-  private async queueEmail(tx: Sql, invoice: Invoice, to: string, contact: InvoiceContact): Promise<QueuedMessage> {
-    const merchant = await this.deps.merchants.getMerchantIn(tx, invoice.merchantId);
-    const { subject, text } = invoiceEmail(invoice, merchant, contact, this.payUrl(invoice));
+  private async queueEmail(
+    tx: Sql,
+    invoice: Invoice,
+    sender: Sender,
+    to: string,
+    contact: InvoiceContact,
+  ): Promise<QueuedMessage> {
+    const { subject, text } = invoiceEmail(invoice, sender, contact, this.payUrl(invoice));
     const messageId = await this.deps.messages.queue(tx, {
       merchantId: invoice.merchantId,
       channel: 'email',
@@ -172,14 +186,13 @@ export class InvoiceDelivery {
     return { messageId, channel: 'email', to };
   }
 
-  private async queueSms(tx: Sql, invoice: Invoice, to: string): Promise<QueuedMessage> {
-    const merchant = await this.deps.merchants.getMerchantIn(tx, invoice.merchantId);
+  private async queueSms(tx: Sql, invoice: Invoice, sender: Sender, to: string): Promise<QueuedMessage> {
     const messageId = await this.deps.messages.queue(tx, {
       merchantId: invoice.merchantId,
       channel: 'sms',
       to,
       subject: null,
-      text: invoiceSms(invoice, merchant, this.payUrl(invoice)),
+      text: invoiceSms(invoice, sender, this.payUrl(invoice)),
       attachments: [],
       relatedType: 'invoice',
       relatedId: invoice.id,

@@ -1,5 +1,5 @@
 import type { Clock } from '../../platform/clock/clock.js';
-import type { Pool, Sql } from '../../platform/db/pool.js';
+import { type Pool, prepared, type Sql } from '../../platform/db/pool.js';
 import { ValidationError } from '../../platform/http/errors.js';
 import type { MerchantsService } from '../merchants/merchants.service.js';
 import { findActiveProcessor } from '../payments/processors.js';
@@ -71,8 +71,14 @@ const COLUMNS: Array<[keyof InvoiceSettings, string]> = [
   ['newZcpFeatureEnabled', 'new_zcp_feature_enabled'],
 ];
 
+// Prepared (each invoice created reads them, and planning the read took longer than running it).
+const settingsRead = prepared(
+  'invoice-settings.read',
+  `SELECT ${COLUMNS.map(([, column]) => column).join(', ')} FROM invoice_settings WHERE merchant_id = $1`,
+);
+
 async function readSettings(sql: Sql, merchantId: string): Promise<InvoiceSettings> {
-  const { rows } = await sql.query('SELECT * FROM invoice_settings WHERE merchant_id = $1', [merchantId]);
+  const { rows } = await sql.query(settingsRead([merchantId]));
   const r = rows[0];
   if (!r) return { ...DEFAULT_SETTINGS };
   const settings = { ...DEFAULT_SETTINGS } as Record<string, unknown>;

@@ -217,14 +217,21 @@ export async function deleteDraft(sql: Sql, merchantId: string, id: string): Pro
   return rowCount === 1;
 }
 
-export async function findInvoice(sql: Sql, merchantId: string, id: string, lock = false): Promise<Invoice | null> {
+/** The read as a value, for a caller that pipelines it (`Tx.batch`); `invoiceOf` maps its result. */
+export function findInvoiceQuery(merchantId: string, id: string, lock = false): QueryConfig {
   // Prepared: each invoice created and published reads itself three times, and planning the read cost more than it.
-  const { rows } = await sql.query({
+  return {
     name: lock ? 'invoices.find-for-update' : 'invoices.find',
     text: `${SELECT} WHERE v.id = $1 AND v.merchant_id = $2${lock ? ' FOR UPDATE OF v' : ''}`,
     values: [id, merchantId],
-  });
-  return rows[0] ? toInvoice(rows[0]) : null;
+  };
+}
+
+export const invoiceOf = ({ rows }: { rows: Record<string, unknown>[] }): Invoice | null =>
+  rows[0] ? toInvoice(rows[0]) : null;
+
+export async function findInvoice(sql: Sql, merchantId: string, id: string, lock = false): Promise<Invoice | null> {
+  return invoiceOf(await sql.query(findInvoiceQuery(merchantId, id, lock)));
 }
 
 /** A published invoice by its hosted page's token (the payer's side: no merchant scope, the token is the key). */
@@ -272,7 +279,20 @@ export async function moveInvoice(
   at: Date,
   move: InvoiceMove = {},
 ): Promise<boolean> {
-  const { rowCount } = await sql.query({
+  const { rowCount } = await sql.query(moveInvoiceQuery(merchantId, id, from, to, at, move));
+  return rowCount === 1;
+}
+
+/** The move as a value, for a caller that pipelines it (`Tx.batch`); it moved the invoice when its rowCount is 1. */
+export function moveInvoiceQuery(
+  merchantId: string,
+  id: string,
+  from: readonly number[],
+  to: number,
+  at: Date,
+  move: InvoiceMove = {},
+): QueryConfig {
+  return {
     name: 'invoices.move',
     text: `UPDATE invoices SET status_id = $4::smallint, modified_at = $5,
        customer_id = coalesce($6, customer_id),
@@ -295,8 +315,7 @@ export async function moveInvoice(
       move.published ?? false,
       move.publicToken ?? null,
     ],
-  });
-  return rowCount === 1;
+  };
 }
 
 export interface InvoiceFilter {

@@ -20,11 +20,14 @@ import {
   deleteDraft,
   expireOverdue,
   findInvoice,
+  findInvoiceQuery,
   type InvoiceFilter,
+  invoiceOf,
   insertInvoiceQuery,
   isNumberTaken,
   listInvoices,
   moveInvoice,
+  moveInvoiceQuery,
   replaceDraft,
 } from './invoices.repo.js';
 import type { InvoiceBody } from './invoices.schemas.js';
@@ -146,28 +149,37 @@ export class InvoicesService {
    * Draft → Published; an invoice with only an inline customer gets a customer record, the invoice a hosted page
    * (an unguessable token), and its customer the invoice by email and SMS (queued in the same transaction).
    */
+  /**
+   * Draft → Published, in three round trips: the locked read; the customer made from the inline one, the move and the
+   * read of the published invoice, together; the messages with COMMIT. (Six before, with a read back after COMMIT.)
+   */
   async publish(merchantId: string, id: string): Promise<Invoice> {
-    await withTransaction(this.deps.pool, async (tx) => {
+    const sender = await this.deps.delivery.sender(merchantId);
+    return withTransaction(this.deps.pool, async (tx) => {
       const invoice = await findInvoice(tx, merchantId, id, true);
       if (!invoice) throw new NotFoundError('Invoice', id);
       this.mustBe(invoice, [InvoiceStatus.Draft], 'Only a Draft can be published.');
-      let customerId = invoice.customerId;
-      const fromInline = !customerId && invoice.customer !== null;
-      if (fromInline) customerId = (await this.deps.customers.create(merchantId, { ...invoice.customer! }, tx)).id;
+      const fromInline = !invoice.customerId && invoice.customer !== null;
+      const newCustomer = fromInline ? this.deps.customers.creation(merchantId, { ...invoice.customer! }) : undefined;
+      const customerId = newCustomer?.id ?? invoice.customerId;
       const now = this.deps.clock.now();
       const publicToken = randomSecret(24);
-      const published = { ...invoice, statusId: InvoiceStatus.Published, customerId, publicToken, publishedAt: now };
-      // A customer made from the inline one has its details: no need to read them back.
-      await this.deps.delivery.published(tx, published, fromInline ? inlineContact(invoice.customer) : undefined);
-      // The move last (the row is locked since the read above): its trigger's status counts are shared by the
-      // merchant's invoices, and are held from here to COMMIT only.
-      await moveInvoice(tx, merchantId, id, [InvoiceStatus.Draft], InvoiceStatus.Published, now, {
-        ...(customerId ? { customerId } : {}),
-        published: true,
-        publicToken,
-      });
+      // The move is the last write but the messages' (the row is locked since the read above): its trigger's status
+      // counts are shared by the merchant's invoices, and are held from here to COMMIT only.
+      const results = await tx.batch([
+        ...(newCustomer ? [newCustomer.query] : []),
+        moveInvoiceQuery(merchantId, id, [InvoiceStatus.Draft], InvoiceStatus.Published, now, {
+          ...(customerId ? { customerId } : {}),
+          published: true,
+          publicToken,
+        }),
+        findInvoiceQuery(merchantId, id),
+      ]);
+      const published = invoiceOf(results.at(-1)!)!;
+      // A customer made from the inline one has its details: no need to read them back. The messages go with COMMIT.
+      await this.deps.delivery.published(tx, published, sender, fromInline ? inlineContact(invoice.customer) : undefined);
+      return published;
     });
-    return this.get(merchantId, id);
   }
 
   /** Published and unpaid → Canceled. */

@@ -89,6 +89,9 @@ export interface PaymentProcessor {
 export interface MerchantConfiguration {
   merchantId: string;
   companyName: string;
+  /** The merchant's contact, which messages to its customers give. */
+  email: string | null;
+  phone: string | null;
   mccCode: string | null;
   mccCodeDescription: string | null;
   statusId: number;

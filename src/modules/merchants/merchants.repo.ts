@@ -146,7 +146,10 @@ export async function updateMerchant(sql: Sql, merchant: Merchant): Promise<void
   );
 }
 
-type ConfigurationRow = Pick<MerchantRow, 'company_name' | 'mcc_code' | 'mcc_code_description' | 'status_id'> &
+type ConfigurationRow = Pick<
+  MerchantRow,
+  'company_name' | 'email' | 'phone' | 'mcc_code' | 'mcc_code_description' | 'status_id'
+> &
   SettingsColumns & {
     transaction_autofill: TransactionAutofill | null;
     // The processor's columns; all null for a merchant without processors.
@@ -168,7 +171,7 @@ type ConfigurationRow = Pick<MerchantRow, 'company_name' | 'mcc_code' | 'mcc_cod
 const configurationsById = prepared(
   'merchant-configurations',
   `SELECT /* across merchants: a grouped lookup for several requests, each its own merchant's */
-     m.id AS merchant_id, m.company_name, m.mcc_code, m.mcc_code_description, m.status_id, m.is_tips_enabled,
+     m.id AS merchant_id, m.company_name, m.email, m.phone, m.mcc_code, m.mcc_code_description, m.status_id, m.is_tips_enabled,
      m.default_tips_options_mpct, m.zero_cost_processing_option_id, m.default_surcharge_rate_mpct,
      m.default_cash_discount_rate_mpct, m.default_dual_pricing_rate_mpct, m.max_transaction_amount_cents,
      m.avs_enabled, m.avs_profile_id, m.card_saving_by_terminal_enabled, m.time_zone, m.subscription_retry_days,
@@ -220,6 +223,8 @@ function configurationOf(merchantId: string, rows: readonly ConfigurationRow[]):
   return {
     merchantId,
     companyName: first.company_name,
+    email: first.email,
+    phone: first.phone,
     mccCode: first.mcc_code,
     mccCodeDescription: first.mcc_code_description,
     statusId: first.status_id,

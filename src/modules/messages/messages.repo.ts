@@ -43,6 +43,7 @@ const toMessage = (r: MessageRow): Message => ({
 /** The message's row, as a statement (sent with the caller's COMMIT). */
 export function insertMessageQuery(id: string, draft: MessageDraft, at: Date): QueryConfig {
   return {
+    name: 'messages.insert',
     text: `INSERT INTO messages (id, merchant_id, channel, to_address, subject, body_text, attachments, related_type,
        related_id, status, created_at)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'queued', $10)`,

@@ -51,6 +51,8 @@ const sample: Transaction = newTransaction({
 const configuration: MerchantConfiguration = {
   merchantId: sample.merchantId,
   companyName: 'Corner Bakery',
+  email: null,
+  phone: null,
   mccCode: '5812',
   mccCodeDescription: 'Eating places',
   statusId: 1,

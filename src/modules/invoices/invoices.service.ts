@@ -22,8 +22,8 @@ import {
   findInvoice,
   findInvoiceQuery,
   type InvoiceFilter,
-  invoiceOf,
   insertInvoiceQuery,
+  invoiceOf,
   isNumberTaken,
   listInvoices,
   moveInvoice,
@@ -177,7 +177,12 @@ export class InvoicesService {
       ]);
       const published = invoiceOf(results.at(-1)!)!;
       // A customer made from the inline one has its details: no need to read them back. The messages go with COMMIT.
-      await this.deps.delivery.published(tx, published, sender, fromInline ? inlineContact(invoice.customer) : undefined);
+      await this.deps.delivery.published(
+        tx,
+        published,
+        sender,
+        fromInline ? inlineContact(invoice.customer) : undefined,
+      );
       return published;
     });
   }

@@ -69,7 +69,7 @@ describe('the grouped outcome compare-and-set, planned while transactions was sm
       assert.ok(scans.length > 0, 'the plan reads transactions');
       for (const scan of scans) assert.match(scan, /^Index Scan transactions_pkey$/, scans.join(', '));
     } finally {
-      await client.query('DEALLOCATE ALL').catch(() => {});
+      await client.query('DEALLOCATE save_if_pending').catch(() => {});
       await client.query('RESET plan_cache_mode').catch(() => {});
       client.release();
     }

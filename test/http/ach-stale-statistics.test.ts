@@ -8,24 +8,10 @@ import { CLEAR_SLICE, CLEAR_SLICE_SQL } from '../../src/modules/payments/ach/cle
 import { RETURN_ENTRY_SQL } from '../../src/modules/payments/ach/returns.js';
 import { ACH_PAYER } from '../ach-fixtures.js';
 import { type MerchantTenant, startNode, type TestNode } from '../harness.js';
+import { type ExplainRow, planOf, scansOf } from '../query-plans.js';
 
 const HISTORY = 3000; // rows of an older merchant, which the statistics know
 const ENTRIES = 60; // the new merchant's window, which they do not
-
-interface PlanNode {
-  'Node Type': string;
-  'Relation Name'?: string;
-  'Index Name'?: string;
-  Plans?: PlanNode[];
-}
-
-/** Every scan of `transactions` in a plan: its node type and index. */
-function transactionScans(node: PlanNode, found: string[] = []): string[] {
-  if (node['Relation Name'] === 'transactions' && node['Node Type'] !== 'ModifyTable')
-    found.push(`${node['Node Type']} ${node['Index Name'] ?? ''}`.trim());
-  for (const child of node.Plans ?? []) transactionScans(child, found);
-  return found;
-}
 
 describe('ACH batch statements with statistics that predate the merchant', () => {
   let t: TestNode;
@@ -44,8 +30,8 @@ describe('ACH batch statements with statistics that predate the merchant', () =>
     });
 
   const plan = async (sql: string, values: unknown[]) => {
-    const rows = await t.query<{ 'QUERY PLAN': Array<{ Plan: PlanNode }> }>(`EXPLAIN (FORMAT JSON) ${sql}`, values);
-    return transactionScans(rows[0]!['QUERY PLAN'][0]!.Plan);
+    const rows = await t.query<ExplainRow>(`EXPLAIN (FORMAT JSON) ${sql}`, values);
+    return scansOf(planOf(rows), 'transactions');
   };
   const assertByPrimaryKey = (scans: string[], what: string) => {
     assert.ok(scans.length > 0, `${what}: the plan reads transactions`);

@@ -7,24 +7,10 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { insertInvoiceQuery } from '../../src/modules/invoices/invoices.repo.js';
 import { type MerchantTenant, startNode, type TestNode } from '../harness.js';
+import { type ExplainRow, planOf, scansOf } from '../query-plans.js';
 
 const HISTORY = 3000; // invoices of an older merchant, which the statistics know
 const FRESH = 2000; // the new merchant's, which they do not
-
-interface PlanNode {
-  'Node Type': string;
-  'Relation Name'?: string;
-  'Index Name'?: string;
-  Plans?: PlanNode[];
-}
-
-/** Every read of `invoices` in a plan: its node type and index. */
-function invoiceScans(node: PlanNode, found: string[] = []): string[] {
-  if (node['Relation Name'] === 'invoices' && node['Node Type'] !== 'ModifyTable')
-    found.push(`${node['Node Type']} ${node['Index Name'] ?? ''}`.trim());
-  for (const child of node.Plans ?? []) invoiceScans(child, found);
-  return found;
-}
 
 describe('the next invoice number with statistics that predate the merchant', () => {
   let t: TestNode;
@@ -72,11 +58,8 @@ describe('the next invoice number with statistics that predate the merchant', ()
       totalCents: 0,
       at: new Date(),
     });
-    const rows = await t.query<{ 'QUERY PLAN': Array<{ Plan: PlanNode }> }>(
-      `EXPLAIN (FORMAT JSON) ${query.text}`,
-      query.values,
-    );
-    assert.deepEqual(invoiceScans(rows[0]!['QUERY PLAN'][0]!.Plan), []);
+    const rows = await t.query<ExplainRow>(`EXPLAIN (FORMAT JSON) ${query.text}`, query.values);
+    assert.deepEqual(scansOf(planOf(rows), 'invoices'), []);
 
     const create = (number?: string) =>
       t.ok(fresh, 'POST', '/pay-int-api/invoices', {

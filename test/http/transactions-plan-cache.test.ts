@@ -7,22 +7,9 @@ import { after, before, describe, it } from 'node:test';
 import { INDEX_ACCESS_ONLY } from '../../src/modules/payments/card/payment-outcome.js';
 import { findTransaction, transactionQueries } from '../../src/modules/payments/transactions.repo.js';
 import { type MerchantTenant, startNode, type TestNode } from '../harness.js';
+import { type ExplainRow, planOf, scansOf } from '../query-plans.js';
 
 const GROWN_TO = 3000;
-
-interface PlanNode {
-  'Node Type': string;
-  'Relation Name'?: string;
-  'Index Name'?: string;
-  Plans?: PlanNode[];
-}
-
-function transactionScans(node: PlanNode, found: string[] = []): string[] {
-  if (node['Relation Name'] === 'transactions' && node['Node Type'] !== 'ModifyTable')
-    found.push(`${node['Node Type']} ${node['Index Name'] ?? ''}`.trim());
-  for (const child of node.Plans ?? []) transactionScans(child, found);
-  return found;
-}
 
 describe('the grouped outcome compare-and-set, planned while transactions was small', () => {
   let t: TestNode;
@@ -62,10 +49,8 @@ describe('the grouped outcome compare-and-set, planned while transactions was sm
          FROM transactions t, generate_series(1, $2) WHERE t.id = $1`,
         [sold.id, GROWN_TO],
       );
-      const { rows } = await client.query<{ 'QUERY PLAN': Array<{ Plan: PlanNode }> }>(
-        `EXPLAIN (FORMAT JSON) EXECUTE save_if_pending('[]', '{}', 0)`,
-      );
-      const scans = transactionScans(rows[0]!['QUERY PLAN'][0]!.Plan);
+      const { rows } = await client.query<ExplainRow>(`EXPLAIN (FORMAT JSON) EXECUTE save_if_pending('[]', '{}', 0)`);
+      const scans = scansOf(planOf(rows), 'transactions');
       assert.ok(scans.length > 0, 'the plan reads transactions');
       for (const scan of scans) assert.match(scan, /^Index Scan transactions_pkey$/, scans.join(', '));
     } finally {

@@ -4,6 +4,9 @@ import { Compile } from 'typebox/compile';
 import { Value } from 'typebox/value';
 import { dictionary } from '../dictionary.js';
 import type { FieldErrors } from './errors.js';
+import { MULTILINE, textProblem } from './text-check.js';
+
+export { hasControlCharacters, MULTILINE } from './text-check.js';
 
 interface SchemaError {
   keyword: string;
@@ -29,7 +32,7 @@ export const validatorCompiler: FastifySchemaCompiler<TSchema> = ({ schema, http
     const value = convert ? Value.Convert(schema, input) : input;
     // biome-ignore lint/suspicious/noExplicitAny: Fastify wants its own error type; the handler reads ours back.
     if (!checker.Check(value)) return { error: [...checker.Errors(value)] as any };
-    const unreadable = unreadableText(schema, value, '');
+    const unreadable = unreadableText(schema, value);
     // biome-ignore lint/suspicious/noExplicitAny: as above
     return unreadable ? { error: [unreadable] as any } : { value };
   };
@@ -48,28 +51,16 @@ export function schemaErrors(schema: TSchema, value: unknown): FieldErrors | und
     compiled.set(schema, checker);
   }
   if (checker.Check(value)) {
-    const unreadable = unreadableText(schema, value, '');
+    const unreadable = unreadableText(schema, value);
     return unreadable ? fieldErrorsFrom([unreadable], 'body') : undefined;
   }
   return fieldErrorsFrom([...checker.Errors(value)] as SchemaError[], 'body');
 }
 
 /** Marks a string schema as free text that may span lines (TAB, LF and CR allowed); see unreadableText. */
-export const MULTILINE = 'x-multiline';
 export function multiline<T extends TSchema>(schema: T): T {
   return { ...schema, [MULTILINE]: true };
 }
-
-// C0 and C1 control characters (Unicode category Cc, DEL included); free text keeps TAB, LF and CR.
-const SINGLE_LINE_CONTROLS = /\p{Cc}/u;
-const MULTILINE_CONTROLS = /(?![\t\n\r])\p{Cc}/u;
-
-/** Whether `text` holds a control character (TAB, LF and CR are allowed in multi-line text). */
-export function hasControlCharacters(text: string, options: { multiline?: boolean } = {}): boolean {
-  return (options.multiline ? MULTILINE_CONTROLS : SINGLE_LINE_CONTROLS).test(text);
-}
-// Half of a UTF-16 surrogate pair: text that cannot be encoded as UTF-8 (PostgreSQL and jsonb refuse it).
-const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 /**
  * The first string in `value` (a field's text or an object's key) that is not readable text: a NUL or another
@@ -79,56 +70,9 @@ const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[
  * only broken surrogates are refused here: the service owns that value's rules (metadata strips control characters,
  * NUL included, as documented).
  */
-function unreadableText(schema: unknown, value: unknown, path: string, loose = false): SchemaError | undefined {
-  if (!loose && isUnconstrained(schema)) return unreadableText(schema, value, path, true);
-  if (typeof value === 'string') {
-    if (!loose && hasControlCharacters(value, { multiline: isMultiline(schema) })) {
-      return textError(path, 'must not contain control characters');
-    }
-    if (LONE_SURROGATE.test(value)) return textError(path, 'must be valid Unicode text');
-    return undefined;
-  }
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) {
-      const problem = unreadableText(itemSchema(schema), value[i], `${path}/${i}`, loose);
-      if (problem) return problem;
-    }
-    return undefined;
-  }
-  if (value && typeof value === 'object') {
-    for (const [key, child] of Object.entries(value)) {
-      const at = `${path}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`;
-      if ((!loose && hasControlCharacters(key)) || LONE_SURROGATE.test(key)) {
-        return textError(path, 'has a field name with control characters or invalid Unicode');
-      }
-      const problem = unreadableText(propertySchema(schema, key), child, at, loose);
-      if (problem) return problem;
-    }
-  }
-  return undefined;
-}
-
-type Json = Record<string, unknown>;
-const branches = (schema: unknown): Json[] => {
-  const s = schema as Json | undefined;
-  if (!s || typeof s !== 'object') return [];
-  const union = (s.anyOf ?? s.oneOf ?? s.allOf) as Json[] | undefined;
-  return union ? union.flatMap(branches) : [s];
-};
-const isUnconstrained = (schema: unknown) =>
-  schema !== undefined && branches(schema).every((b) => !b.type && !b.properties && !b.items && !b.const && !b.enum);
-const isMultiline = (schema: unknown) => branches(schema).some((b) => b[MULTILINE] === true);
-const itemSchema = (schema: unknown) => branches(schema).find((b) => b.items)?.items;
-function propertySchema(schema: unknown, key: string): unknown {
-  for (const b of branches(schema)) {
-    const properties = b.properties as Json | undefined;
-    // Only the schema's own properties: a body key such as 'constructor' must not find Object's.
-    if (properties && Object.hasOwn(properties, key)) return properties[key];
-    const patterns = b.patternProperties as Json | undefined;
-    if (patterns) return Object.values(patterns)[0];
-    if (b.additionalProperties && typeof b.additionalProperties === 'object') return b.additionalProperties;
-  }
-  return undefined;
+function unreadableText(schema: unknown, value: unknown): SchemaError | undefined {
+  const problem = textProblem(schema, value);
+  return problem && textError(problem.path, problem.message);
 }
 
 function textError(instancePath: string, message: string): SchemaError {

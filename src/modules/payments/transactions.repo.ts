@@ -119,14 +119,31 @@ function values(tx: Transaction, fields: ReadonlyArray<readonly [keyof Transacti
   });
 }
 
-/** A transaction as a json object keyed by column, for json_populate_recordset (bytea as PostgreSQL's hex text). */
-function jsonRow(tx: Transaction): Record<string, unknown> {
-  return Object.fromEntries(
-    FIELDS.map(([field, column]) => {
-      const value = tx[field];
-      return [column, Buffer.isBuffer(value) ? `\\x${value.toString('hex')}` : value];
-    }),
-  );
+const JSON_KEYS = FIELDS.map(([, column]) => `${JSON.stringify(column)}:`);
+
+/**
+ * Transactions as a json array of objects keyed by column, for json_populate_recordset (bytea as PostgreSQL's hex
+ * text). Written as text: building a 60-key object per row first (Object.fromEntries makes a dictionary-mode object)
+ * and stringifying it cost a quarter more of the server's time per row, twice per sale.
+ */
+function jsonRows(txns: readonly Transaction[]): string {
+  let text = '[';
+  for (let r = 0; r < txns.length; r++) {
+    const tx = txns[r]!;
+    text += r === 0 ? '{' : ',{';
+    for (let i = 0; i < FIELDS.length; i++) {
+      const value = tx[FIELDS[i]![0]];
+      const json =
+        value === undefined
+          ? 'null'
+          : Buffer.isBuffer(value)
+            ? `"\\\\x${value.toString('hex')}"`
+            : JSON.stringify(value);
+      text += i === 0 ? `${JSON_KEYS[i]}${json}` : `,${JSON_KEYS[i]}${json}`;
+    }
+    text += '}';
+  }
+  return `${text}]`;
 }
 
 export function toTransaction(row: Record<string, unknown>): Transaction {
@@ -150,11 +167,7 @@ export const transactionQueries = {
   saveIfPending: (saves: ReadonlyArray<{ transaction: Transaction; reference: string }>): QueryConfig => ({
     name: 'tx.update-if-pending',
     text: SAVE_IF_PENDING_SQL,
-    values: [
-      JSON.stringify(saves.map((save) => jsonRow(save.transaction))),
-      saves.map((save) => save.reference),
-      saves.length,
-    ],
+    values: [jsonRows(saves.map((save) => save.transaction)), saves.map((save) => save.reference), saves.length],
   }),
   lockById: (id: string): QueryConfig => ({ name: 'tx.lock-by-id', text: `${BY_ID_SQL} FOR UPDATE`, values: [id] }),
 };
@@ -243,7 +256,7 @@ export async function insertUnlessDuplicate(sql: Sql, txns: readonly Transaction
   const { rows } = await sql.query<{ id: string }>({
     name: 'tx.insert-unless-duplicate',
     text: INSERT_UNLESS_DUPLICATE_SQL,
-    values: [JSON.stringify(txns.map(jsonRow))],
+    values: [jsonRows(txns)],
   });
   return new Set(rows.map((row) => row.id));
 }

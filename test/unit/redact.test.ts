@@ -53,3 +53,15 @@ describe('log redaction of card-number-like strings', () => {
     assert.deepEqual({ ...logged.body.card }, { cardNumber: '[REDACTED]', securityCode: '[REDACTED]' });
   });
 });
+
+describe('log redaction of text with too few digits for a card number', () => {
+  it('leaves such text as it is, and still masks the shortest card numbers and percent-encoded ones', () => {
+    assert.equal(redactString('order 123456789012 of 2026'), 'order 123456789012 of 2026');
+    assert.equal(redactString('4222222222222'), '422222***2222');
+    assert.equal(redactUrl('/pay-api/v1/transactions/sale'), '/pay-api/v1/transactions/sale');
+    assert.equal(
+      redactUrl('/pay-api/v1/customers/%34%31%31%31%31%31%31%31%31%31%31%31%31%31%31%31'),
+      '/pay-api/v1/customers/411111******1111',
+    );
+  });
+});

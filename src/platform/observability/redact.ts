@@ -15,7 +15,19 @@ const REDACTED = '[REDACTED]';
 const UUID = '[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}';
 const PAN_LIKE = new RegExp(`${UUID}|(?<![\\dA-Za-z])(?:\\d[ -]?){12,18}\\d(?![\\dA-Za-z])`, 'g');
 
+/** Whether `text` has at least as many digits as the shortest card number: most log strings have not. */
+function mayHoldCardNumber(text: string): boolean {
+  let digits = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code >= 48 && code <= 57 && ++digits === 13) return true;
+  }
+  return false;
+}
+
 export function redactString(value: string): string {
+  // Every string of every log line comes here; the pattern's look-behind costs more than counting digits.
+  if (!mayHoldCardNumber(value)) return value;
   return value.replace(PAN_LIKE, (match) => {
     if (match.length === 36 && match[8] === '-') return match;
     const digits = match.replace(/[ -]/g, '');
@@ -52,6 +64,8 @@ export function looksLikeCardNumber(value: string): boolean {
  */
 export function redactUrl(url: string): string {
   const q = url.indexOf('?');
+  // Percent-encoding a digit writes more digits (%34 is '4'), never fewer: a URL with too few has no card number.
+  if (q < 0 && !mayHoldCardNumber(url)) return url;
   const path = (q < 0 ? url : url.slice(0, q))
     .split('/')
     .map((segment) => {

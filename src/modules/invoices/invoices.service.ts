@@ -21,9 +21,11 @@ import {
   expireOverdue,
   findInvoice,
   findInvoiceQuery,
+  findInvoicesQuery,
   type InvoiceFilter,
   insertInvoiceQuery,
   invoiceOf,
+  invoicesOf,
   isNumberTaken,
   listInvoices,
   moveInvoice,
@@ -58,17 +60,18 @@ export const calculationOf = (content: InvoiceContent): InvoiceCalculation =>
 /** Invoices: Drafts created and replaced, published, cancelled, marked paid, expired; every move compare-and-set. */
 export class InvoicesService {
   /**
-   * New Drafts of concurrent requests written together: their inserts and one events insert travel with one COMMIT.
-   * A generated number comes from the merchant's counter row, locked until that COMMIT, so creates of one merchant
-   * queue on it; in a group they take their numbers one after the other and share the wait for the flush. A group
-   * that fails (a number taken) is written again one by one, and only that create sees its error.
+   * New Drafts of concurrent requests written together: their inserts and the read of what they wrote go in one
+   * round trip, the events insert with COMMIT. A generated number comes from the merchant's counter row, locked until
+   * that COMMIT, so creates of one merchant queue on it; in a group they take their numbers one after the other and
+   * share the wait for the flush. A group that fails (a number taken) is written again one by one, and only that
+   * create sees its error.
    */
-  private readonly drafts: Grouped<Parameters<typeof insertInvoiceQuery>[0], undefined>;
+  private readonly drafts: Grouped<Parameters<typeof insertInvoiceQuery>[0], Invoice>;
 
   constructor(private readonly deps: InvoicesDeps) {
     this.drafts = new Grouped((items) =>
       withTransaction(deps.pool, async (tx) => {
-        for (const item of items) tx.defer(insertInvoiceQuery(item));
+        const results = await tx.batch([...items.map(insertInvoiceQuery), findInvoicesQuery(items)]);
         tx.defer(
           eventsInsert(
             deps.clock,
@@ -80,18 +83,20 @@ export class InvoicesService {
             })),
           ).query,
         );
-        return items.map(() => undefined);
+        const written = new Map(invoicesOf(results.at(-1)!).map((invoice) => [invoice.id, invoice]));
+        return items.map((item) => written.get(item.id)!);
       }),
     );
   }
 
+  /** A new Draft, as written: read in its group's transaction, so no read after COMMIT. */
   async create(merchantId: string, body: InvoiceBody): Promise<Invoice> {
     const content = await this.content(merchantId, body);
     const id = newId();
     const totalCents = calculationOf(content).totalCents;
     for (let attempt = 1; ; attempt++) {
       try {
-        await this.drafts.submit({
+        return await this.drafts.submit({
           ...content,
           id,
           merchantId,
@@ -99,7 +104,6 @@ export class InvoicesService {
           at: this.deps.clock.now(),
           afterCollision: attempt > 1,
         });
-        break;
       } catch (error) {
         if (!isNumberTaken(error)) throw error;
         // The counter's next number is one a client chose (or took meanwhile, committed after this statement's
@@ -108,7 +112,6 @@ export class InvoicesService {
         throw ValidationError.field('number', 'An invoice with this number exists.');
       }
     }
-    return this.get(merchantId, id);
   }
 
   async get(merchantId: string, id: string, sql: Sql = this.deps.pool): Promise<Invoice> {

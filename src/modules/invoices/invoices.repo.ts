@@ -227,22 +227,6 @@ export function findInvoiceQuery(merchantId: string, id: string, lock = false): 
   };
 }
 
-/**
- * Invoices by (merchant, id), in one statement: a group of creates reads what it wrote before its COMMIT instead of
- * each create reading itself back afterwards. Only the pairs given are found (each row is its own merchant's).
- */
-export function findInvoicesQuery(keys: ReadonlyArray<{ merchantId: string; id: string }>): QueryConfig {
-  return {
-    name: 'invoices.find-many',
-    text: `${SELECT} /* across merchants: each id with its own merchant, a group of creates */
-      JOIN unnest($1::uuid[], $2::uuid[]) AS k(id, merchant_id) ON k.id = v.id AND k.merchant_id = v.merchant_id`,
-    values: [keys.map((key) => key.id), keys.map((key) => key.merchantId)],
-  };
-}
-
-/** Every row of a result as an invoice. */
-export const invoicesOf = ({ rows }: { rows: Record<string, unknown>[] }): Invoice[] => rows.map(toInvoice);
-
 export const invoiceOf = ({ rows }: { rows: Record<string, unknown>[] }): Invoice | null =>
   rows[0] ? toInvoice(rows[0]) : null;
 

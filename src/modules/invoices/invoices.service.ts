@@ -3,7 +3,7 @@ import { newId } from '../../platform/crypto/ids.js';
 import { randomSecret } from '../../platform/crypto/secrets.js';
 import { Grouped } from '../../platform/db/grouped.js';
 import type { Pool, Sql } from '../../platform/db/pool.js';
-import { withTransaction } from '../../platform/db/tx.js';
+import { inOneRoundTrip, withTransaction } from '../../platform/db/tx.js';
 import { NotFoundError, ValidationError } from '../../platform/http/errors.js';
 import type { PageRequest } from '../../platform/http/paging.js';
 import type { CustomersService } from '../customers/customers.service.js';
@@ -21,11 +21,9 @@ import {
   expireOverdue,
   findInvoice,
   findInvoiceQuery,
-  findInvoicesQuery,
   type InvoiceFilter,
   insertInvoiceQuery,
   invoiceOf,
-  invoicesOf,
   isNumberTaken,
   listInvoices,
   moveInvoice,
@@ -60,33 +58,34 @@ export const calculationOf = (content: InvoiceContent): InvoiceCalculation =>
 /** Invoices: Drafts created and replaced, published, cancelled, marked paid, expired; every move compare-and-set. */
 export class InvoicesService {
   /**
-   * New Drafts of concurrent requests written together: their inserts and the read of what they wrote go in one
-   * round trip, the events insert with COMMIT. A generated number comes from the merchant's counter row, locked until
-   * that COMMIT, so creates of one merchant queue on it; in a group they take their numbers one after the other and
-   * share the wait for the flush. A group that fails (a number taken) is written again one by one, and only that
-   * create sees its error.
+   * New Drafts of concurrent requests written together: their inserts, one events insert and the read of what they
+   * wrote go in one round trip with BEGIN and COMMIT. A generated number comes from the merchant's counter row,
+   * locked until that COMMIT, so creates of one merchant queue on it; in a group they take their numbers one after
+   * the other and share the wait for the flush. A group that fails (a number taken) is written again one by one, and
+   * only that create sees its error.
    */
   private readonly drafts: Grouped<Parameters<typeof insertInvoiceQuery>[0], Invoice>;
 
   constructor(private readonly deps: InvoicesDeps) {
-    this.drafts = new Grouped((items) =>
-      withTransaction(deps.pool, async (tx) => {
-        const results = await tx.batch([...items.map(insertInvoiceQuery), findInvoicesQuery(items)]);
-        tx.defer(
-          eventsInsert(
-            deps.clock,
-            items.map((item) => ({
-              type: 'invoice.created',
-              merchantId: item.merchantId,
-              resourceType: 'invoice',
-              resourceId: item.id,
-            })),
-          ).query,
-        );
-        const written = new Map(invoicesOf(results.at(-1)!).map((invoice) => [invoice.id, invoice]));
-        return items.map((item) => written.get(item.id)!);
-      }),
-    );
+    this.drafts = new Grouped(async (items) => {
+      const events = eventsInsert(
+        deps.clock,
+        items.map((item) => ({
+          type: 'invoice.created',
+          merchantId: item.merchantId,
+          resourceType: 'invoice',
+          resourceId: item.id,
+        })),
+      ).query;
+      // Each read is the prepared single-invoice read: one statement over the group's ids was planned anew on every
+      // execution (0.6 ms, more than the group's reads).
+      const results = await inOneRoundTrip(deps.pool, [
+        ...items.map(insertInvoiceQuery),
+        events,
+        ...items.map((item) => findInvoiceQuery(item.merchantId, item.id)),
+      ]);
+      return results.slice(items.length + 1).map((result) => invoiceOf(result)!);
+    });
   }
 
   /** A new Draft, as written: read in its group's transaction, so no read after COMMIT. */

@@ -149,19 +149,25 @@ export async function commitWithoutFlushWait<R extends pg.QueryResultRow>(
   pool: Pool,
   query: pg.QueryConfig,
 ): Promise<pg.QueryResult<R>> {
+  const [, result] = await inOneRoundTrip(pool, [{ text: 'SET LOCAL synchronous_commit = off' }, query]);
+  return result as pg.QueryResult<R>;
+}
+
+/**
+ * BEGIN, the statements and COMMIT in one write, for a transaction whose statements need nothing from each other's
+ * answers: one round trip, and the locks its writes take are held for that one only. The statements' results, in
+ * order. A failed statement leaves the transaction aborted, so the ones after it fail and COMMIT rolls it back; the
+ * first failure is thrown.
+ */
+export async function inOneRoundTrip(pool: Pool, queries: readonly pg.QueryConfig[]): Promise<pg.QueryResult[]> {
   const { client, release } = await checkOut(pool);
   let broken: Error | undefined;
   try {
-    const results = await pipelined(client, [
-      { text: 'BEGIN' },
-      { text: 'SET LOCAL synchronous_commit = off' },
-      query,
-      { text: 'COMMIT' },
-    ]);
-    return results[2] as pg.QueryResult<R>;
+    const results = await pipelined(client, [{ text: 'BEGIN' }, ...queries, { text: 'COMMIT' }]);
+    return results.slice(1, -1);
   } catch (error) {
-    // A failed statement leaves the transaction aborted; COMMIT then rolled it back, and the connection is clean
-    // unless the failure was the connection's own.
+    // The connection is clean after a statement's failure (COMMIT ended the transaction), unless the failure was the
+    // connection's own.
     broken = (error as pg.DatabaseError).code ? undefined : (error as Error);
     throw error;
   } finally {

@@ -237,6 +237,23 @@ describe('invoices', () => {
     assert.deepEqual(both.map((a) => a.status).sort(), [200, 400], 'one of two concurrent moves wins');
   });
 
+  it('answers create and publish with exactly what a read of the invoice answers afterwards', async () => {
+    // Neither answer is read back after COMMIT: create's is read in its group's transaction, publish's is made from
+    // the locked read and the move. Each must be what the invoice is.
+    const customer = await ok('POST', '/pay-api/v1/customers', { firstName: 'Grace', lastName: 'Hopper' });
+    for (const body of [
+      manual(),
+      manual({ customer: { companyName: 'Acme Corp', email: 'billing@acme.test' } }),
+      { customerId: customer.id, lineItems: [{ productName: 'Work', quantity: 2, unitPrice: 12.5 }] },
+    ]) {
+      const created = await ok('POST', base, body);
+      assert.deepEqual(created, await ok('GET', `${base}/${created.id}`));
+      const published = await ok('POST', `${base}/publish`, { invoiceId: created.id });
+      assert.equal(published.statusName, 'Published');
+      assert.deepEqual(published, await ok('GET', `${base}/${created.id}`));
+    }
+  });
+
   it('publish makes the inline customer a customer; the list filters by status, dates and search', async () => {
     const tenant = await t.merchant();
     const invoice = await ok(

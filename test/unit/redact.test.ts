@@ -65,3 +65,25 @@ describe('log redaction of text with too few digits for a card number', () => {
     );
   });
 });
+
+describe('log redaction of values with nothing to hide', () => {
+  it('answers a plain value with nothing to change as it is, and copies one that changes without touching it', () => {
+    const clean = {
+      correlationId: '5f0e8a3c-1d2b-4c5d-8e9f-0a1b2c3d4e5f',
+      route: '/x',
+      statusCode: 200,
+      list: [1, 'a'],
+    };
+    assert.equal(redact(clean), clean);
+    const dirty = { keep: 'x', nested: { list: ['ok', 'pan 4111111111111111'], token: 'abc' } };
+    const copy = structuredClone(dirty);
+    assert.deepEqual(JSON.parse(JSON.stringify(redact(dirty))), {
+      keep: 'x',
+      nested: { list: ['ok', 'pan 411111******1111'], token: '[REDACTED]' },
+    });
+    assert.deepEqual(dirty, copy);
+    // Not a plain object: its own fields only, as a copy.
+    const url = new URL('https://example.test/?token=secret');
+    assert.equal(JSON.stringify(redact({ url })), '{"url":{}}');
+  });
+});

@@ -35,19 +35,42 @@ export function redactString(value: string): string {
   });
 }
 
+/**
+ * The value with secrets blanked and card numbers masked. Every log line comes here, and nearly all have nothing to
+ * hide: a value with nothing to change is answered as it is, and a copy is made only from the first change.
+ */
 export function redact(value: unknown, depth = 0): unknown {
   if (depth > 8) return '[TRUNCATED]';
   if (typeof value === 'string') return redactString(value);
-  if (Array.isArray(value)) return value.map((item) => redact(item, depth + 1));
+  if (Array.isArray(value)) {
+    let out: unknown[] | undefined;
+    for (let i = 0; i < value.length; i++) {
+      const item = redact(value[i], depth + 1);
+      if (out === undefined && item !== value[i]) out = value.slice(0, i);
+      out?.push(item);
+    }
+    return out ?? value;
+  }
   if (value instanceof Error) {
     return { type: value.name, message: redactString(value.message), stack: value.stack && redactString(value.stack) };
   }
   if (value && typeof value === 'object') {
-    const out: Record<string, unknown> = dictionary();
-    for (const [key, inner] of Object.entries(value)) {
-      out[key] = SENSITIVE_KEY.test(key) && inner !== null && inner !== undefined ? REDACTED : redact(inner, depth + 1);
+    const entries = Object.entries(value);
+    // Anything but a plain object is copied as before (its own fields only): a URL or a class could serialise more.
+    const prototype = Object.getPrototypeOf(value);
+    let out: Record<string, unknown> | undefined =
+      prototype === Object.prototype || prototype === null ? undefined : dictionary();
+    for (let i = 0; i < entries.length; i++) {
+      const [key, inner] = entries[i]!;
+      const kept =
+        SENSITIVE_KEY.test(key) && inner !== null && inner !== undefined ? REDACTED : redact(inner, depth + 1);
+      if (out === undefined && kept !== inner) {
+        out = dictionary();
+        for (let j = 0; j < i; j++) out[entries[j]![0]] = entries[j]![1];
+      }
+      if (out) out[key] = kept;
     }
-    return out;
+    return out ?? value;
   }
   return value;
 }

@@ -241,6 +241,23 @@ describe('who may notify Tessera for an Adyen processor', () => {
     await settle(w);
   });
 
+  it('records messages arriving together once each, with one apply job each, repeats among them included', async () => {
+    // Concurrent messages are written in groups: a repeat in the same group as its first copy is still one record.
+    const before = await recorded();
+    const distinct = Array.from({ length: 12 }, () => message(ACCOUNT.hmacKey));
+    const answers = await Promise.all([...distinct, ...distinct.slice(0, 6)].map((body) => send(body)));
+    for (const answer of answers) assert.deepEqual(answer, { status: 200, text: '[accepted]' });
+    assert.equal(await recorded(), before + 12);
+    const references = distinct.map((body) => body.notificationItems[0]!.NotificationRequestItem.pspReference);
+    const [jobs] = await w.t.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM jobs j JOIN processor_notifications p ON p.id::text = j.payload->>'id'
+       WHERE j.queue = 'processor-notifications.apply' AND p.processor_reference = ANY($1)`,
+      [references],
+    );
+    assert.equal(jobs!.n, 12);
+    await settle(w);
+  });
+
   it('takes the replaced HMAC key and password for the overlap, and not once it ends', async () => {
     const newKey = 'CD'.repeat(32);
     const path = `/admin/v1/merchants/${w.m.id}/processors/${w.processorId}`;

@@ -9,31 +9,52 @@ export interface RecordedNotification {
   appliedAt: Date | null;
 }
 
-/** Records a notification once (a repeat finds the first record); answers the new record's id, or undefined. */
-export async function insertNotification(
-  sql: Sql,
-  row: { id: string; merchantId: string; processorId: string; notification: ProcessorNotification; receivedAt: Date },
-): Promise<string | undefined> {
-  const n = row.notification;
-  const { rows } = await sql.query<{ id: string }>(
-    `INSERT INTO processor_notifications
+export interface NotificationRow {
+  id: string;
+  merchantId: string;
+  processorId: string;
+  notification: ProcessorNotification;
+  receivedAt: Date;
+}
+
+/**
+ * Records notifications once each, in one statement (a repeat finds the first record and is skipped); answers the ids
+ * of the new records. Rows go in the order of their unique key, so two writers of the same notifications take the
+ * key's locks in the same order.
+ */
+export async function insertNotifications(sql: Sql, rows: readonly NotificationRow[]): Promise<Set<string>> {
+  const ordered = [...rows].sort(
+    (a, b) =>
+      compare(a.notification.processorReference, b.notification.processorReference) ||
+      compare(a.notification.eventCode, b.notification.eventCode),
+  );
+  const { rows: inserted } = await sql.query<{ id: string }>({
+    name: 'processor-notifications.insert',
+    text: `INSERT INTO processor_notifications
        (id, merchant_id, processor_id, event_code, processor_reference, success, notification, received_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+     SELECT id, merchant_id, processor_id, event_code, processor_reference, success, notification, received_at
+       FROM json_populate_recordset(NULL::processor_notifications, $1::json)
      ON CONFLICT (merchant_id, processor_id, event_code, processor_reference, success) DO NOTHING
      RETURNING id`,
-    [
-      row.id,
-      row.merchantId,
-      row.processorId,
-      n.eventCode,
-      n.processorReference,
-      n.success,
-      JSON.stringify(n),
-      row.receivedAt,
+    values: [
+      JSON.stringify(
+        ordered.map((row) => ({
+          id: row.id,
+          merchant_id: row.merchantId,
+          processor_id: row.processorId,
+          event_code: row.notification.eventCode,
+          processor_reference: row.notification.processorReference,
+          success: row.notification.success,
+          notification: row.notification,
+          received_at: row.receivedAt,
+        })),
+      ),
     ],
-  );
-  return rows[0]?.id;
+  });
+  return new Set(inserted.map((row) => row.id));
 }
+
+const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /** A recorded notification not applied yet (undefined: applied already). */
 export async function findUnappliedNotification(

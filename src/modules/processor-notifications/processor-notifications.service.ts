@@ -6,6 +6,7 @@ import {
 } from '../../connectors/card/adyen/adyen-notifications.js';
 import type { Clock } from '../../platform/clock/clock.js';
 import { newId } from '../../platform/crypto/ids.js';
+import { Grouped } from '../../platform/db/grouped.js';
 import type { Pool } from '../../platform/db/pool.js';
 import { withTransaction } from '../../platform/db/tx.js';
 import type { Logger } from '../../platform/observability/logger.js';
@@ -15,8 +16,9 @@ import { applyNotificationQueue } from './processor-notifications.queues.js';
 import {
   findUnapplied,
   findUnappliedNotification,
-  insertNotification,
+  insertNotifications,
   markApplied,
+  type NotificationRow,
 } from './processor-notifications.repo.js';
 
 export type Receipt = { accepted: true; recorded: number } | { accepted: false; status: 400 | 401; message: string };
@@ -27,13 +29,37 @@ export type Receipt = { accepted: true; recorded: number } | { accepted: false; 
  * applied by a job through the payments core (docs/connectors.md, "Notifications").
  */
 export class ProcessorNotificationsService {
+  /**
+   * The notification messages of concurrent requests recorded together: one insert of all their items and their
+   * apply jobs with COMMIT (a processor sends a message per payment; each was a transaction of three round trips).
+   * Each message is answered with how many of its items were new.
+   */
+  private readonly arrivals: Grouped<NotificationRow[], number>;
+
   constructor(
     private readonly pool: Pool,
     private readonly clock: Clock,
     private readonly logger: Logger,
     private readonly processors: ProcessorsService,
     private readonly cards: CardPaymentsService,
-  ) {}
+  ) {
+    this.arrivals = new Grouped((messages) =>
+      withTransaction(this.pool, async (tx) => {
+        const inserted = await insertNotifications(tx, messages.flat());
+        for (const row of messages.flat()) {
+          if (!inserted.has(row.id)) continue;
+          tx.defer(
+            applyNotificationQueue.enqueueQuery(
+              this.clock,
+              { id: row.id, merchantId: row.merchantId },
+              { singletonKey: row.id },
+            ),
+          );
+        }
+        return messages.map((rows) => rows.filter((row) => inserted.has(row.id)).length);
+      }),
+    );
+  }
 
   /** An Adyen notification message for `processorId`: recorded whole, or refused whole. */
   async receiveAdyen(processorId: string, authorization: string | undefined, body: unknown): Promise<Receipt> {
@@ -50,27 +76,15 @@ export class ProcessorNotificationsService {
     const merchantAccount = String(connectorSettings(usable.processor).merchantAccount);
     if (!itemsAreSigned(items, usable.versions, merchantAccount)) return refused;
     const processor = usable.processor;
-    const recorded = await withTransaction(this.pool, async (tx) => {
-      let count = 0;
-      for (const item of items) {
-        const id = await insertNotification(tx, {
-          id: newId(),
-          merchantId: processor.merchantId,
-          processorId: processor.id,
-          notification: processorNotification(item),
-          receivedAt: this.clock.now(),
-        });
-        if (!id) continue;
-        count++;
-        await applyNotificationQueue.enqueue(
-          tx,
-          this.clock,
-          { id, merchantId: processor.merchantId },
-          { singletonKey: id },
-        );
-      }
-      return count;
-    });
+    const recorded = await this.arrivals.submit(
+      items.map((item) => ({
+        id: newId(),
+        merchantId: processor.merchantId,
+        processorId: processor.id,
+        notification: processorNotification(item),
+        receivedAt: this.clock.now(),
+      })),
+    );
     return { accepted: true, recorded };
   }
 

@@ -1,6 +1,7 @@
+import type { QueryConfig } from 'pg';
 import type { Clock } from '../clock/clock.js';
 import type { Sql } from '../db/pool.js';
-import { enqueue } from './queue.js';
+import { enqueue, enqueueQuery } from './queue.js';
 import type { Job, QueueDefinition } from './runner.js';
 
 /** What a job carries: plain JSON values (it is stored as jsonb). */
@@ -22,6 +23,8 @@ export interface Queue<P extends JobPayload> {
   readonly name: string;
   /** Enqueues inside the caller's transaction: the job exists if and only if that transaction commits. */
   enqueue(tx: Sql, clock: Clock, payload: P, options?: EnqueueOptions): Promise<void>;
+  /** The enqueue as a statement, for a transaction that sends it later (`Tx.defer`: with COMMIT). */
+  enqueueQuery(clock: Clock, payload: P, options?: EnqueueOptions): QueryConfig;
   /** The handler (idempotent: a job may run more than once) and its retry schedule. */
   handler(
     handle: (payload: P, job: Job) => Promise<void>,
@@ -33,6 +36,7 @@ export function defineQueue<P extends JobPayload>(name: string): Queue<P> {
   return {
     name,
     enqueue: (tx, clock, payload, options = {}) => enqueue(tx, clock, { queue: name, payload, ...options }),
+    enqueueQuery: (clock, payload, options = {}) => enqueueQuery(clock, { queue: name, payload, ...options }),
     handler: (handle, options = {}) => ({
       name,
       handle: (job) => handle(job.payload as P, job),

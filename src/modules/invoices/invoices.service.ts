@@ -150,8 +150,8 @@ export class InvoicesService {
   /**
    * Draft → Published; an invoice with only an inline customer gets a customer record, the invoice a hosted page
    * (an unguessable token), and its customer the invoice by email and SMS (queued in the same transaction). Two round
-   * trips: the locked read, then the customer, the move and the messages with COMMIT. (Six before: a read of the
-   * published invoice in the transaction and another after COMMIT.)
+   * trips: the locked read, then the customer, the move and the messages with COMMIT; the answer is made from the
+   * locked read, not read back.
    */
   async publish(merchantId: string, id: string): Promise<Invoice> {
     const sender = await this.deps.delivery.sender(merchantId);

@@ -124,7 +124,7 @@ const JSON_KEYS = FIELDS.map(([, column]) => `${JSON.stringify(column)}:`);
 /**
  * Transactions as a json array of objects keyed by column, for json_populate_recordset (bytea as PostgreSQL's hex
  * text). Written as text: building a 60-key object per row first (Object.fromEntries makes a dictionary-mode object)
- * and stringifying it cost a quarter more of the server's time per row, twice per sale.
+ * and stringifying it took two to three times as long per row, twice per sale.
  */
 export function jsonRows(txns: readonly Transaction[]): string {
   let text = '[';

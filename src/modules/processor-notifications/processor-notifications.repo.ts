@@ -19,14 +19,16 @@ export interface NotificationRow {
 
 /**
  * Records notifications once each, in one statement (a repeat finds the first record and is skipped); answers the ids
- * of the new records. Rows go in the order of their unique key, so two writers of the same notifications take the
- * key's locks in the same order.
+ * of the new records. Rows go in the order of their unique key (a processor belongs to one merchant), so two writers
+ * of the same notifications take the key's locks in the same order.
  */
 export async function insertNotifications(sql: Sql, rows: readonly NotificationRow[]): Promise<Set<string>> {
   const ordered = [...rows].sort(
     (a, b) =>
+      compare(a.processorId, b.processorId) ||
       compare(a.notification.processorReference, b.notification.processorReference) ||
-      compare(a.notification.eventCode, b.notification.eventCode),
+      compare(a.notification.eventCode, b.notification.eventCode) ||
+      Number(a.notification.success) - Number(b.notification.success),
   );
   const { rows: inserted } = await sql.query<{ id: string }>({
     name: 'processor-notifications.insert',

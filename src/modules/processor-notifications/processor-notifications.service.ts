@@ -45,8 +45,9 @@ export class ProcessorNotificationsService {
   ) {
     this.arrivals = new Grouped((messages) =>
       withTransaction(this.pool, async (tx) => {
-        const inserted = await insertNotifications(tx, messages.flat());
-        for (const row of messages.flat()) {
+        const rows = messages.flat();
+        const inserted = await insertNotifications(tx, rows);
+        for (const row of rows) {
           if (!inserted.has(row.id)) continue;
           tx.defer(
             applyNotificationQueue.enqueueQuery(

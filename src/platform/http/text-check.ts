@@ -22,9 +22,11 @@ const MULTILINE_CONTROLS = /(?![\t\n\r])\p{Cc}/u;
 // Half of a UTF-16 surrogate pair: text that cannot be encoded as UTF-8 (PostgreSQL and jsonb refuse it).
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
+const controls = (multiline: boolean | undefined) => (multiline ? MULTILINE_CONTROLS : SINGLE_LINE_CONTROLS);
+
 /** Whether `text` holds a control character (TAB, LF and CR are allowed in multi-line text). */
 export function hasControlCharacters(text: string, options: { multiline?: boolean } = {}): boolean {
-  return (options.multiline ? MULTILINE_CONTROLS : SINGLE_LINE_CONTROLS).test(text);
+  return controls(options.multiline).test(text);
 }
 
 const branches = (schema: unknown): Json[] => {
@@ -102,7 +104,7 @@ const escapeKey = (key: string) => key.replace(/~/g, '~0').replace(/\//g, '~1');
 
 function check(plan: Plan, value: unknown): TextProblem | undefined {
   if (typeof value === 'string') {
-    if (!plan.loose && (plan.multiline ? MULTILINE_CONTROLS : SINGLE_LINE_CONTROLS).test(value)) {
+    if (!plan.loose && controls(plan.multiline).test(value)) {
       return { path: '', message: 'must not contain control characters' };
     }
     return LONE_SURROGATE.test(value) ? { path: '', message: 'must be valid Unicode text' } : undefined;
@@ -117,7 +119,7 @@ function check(plan: Plan, value: unknown): TextProblem | undefined {
     return undefined;
   }
   for (const key of Object.keys(value)) {
-    if ((!plan.loose && SINGLE_LINE_CONTROLS.test(key)) || LONE_SURROGATE.test(key)) {
+    if ((!plan.loose && controls(false).test(key)) || LONE_SURROGATE.test(key)) {
       return { path: '', message: 'has a field name with control characters or invalid Unicode' };
     }
     const problem = check(plan.loose ? LOOSE : planOf(keySchema(plan, key)), (value as Json)[key]);

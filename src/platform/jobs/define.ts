@@ -33,10 +33,11 @@ export interface Queue<P extends JobPayload> {
 }
 
 export function defineQueue<P extends JobPayload>(name: string): Queue<P> {
+  const spec = (payload: P, options: EnqueueOptions = {}) => ({ queue: name, payload, ...options });
   return {
     name,
-    enqueue: (tx, clock, payload, options = {}) => enqueue(tx, clock, { queue: name, payload, ...options }),
-    enqueueQuery: (clock, payload, options = {}) => enqueueQuery(clock, { queue: name, payload, ...options }),
+    enqueue: (tx, clock, payload, options) => enqueue(tx, clock, spec(payload, options)),
+    enqueueQuery: (clock, payload, options) => enqueueQuery(clock, spec(payload, options)),
     handler: (handle, options = {}) => ({
       name,
       handle: (job) => handle(job.payload as P, job),

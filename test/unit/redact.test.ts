@@ -35,6 +35,16 @@ describe('log redaction of card-number-like strings', () => {
     assert.equal(redactString('ref9ff6858614692571'), 'ref9ff6858614692571');
   });
 
+  it('leaves digits split by letters alone however many, and masks a card number among them', () => {
+    const ids = 'merchant:01a1fd5d-3315-72a9-9ff6-858614692571 request 7f3e2a91b8c4d5e6f7a8b9c0d1e2f3a4';
+    assert.equal(redactString(ids), ids);
+    assert.equal(redactString(`${ids} 4111 1111-1111 1111`), `${ids} 411111******1111`);
+    assert.equal(
+      redactString('a1b2c3d4e5f6g7h8i9j0k1l2m3n4 4000000000000002x'),
+      'a1b2c3d4e5f6g7h8i9j0k1l2m3n4 4000000000000002x',
+    );
+  });
+
   it('blanks the values of keys that name a secret, a card or a tax id, however deep', () => {
     const logged = redact({
       body: {

@@ -13,9 +13,11 @@ export function createLogger(level: string, destination?: DestinationStream): Lo
         level: (label) => ({ level: label }),
         log: (object) => redact(object) as Record<string, unknown>,
       },
-      // Belt and braces with the formatter above, for the paths pino knows how to find cheaply.
+      // Belt and braces with the formatter above, for the paths pino knows how to find cheaply. No wildcard path: one
+      // makes pino clone and serialise every field of every line through its redactor (4% of a node's CPU on a
+      // GET), and the formatter already blanks every key naming a secret, however deep.
       redact: {
-        paths: ['req.headers.authorization', 'headers.authorization', '*.client_secret'],
+        paths: ['req.headers.authorization', 'headers.authorization'],
         censor: '[REDACTED]',
       },
     },

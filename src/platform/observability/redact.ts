@@ -25,9 +25,25 @@ function mayHoldCardNumber(text: string): boolean {
   return false;
 }
 
+/**
+ * Whether `text` has a stretch of digits, spaces and dashes with at least 13 digits: every match of the pattern lies in
+ * one. Identifiers (UUIDs, correlation ids) have letters between their digits and fail here, where a count of all
+ * their digits would not.
+ */
+function hasLongDigitRun(text: string): boolean {
+  let digits = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code >= 48 && code <= 57) {
+      if (++digits === 13) return true;
+    } else if (code !== 32 && code !== 45) digits = 0;
+  }
+  return false;
+}
+
 export function redactString(value: string): string {
-  // Every string of every log line comes here; the pattern's look-behind costs more than counting digits.
-  if (!mayHoldCardNumber(value)) return value;
+  // Every string of every log line comes here; the pattern's look-behind costs more than this scan.
+  if (!hasLongDigitRun(value)) return value;
   return value.replace(PAN_LIKE, (match) => {
     if (match.length === 36 && match[8] === '-') return match;
     const digits = match.replace(/[ -]/g, '');

@@ -5,7 +5,7 @@ import { Compile } from 'typebox/compile';
 import { normalizeAddress } from '../../src/modules/reference/address.js';
 import { ValidationError } from '../../src/platform/http/errors.js';
 import { dateRange, likePattern, pageRequest } from '../../src/platform/http/paging.js';
-import { fieldErrorsFrom } from '../../src/platform/http/validation.js';
+import { fieldErrorsFrom, onlyText, validatorCompiler } from '../../src/platform/http/validation.js';
 
 describe('addresses', () => {
   it('accepts both shapes and every way of naming a state and country', () => {
@@ -134,5 +134,39 @@ describe('paging helpers', () => {
 
   it('escapes LIKE wildcards', () => {
     assert.equal(likePattern('50%_off\\'), '%50\\%\\_off\\\\%');
+  });
+});
+
+describe('query strings, path parameters and headers', () => {
+  const compile = (schema: ReturnType<typeof Type.Object>, httpPart: string) =>
+    validatorCompiler({ schema, httpPart } as any) as (input: unknown) => { value?: unknown; error?: unknown[] };
+
+  it('knows a part whose every field is text, where conversion could change nothing', () => {
+    assert.equal(onlyText(Type.Object({ id: Type.String({ format: 'uuid' }) })), true);
+    assert.equal(
+      onlyText(
+        Type.Object({
+          kind: Type.Union([Type.Literal('a'), Type.Literal('b')]),
+          status: Type.Enum(['x', 'y']),
+          token: Type.Optional(Type.String()),
+        }),
+      ),
+      true,
+    );
+    assert.equal(onlyText(Type.Object({ pageSize: Type.Integer() })), false);
+    assert.equal(onlyText(Type.Object({ when: Type.Union([Type.Literal('now'), Type.Integer()]) })), false);
+    assert.equal(onlyText(Type.Object({ on: Type.Boolean() })), false);
+    assert.equal(onlyText(Type.Object({ tags: Type.Array(Type.String()) })), false);
+  });
+
+  it('still converts numbers and booleans, and checks text as it came', () => {
+    const query = compile(Type.Object({ pageSize: Type.Integer(), on: Type.Optional(Type.Boolean()) }), 'querystring');
+    assert.deepEqual(query({ pageSize: '20', on: 'true' }).value, { pageSize: 20, on: true });
+    assert.ok(query({ pageSize: 'many' }).error);
+    const params = compile(Type.Object({ id: Type.String({ format: 'uuid' }) }), 'params');
+    const id = '01a1fd5d-3315-72a9-9ff6-858614692571';
+    assert.deepEqual(params({ id }).value, { id });
+    assert.ok(params({ id: 'nope' }).error);
+    assert.ok(params({ id: [id, id] }).error, 'a repeated value is not text');
   });
 });

@@ -23,7 +23,9 @@ interface SchemaError {
  */
 export const validatorCompiler: FastifySchemaCompiler<TSchema> = ({ schema, httpPart }) => {
   const checker = Compile(schema);
-  const convert = httpPart !== 'body';
+  // Conversion walks the whole part (every header, building a pattern per property) on every request: for a part
+  // whose every field is text it could change nothing, so it is left out.
+  const convert = httpPart !== 'body' && !onlyText(schema);
   const mayBeAbsent = httpPart === 'body' && isOptionalBody(schema);
   return (input: unknown) => {
     // No body where the body is optional (Fastify hands a bodyless request's body over as null; a JSON `null` is
@@ -37,6 +39,25 @@ export const validatorCompiler: FastifySchemaCompiler<TSchema> = ({ schema, http
     return unreadable ? { error: [unreadable] as any } : { value };
   };
 };
+
+/**
+ * Whether every value the schema admits is a string (or an object of strings): Value.Convert then leaves any input as
+ * it is (text stays text, and what is not text cannot be made so). Shapes not recognised here count as not text.
+ */
+export function onlyText(schema: unknown): boolean {
+  if (typeof schema !== 'object' || schema === null) return false;
+  const s = schema as Record<string, unknown>;
+  if (Array.isArray(s.anyOf)) return s.anyOf.every(onlyText);
+  if (Array.isArray(s.enum)) return s.enum.every((value) => typeof value === 'string');
+  if (s.type === 'string') return true;
+  if (s.type !== 'object') return false;
+  const extra = s.additionalProperties;
+  return (
+    Object.values((s.properties ?? {}) as Record<string, unknown>).every(onlyText) &&
+    Object.values((s.patternProperties ?? {}) as Record<string, unknown>).every(onlyText) &&
+    (extra === undefined || typeof extra === 'boolean' || onlyText(extra))
+  );
+}
 
 const compiled = new WeakMap<TSchema, ReturnType<typeof Compile>>();
 

@@ -90,11 +90,33 @@ export async function sendSigned(
   endpoint: { id: string; secretSealed: Buffer; kekVersion: number; url: string },
   source: EnvelopeSource,
 ): Promise<{ message: SignedMessage; outcome: AttemptOutcome }> {
-  const secret = deps.kek
-    .open(endpoint.secretSealed, webhookSecretAad(endpoint.id), endpoint.kekVersion)
-    .toString('utf8');
-  const message = signMessage(deps.headerPrefix, secret, source.messageId, envelope(source));
+  const message = signMessage(deps.headerPrefix, signingKey(deps.kek, endpoint), source.messageId, envelope(source));
   return { message, outcome: await deps.sender.post(endpoint.url, message.headers, message.body) };
+}
+
+/** Opened endpoint secrets per key-encryption key, by endpoint, KEK version and sealed bytes (see signingKey). */
+const openedSecrets = new WeakMap<KeyEncryptionKey, Map<string, Buffer>>();
+const OPENED_SECRETS_KEPT = 1000;
+
+/**
+ * The endpoint's signing key (its secret's UTF-8 bytes). Opening it decrypts with the KEK, which cost about a twentieth
+ * of a worker's CPU when done for every attempt; an opened secret is kept while its sealed bytes and KEK version are
+ * what the delivery carries, so a rotated secret or KEK is opened afresh. A process signs with these keys anyway.
+ */
+function signingKey(kek: KeyEncryptionKey, endpoint: { id: string; secretSealed: Buffer; kekVersion: number }): Buffer {
+  let opened = openedSecrets.get(kek);
+  if (!opened) {
+    opened = new Map();
+    openedSecrets.set(kek, opened);
+  }
+  const id = `${endpoint.id}:${endpoint.kekVersion}:${endpoint.secretSealed.toString('base64')}`;
+  let key = opened.get(id);
+  if (!key) {
+    key = kek.open(endpoint.secretSealed, webhookSecretAad(endpoint.id), endpoint.kekVersion);
+    if (opened.size >= OPENED_SECRETS_KEPT) opened.clear();
+    opened.set(id, key);
+  }
+  return key;
 }
 
 /** What the delivery log keeps of one exchange: its result, the request as sent and the response as captured. */

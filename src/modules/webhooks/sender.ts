@@ -23,6 +23,7 @@ export interface AttemptOutcome {
  */
 export class WebhookSender {
   private readonly agent: Agent;
+  private readonly targets = new Map<string, { origin: string; path: string } | { problem: string }>();
 
   constructor(
     private readonly policy: TargetPolicy,
@@ -47,23 +48,14 @@ export class WebhookSender {
       durationMs: elapsed(),
       errorMessage: message,
     });
-    let url: URL;
-    try {
-      url = new URL(target);
-    } catch {
-      return failed('The endpoint URL is not valid');
-    }
-    const host = hostOf(url);
-    if (isIP(host) !== 0) {
-      const problem = addressProblem(host, this.policy);
-      if (problem) return failed(`Blocked: ${problem}`);
-    }
+    const where = this.target(target);
+    if ('problem' in where) return failed(where.problem);
     const abort = new AbortController();
     const timer = setTimeout(() => abort.abort(), this.timeoutMs);
     try {
       const response = await this.agent.request({
-        origin: url.origin,
-        path: `${url.pathname}${url.search}`,
+        origin: where.origin,
+        path: where.path,
         method: 'POST',
         headers,
         body,
@@ -87,9 +79,41 @@ export class WebhookSender {
     }
   }
 
+  /**
+   * Where a target URL sends to, or why it cannot be sent to: parsed and checked once per URL (the policy does not
+   * change), since an endpoint's every message goes to the same one. Host names are still checked on each new
+   * connection, when they resolve (guardedLookup).
+   */
+  private target(target: string): { origin: string; path: string } | { problem: string } {
+    let known = this.targets.get(target);
+    if (!known) {
+      known = parseTarget(target, this.policy);
+      if (this.targets.size >= TARGETS_KEPT) this.targets.clear();
+      this.targets.set(target, known);
+    }
+    return known;
+  }
+
   close(): Promise<void> {
     return this.agent.close();
   }
+}
+
+const TARGETS_KEPT = 1000;
+
+function parseTarget(target: string, policy: TargetPolicy): { origin: string; path: string } | { problem: string } {
+  let url: URL;
+  try {
+    url = new URL(target);
+  } catch {
+    return { problem: 'The endpoint URL is not valid' };
+  }
+  const host = hostOf(url);
+  if (isIP(host) !== 0) {
+    const problem = addressProblem(host, policy);
+    if (problem) return { problem: `Blocked: ${problem}` };
+  }
+  return { origin: url.origin, path: `${url.pathname}${url.search}` };
 }
 
 async function readCapped(body: AsyncIterable<Buffer> & { destroy(): void }, limit: number): Promise<string> {

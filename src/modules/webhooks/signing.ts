@@ -20,19 +20,20 @@ export interface SignedMessage {
 }
 
 /**
- * The headers of one attempt: the branded set (`<prefix>-Webhook-*`) and the same id, timestamp and
+ * The headers of one attempt (`secret` as text, or as its UTF-8 bytes): the branded set (`<prefix>-Webhook-*`) and the same id, timestamp and
  * signature under the Standard Webhooks names. The timestamp is this attempt's wall-clock time (receivers compare
  * it with their own clock), never the sandbox's business time.
  */
 export function signMessage(
   prefix: string,
-  secret: string,
+  secret: string | Buffer,
   messageId: string,
   body: string,
   nowMs: number = Date.now(),
 ): SignedMessage {
   const timestamp = Math.floor(nowMs / 1000);
-  const signed = signature(Buffer.from(secret, 'utf8'), messageId, timestamp, body);
+  const key = typeof secret === 'string' ? Buffer.from(secret, 'utf8') : secret;
+  const signed = signature(key, messageId, timestamp, body);
   return {
     body,
     headers: {

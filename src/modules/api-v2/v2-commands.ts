@@ -2,6 +2,7 @@
 import ipaddr from 'ipaddr.js';
 import { ValidationError } from '../../platform/http/errors.js';
 import { optionalCents, optionalMillipercent, toCents } from '../../platform/money.js';
+import { withFields } from '../../platform/objects.js';
 import type { AchCommand } from '../payments/ach/ach.model.js';
 import { SecCode } from '../payments/ach/ach.model.js';
 import { enhancedDataOf } from '../payments/enhanced-data.js';
@@ -98,38 +99,40 @@ export function cardCommand(
   const card = body.transactionDetails.cardData!;
   const details = card.paymentMethodDetails ?? undefined;
   const extra = body.extraAmounts ?? undefined;
-  return paymentCommand({
-    ...commonFields(body),
-    kind: card.captureMethod === 'Manual' ? 'authorize' : 'sale',
-    merchantId,
-    paymentMethodId: card.paymentMethodId,
-    accountNumber: details?.cardNumber,
-    expirationMonth: details?.expirationMonth,
-    expirationYear: details?.expirationYear,
-    securityCode: details?.securityCode,
-    ...tipOf(extra),
-    percentageOffRateMpct: discountRateOf(extra, revision),
-    // A zero rate asks for no surcharge (the published clients send zeros for what they leave out).
-    surchargeRateMpct: optionalMillipercent(extra?.surchargeRate || null),
-    cardDataSourceId: CardDataSource.Internet,
-    customerInitiated: body.isCustomerInitiatedTransaction ?? body.customerInitiatedTransaction,
-    enhancedData: enhancedDataOf(body.transactionEnhancedData),
-  });
+  return paymentCommand(
+    withFields(commonFields(body), {
+      kind: card.captureMethod === 'Manual' ? 'authorize' : 'sale',
+      merchantId,
+      paymentMethodId: card.paymentMethodId,
+      accountNumber: details?.cardNumber,
+      expirationMonth: details?.expirationMonth,
+      expirationYear: details?.expirationYear,
+      securityCode: details?.securityCode,
+      ...tipOf(extra),
+      percentageOffRateMpct: discountRateOf(extra, revision),
+      // A zero rate asks for no surcharge (the published clients send zeros for what they leave out).
+      surchargeRateMpct: optionalMillipercent(extra?.surchargeRate || null),
+      cardDataSourceId: CardDataSource.Internet,
+      customerInitiated: body.isCustomerInitiatedTransaction ?? body.customerInitiatedTransaction,
+      enhancedData: enhancedDataOf(body.transactionEnhancedData),
+    }),
+  );
 }
 
 /** An unreferenced card credit, as the core's refund-without-reference command. */
 export function cardCreditCommand(merchantId: string, body: CreditBody): PaymentCommand {
   const details = body.creditDetails.cardData!.paymentMethodDetails;
-  return paymentCommand({
-    ...commonFields(body),
-    kind: 'refund-without-reference',
-    merchantId,
-    accountNumber: details.cardNumber,
-    expirationMonth: details.expirationMonth,
-    expirationYear: details.expirationYear,
-    securityCode: details.securityCode,
-    cardDataSourceId: CardDataSource.Internet,
-  });
+  return paymentCommand(
+    withFields(commonFields(body), {
+      kind: 'refund-without-reference',
+      merchantId,
+      accountNumber: details.cardNumber,
+      expirationMonth: details.expirationMonth,
+      expirationYear: details.expirationYear,
+      securityCode: details.securityCode,
+      cardDataSourceId: CardDataSource.Internet,
+    }),
+  );
 }
 
 const SEC_CODES = { Web: SecCode.Web, PPD: SecCode.PPD, CCD: SecCode.CCD, Telephone: SecCode.Telephone } as const;
@@ -156,8 +159,7 @@ export function achCommand(
   revision: 'published' | 'older' = 'published',
 ): AchCommand {
   const details = ach.paymentMethodDetails ?? undefined;
-  return {
-    ...commonFields(body),
+  return withFields(commonFields(body), {
     merchantId,
     direction,
     percentageOffRateMpct: discountRateOf(body.extraAmounts ?? undefined, revision),
@@ -171,5 +173,5 @@ export function achCommand(
     accountType: details?.accountType == null ? undefined : details.accountType === 'Checking' ? 1 : 2,
     accountHolderType:
       details?.accountHolderType == null ? undefined : details.accountHolderType === 'Business' ? 1 : 2,
-  };
+  });
 }

@@ -1,4 +1,5 @@
 import { fromCents, fromMillipercent } from '../../platform/money.js';
+import { withFields } from '../../platform/objects.js';
 import type { MerchantConfiguration } from '../merchants/merchants.model.js';
 import { type AchResponse, AchType } from '../payments/ach/ach.model.js';
 import type { OperationResult } from '../payments/card-payments.service.js';
@@ -37,11 +38,10 @@ const rate = (mpct: number | null) => (mpct == null ? 0 : fromMillipercent(mpct)
 
 /** A result's breakdown in both revisions' names (the published one adds the rates, in percent). */
 function resultAmounts(t: Transaction) {
-  return {
-    ...amountDetails(t),
+  return withFields(amountDetails(t), {
     tipRate: rate(t.tipRateMpct),
     discountRate: rate(t.percentageOffRateMpct ?? t.cashDiscountRateMpct),
-  };
+  });
 }
 
 function processorResponse(result: OperationResult | null, t: Transaction, configuration: MerchantConfiguration) {

@@ -6,6 +6,7 @@ import { pageInfoOf } from '../../platform/http/paging.js';
 import { merchantOf } from '../../platform/http/principal.js';
 import type { App } from '../../platform/http/server.js';
 import { optionalCents, toCents, toMillipercent } from '../../platform/money.js';
+import { withFields } from '../../platform/objects.js';
 import type { MerchantsService } from '../merchants/merchants.service.js';
 import type { AchPaymentsService } from '../payments/ach/ach.service.js';
 import { percentOf } from '../payments/amounts.js';
@@ -81,22 +82,27 @@ export function v2TransactionsRoutes(app: App, deps: V2TransactionsRouteDeps): v
         throw ValidationError.field('transactionDetails', 'Send cardData or achData, not both.');
       }
       if (achData) {
-        const debit = await deps.ach.create({
-          ...achCommand(merchantId, 'debit', body, achData, 'transactionDetails.achData', revisionOf(request)),
-          customerId: achData.paymentMethodId
-            ? await customerOfMethod(deps.vault, merchantId, achData.paymentMethodId, body.customerId)
-            : (body.customerId ?? null),
-          idempotency,
-        });
+        const debit = await deps.ach.create(
+          withFields(
+            achCommand(merchantId, 'debit', body, achData, 'transactionDetails.achData', revisionOf(request)),
+            {
+              customerId: achData.paymentMethodId
+                ? await customerOfMethod(deps.vault, merchantId, achData.paymentMethodId, body.customerId)
+                : (body.customerId ?? null),
+              idempotency,
+            },
+          ),
+        );
         return { kind: 'ach' as const, debit, transaction: (await transactions.get(merchantId, debit.transactionId))! };
       }
       if (!cardData) throw ValidationError.field('transactionDetails.cardData', 'cardData or achData is required.');
-      const card = await cardPayments.pay({
-        ...cardCommand(merchantId, body, revisionOf(request)),
-        customerId: await customerOfMethod(deps.vault, merchantId, cardData.paymentMethodId, body.customerId),
-        payingCustomerId: cardData.paymentMethodId ? null : (body.customerId ?? null),
-        idempotency,
-      });
+      const card = await cardPayments.pay(
+        withFields(cardCommand(merchantId, body, revisionOf(request)), {
+          customerId: await customerOfMethod(deps.vault, merchantId, cardData.paymentMethodId, body.customerId),
+          payingCustomerId: cardData.paymentMethodId ? null : (body.customerId ?? null),
+          idempotency,
+        }),
+      );
       return { kind: 'card' as const, card };
     },
     view: async (made, { merchantId }) => {

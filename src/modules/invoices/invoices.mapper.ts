@@ -1,5 +1,6 @@
 import { type DateRange, dateRange } from '../../platform/http/paging.js';
 import { fromCents, fromMillipercent } from '../../platform/money.js';
+import { withFields } from '../../platform/objects.js';
 import type { MerchantSettings } from '../merchants/merchants.model.js';
 import { creditCardPaymentOf } from './calculation.js';
 import { INVOICE_STATUS_NAMES, type Invoice } from './invoices.model.js';
@@ -25,8 +26,7 @@ export function invoiceSummary(v: Invoice) {
 /** The full record; `payUrl` is the hosted page's address (null until published). */
 export function invoiceView(v: Invoice, payUrl: string | null) {
   const calc = calculationOf(v);
-  return {
-    ...invoiceSummary(v),
+  return withFields(invoiceSummary(v), {
     statusName: INVOICE_STATUS_NAMES[v.statusId]!,
     merchantId: v.merchantId,
     customerId: v.customerId,
@@ -69,7 +69,7 @@ export function invoiceView(v: Invoice, payUrl: string | null) {
     publishedOn: v.publishedAt?.toISOString() ?? null,
     createdOn: v.createdAt.toISOString(),
     modifiedOn: v.modifiedAt.toISOString(),
-  };
+  });
 }
 
 /**

@@ -6,6 +6,7 @@ import type { Pool, Sql } from '../../platform/db/pool.js';
 import { inOneRoundTrip, withTransaction } from '../../platform/db/tx.js';
 import { NotFoundError, ValidationError } from '../../platform/http/errors.js';
 import type { PageRequest } from '../../platform/http/paging.js';
+import { withFields } from '../../platform/objects.js';
 import type { CustomersService } from '../customers/customers.service.js';
 import type { EventName } from '../events/event-catalog.js';
 import { eventsInsert, recordEvent } from '../events/outbox.js';
@@ -95,14 +96,15 @@ export class InvoicesService {
     const totalCents = calculationOf(content).totalCents;
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.drafts.submit({
-          ...content,
-          id,
-          merchantId,
-          totalCents,
-          at: this.deps.clock.now(),
-          afterCollision: attempt > 1,
-        });
+        return await this.drafts.submit(
+          withFields(content, {
+            id,
+            merchantId,
+            totalCents,
+            at: this.deps.clock.now(),
+            afterCollision: attempt > 1,
+          }),
+        );
       } catch (error) {
         if (!isNumberTaken(error)) throw error;
         // The counter's next number is one a client chose (or took meanwhile, committed after this statement's
@@ -129,12 +131,16 @@ export class InvoicesService {
     this.mustBe(current, [InvoiceStatus.Draft], 'Only a Draft can be changed.');
     const content = await this.content(merchantId, body);
     const replaced = await this.uniqueNumber(() =>
-      replaceDraft(this.deps.pool, merchantId, id, {
-        ...content,
-        number: content.number ?? current.number,
-        totalCents: calculationOf(content).totalCents,
-        at: this.deps.clock.now(),
-      }),
+      replaceDraft(
+        this.deps.pool,
+        merchantId,
+        id,
+        withFields(content, {
+          number: content.number ?? current.number,
+          totalCents: calculationOf(content).totalCents,
+          at: this.deps.clock.now(),
+        }),
+      ),
     );
     if (!replaced) throw this.refused(await this.get(merchantId, id), 'Only a Draft can be changed.');
     return this.get(merchantId, id);

@@ -1,4 +1,5 @@
 import type { AvsResult } from '../../connectors/card/card-connector.js';
+import { withFields } from '../../platform/objects.js';
 import type { StoredAvs } from './transactions.model.js';
 
 /**
@@ -9,7 +10,7 @@ import type { StoredAvs } from './transactions.model.js';
  */
 export function avsAction(result: AvsResult, profileId: number): StoredAvs {
   const deny = profileId === 3 ? result.responseCode !== 'Y' : profileId === 2 ? result.responseCode === 'N' : false;
-  return { ...result, action: deny ? 'Deny' : 'Allow' };
+  return withFields(result, { action: deny ? 'Deny' : 'Allow' });
 }
 
 const GROUPS: Record<string, [number, string]> = {

@@ -1,4 +1,5 @@
 import type { IdempotencyClaim } from '../../platform/http/idempotency.js';
+import { withFields } from '../../platform/objects.js';
 import type { Address } from '../reference/address.js';
 import { pickPhone } from '../reference/phone.js';
 import type { TaxSetting } from './amounts.js';
@@ -67,8 +68,7 @@ export type PaymentFields = Omit<PaymentCommand, 'currencyId' | 'createMethodId'
  * reference is none, a payment is the API's own unless its source says otherwise, and every field left out is null.
  */
 export function paymentCommand(fields: PaymentFields): PaymentCommand {
-  return {
-    ...fields,
+  return withFields(fields, {
     processorId: fields.processorId ?? null,
     customerId: fields.customerId ?? null,
     paymentMethodId: fields.paymentMethodId ?? null,
@@ -93,7 +93,7 @@ export function paymentCommand(fields: PaymentFields): PaymentCommand {
     skipAddressVerification: fields.skipAddressVerification ?? false,
     tax: fields.tax ?? null,
     enhancedData: fields.enhancedData ?? null,
-  };
+  });
 }
 
 /** The request's `contactInfo` as stored (either phone spelling accepted; a bad one is a 400 naming the field). */

@@ -1,4 +1,5 @@
 import { dictionary } from '../../platform/dictionary.js';
+import { withFields } from '../../platform/objects.js';
 import { type MerchantSettings, ZeroCostProcessingOption } from '../merchants/merchants.model.js';
 import { type AmountBreakdown, type AmountInput, calculateAmount, type TaxSetting, taxInput } from './amounts.js';
 
@@ -73,10 +74,10 @@ export function amountsPerTender(
 ): Record<'cash' | 'creditCard' | 'debitCard' | 'ach', AmountBreakdown> {
   const input = underProgram(settings, parts);
   return {
-    cash: calculateAmount({ ...input, tender: 'cash' }),
-    creditCard: calculateAmount({ ...input, tender: 'credit' }),
-    debitCard: calculateAmount({ ...input, tender: 'debit' }),
-    ach: calculateAmount({ ...input, tender: 'ach' }),
+    cash: calculateAmount(withFields(input, { tender: 'cash' })),
+    creditCard: calculateAmount(withFields(input, { tender: 'credit' })),
+    debitCard: calculateAmount(withFields(input, { tender: 'debit' })),
+    ach: calculateAmount(withFields(input, { tender: 'ach' })),
   };
 }
 

@@ -1,5 +1,6 @@
 import type { Sql } from '../../platform/db/pool.js';
 import { likePattern, type PageRequest } from '../../platform/http/paging.js';
+import { withFields } from '../../platform/objects.js';
 import { type Transaction, TransactionStatus } from './transactions.model.js';
 import { TX_COLUMNS, toTransaction } from './transactions.repo.js';
 
@@ -68,13 +69,14 @@ export async function listTransactions(
     total = counted.rows[0]!.total;
   }
   return {
-    items: rows.map((row) => ({
-      ...toTransaction(row),
-      customerName: row.customer_name,
-      customerCompany: row.customer_company,
-      customerEmail: row.customer_email,
-      customerPhone: row.customer_phone,
-    })),
+    items: rows.map((row) =>
+      withFields(toTransaction(row), {
+        customerName: row.customer_name,
+        customerCompany: row.customer_company,
+        customerEmail: row.customer_email,
+        customerPhone: row.customer_phone,
+      }),
+    ),
     total,
   };
 }
@@ -150,11 +152,12 @@ export async function keysetTransactions(
      WHERE ${where.join(' AND ')} ORDER BY t.created_at DESC, t.id DESC LIMIT $${params.length}`,
     params,
   );
-  return rows.map((row) => ({
-    ...toTransaction(row),
-    customerName: row.customer_name,
-    cursor: { createdAt: row.cursor_at, id: row.id },
-  }));
+  return rows.map((row) =>
+    withFields(toTransaction(row), {
+      customerName: row.customer_name,
+      cursor: { createdAt: row.cursor_at, id: row.id },
+    }),
+  );
 }
 
 /**

@@ -1,5 +1,6 @@
 import { CARD_TYPE_NAMES } from '../../connectors/card/card-numbers.js';
 import { fromCents, fromMillipercent } from '../../platform/money.js';
+import { withFields } from '../../platform/objects.js';
 import type { MerchantConfiguration, MerchantContact } from '../merchants/merchants.model.js';
 import { stateById } from '../reference/states.js';
 import { ACCOUNT_HOLDER_TYPE_NAMES, ACCOUNT_TYPE_NAMES } from '../vault/vault.model.js';
@@ -86,7 +87,9 @@ export function receipt(t: Transaction, merchantName: string) {
 
 /** Response of sale, auth, verify and refund without reference (AuthorizationResponseDto). */
 export function authorizationResponse(result: OperationResult, merchantName: string) {
-  return { ...transactionResponse(result, merchantName), avsResponse: avsView(result.transaction.avsResponse) };
+  return withFields(transactionResponse(result, merchantName), {
+    avsResponse: avsView(result.transaction.avsResponse),
+  });
 }
 
 /** Response of capture, void, return and tip adjustment (TransactionResponseIsvDto). */

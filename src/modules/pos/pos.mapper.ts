@@ -1,6 +1,7 @@
 import type { Static } from 'typebox';
 import { ValidationError } from '../../platform/http/errors.js';
 import { fromCents, optionalCents, optionalMillipercent, toCents, toMillipercent } from '../../platform/money.js';
+import { withFields } from '../../platform/objects.js';
 import type { MerchantsService } from '../merchants/merchants.service.js';
 import { receipt, transactionView } from '../payments/transactions.mapper.js';
 import { CARD_DATA_SOURCE_NAMES } from '../payments/transactions.model.js';
@@ -87,11 +88,10 @@ export async function posView(
     transaction = transactionView(t, configuration, contacts.find((c) => c.isMain) ?? contacts[0]);
     transactionReceipt = receipt(t, configuration.companyName);
   }
-  return {
-    ...posListItem(p),
+  return withFields(posListItem(p), {
     cardDataSource: p.cardDataSourceId === null ? null : (CARD_DATA_SOURCE_NAMES[p.cardDataSourceId] ?? null),
     errorMessage: p.errorMessage,
     transaction,
     transactionReceipt,
-  };
+  });
 }

@@ -5,6 +5,7 @@ import type { Pool } from '../../platform/db/pool.js';
 import { withTransaction } from '../../platform/db/tx.js';
 import { dictionary } from '../../platform/dictionary.js';
 import { ConflictError, type FieldErrors, ValidationError } from '../../platform/http/errors.js';
+import { withFields } from '../../platform/objects.js';
 import type { Logger } from '../../platform/observability/logger.js';
 import type { CustomersService } from '../customers/customers.service.js';
 import { recordEvent } from '../events/outbox.js';
@@ -274,11 +275,12 @@ export class SessionPayments {
     if (saving) {
       if (payment.method === 'card' && session.mode === SessionMode.SaveMethod) {
         // A card is verified with the network (a zero-amount authentication, AVS included) before it is kept.
-        const verified = await this.deps.payments.charge({
-          ...chargeRequest(session, configuration, payment, billing),
-          operation: 'verify',
-          amount: { baseCents: 0 },
-        });
+        const verified = await this.deps.payments.charge(
+          withFields(chargeRequest(session, configuration, payment, billing), {
+            operation: 'verify',
+            amount: { baseCents: 0 },
+          }),
+        );
         if (!wentThrough(verified.transaction)) return this.declined(session, token, verified.transaction);
         saved = await saveMethod(this.deps, session, token, payment, billing);
         return {

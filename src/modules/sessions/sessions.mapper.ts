@@ -1,4 +1,5 @@
 import { fromCents, fromMillipercent } from '../../platform/money.js';
+import { withFields } from '../../platform/objects.js';
 import { amountView } from '../payments/transactions.mapper.js';
 import { CreateMethod, STATUS_NAMES, type Transaction, TYPE_NAMES } from '../payments/transactions.model.js';
 import {
@@ -127,7 +128,10 @@ function commonView(view: SessionView, baseUrl: string) {
 export function v2SessionView(view: SessionView, baseUrl: string) {
   const common = commonView(view, baseUrl);
   // The published revision's surcharge is a number: none (0) until a payment carries one.
-  return { ...common, surchargeAmount: common.surchargeAmount ?? 0, mode: SESSION_MODE_NAMES[view.session.mode]! };
+  return withFields(common, {
+    surchargeAmount: common.surchargeAmount ?? 0,
+    mode: SESSION_MODE_NAMES[view.session.mode]!,
+  });
 }
 
 export function intSessionView(view: SessionView, baseUrl: string) {

@@ -1,6 +1,7 @@
 import type { QueryConfig } from 'pg';
 import type { Sql } from '../../platform/db/pool.js';
 import type { Tx } from '../../platform/db/tx.js';
+import { withFields } from '../../platform/objects.js';
 import type { PaymentSource } from '../payments/payments.service.js';
 import {
   type EndReason,
@@ -173,8 +174,7 @@ export function insertSessionQuery(
 
 /** A session as `insertSessionQuery` writes it: what reading the new row back would answer. */
 export function freshSession(id: string, d: SessionSettings, now: Date): PaymentSession {
-  return {
-    ...d,
+  return withFields(d, {
     id,
     status: SessionStatus.Created,
     createdAt: now,
@@ -192,7 +192,7 @@ export function freshSession(id: string, d: SessionSettings, now: Date): Payment
     paidAmountCents: null,
     achAccountLast2: null,
     achRoutingLast2: null,
-  };
+  });
 }
 
 /** The session the request holding idempotency claim `claimId` created, if it committed. */

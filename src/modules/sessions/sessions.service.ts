@@ -7,6 +7,7 @@ import { dictionary } from '../../platform/dictionary.js';
 import { NotFoundError, ValidationError } from '../../platform/http/errors.js';
 import { defineQueue } from '../../platform/jobs/define.js';
 import { enqueueQuery } from '../../platform/jobs/queue.js';
+import { withFields } from '../../platform/objects.js';
 import type { Logger } from '../../platform/observability/logger.js';
 import type { CustomersService } from '../customers/customers.service.js';
 import type { MerchantConfiguration } from '../merchants/merchants.model.js';
@@ -210,7 +211,7 @@ export class PaymentSessionsService {
     // The default lifetime counts from the creation instant itself, so createdAt + lifetime = expiresAt exactly.
     const expiresAt =
       draft.expiresAt ?? (draft.defaultLifetimeMs === null ? null : new Date(now.getTime() + draft.defaultLifetimeMs));
-    return { ...draft, expiresAt, returnUrl, card, ach };
+    return withFields(draft, { expiresAt, returnUrl, card, ach });
   }
 
   /** Retrieval on either surface; an expired session turns Cancelled here if the clock's job has not run yet. */

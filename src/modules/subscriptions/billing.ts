@@ -2,6 +2,7 @@ import type { Clock } from '../../platform/clock/clock.js';
 import { nameBasedId } from '../../platform/crypto/ids.js';
 import type { Pool, Sql } from '../../platform/db/pool.js';
 import { withTransaction } from '../../platform/db/tx.js';
+import { withFields } from '../../platform/objects.js';
 import type { Logger } from '../../platform/observability/logger.js';
 import type { MerchantsService } from '../merchants/merchants.service.js';
 import type { PaymentResult, PaymentsService } from '../payments/payments.service.js';
@@ -211,23 +212,25 @@ function pay(
   };
   const instrument = { kind: 'vaulted' as const, customerId: s.customerId, paymentMethodId: s.paymentMethodId };
   if (s.transactionTypeId === TransactionType.AchDebit) {
-    return deps.payments.achDebit({
-      ...common,
-      instrument,
-      secCode: s.secCode ?? 2,
-      requesterIp: s.requesterIp,
-      isFasterProcessing: s.isFasterProcessing,
-    });
+    return deps.payments.achDebit(
+      withFields(common, {
+        instrument,
+        secCode: s.secCode ?? 2,
+        requesterIp: s.requesterIp,
+        isFasterProcessing: s.isFasterProcessing,
+      }),
+    );
   }
-  return deps.payments.charge({
-    ...common,
-    instrument,
-    operation: s.transactionTypeId === TransactionType.Authorization ? 'authorize' : 'sale',
-    initiator: 'merchant',
-    cardDataSource: CardDataSource.Internet,
-    // A stored card charged by the merchant: no address to verify, nobody to enter a security code.
-    skipAddressVerification: true,
-  });
+  return deps.payments.charge(
+    withFields(common, {
+      instrument,
+      operation: s.transactionTypeId === TransactionType.Authorization ? 'authorize' : 'sale',
+      initiator: 'merchant',
+      cardDataSource: CardDataSource.Internet,
+      // A stored card charged by the merchant: no address to verify, nobody to enter a security code.
+      skipAddressVerification: true,
+    }),
+  );
 }
 
 async function recordOutcome(

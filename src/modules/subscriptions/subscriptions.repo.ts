@@ -1,6 +1,7 @@
 import type { Sql } from '../../platform/db/pool.js';
 import { sqlIds } from '../../platform/db/sql-ids.js';
 import { likePattern, type PageRequest } from '../../platform/http/paging.js';
+import { withFields } from '../../platform/objects.js';
 import { InstallmentStatus, LIVE_STATUSES, type Subscription, SubscriptionStatus } from './subscriptions.model.js';
 
 const LIVE = sqlIds(...LIVE_STATUSES);
@@ -234,12 +235,13 @@ export async function listSubscriptions(
     params.slice(0, -2),
   );
   return {
-    items: rows.map((row) => ({
-      ...toSubscription(row),
-      customerName: row.customer_name,
-      customerEmail: row.customer_email,
-      chargedCount: row.charged_count,
-    })),
+    items: rows.map((row) =>
+      withFields(toSubscription(row), {
+        customerName: row.customer_name,
+        customerEmail: row.customer_email,
+        chargedCount: row.charged_count,
+      }),
+    ),
     total: counted.rows[0]!.total,
   };
 }

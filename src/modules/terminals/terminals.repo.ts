@@ -1,6 +1,7 @@
 import type { Sql } from '../../platform/db/pool.js';
 import { sqlIds } from '../../platform/db/sql-ids.js';
 import { likePattern, type PageRequest } from '../../platform/http/paging.js';
+import { withFields } from '../../platform/objects.js';
 import { DeliveryStatus, type Terminal, type TerminalReport } from './terminals.model.js';
 
 export function toTerminal(r: Record<string, unknown>): Terminal {
@@ -182,12 +183,13 @@ export async function listTerminals(
   );
   const total = rows[0]?.total ?? (page.offset > 0 ? await countTerminals(sql, where, params.slice(0, -2)) : 0);
   return {
-    items: rows.map((r) => ({
-      ...toTerminal(r),
-      merchantCompanyName: r.merchant_company_name as string,
-      socketAlive: r.socket_alive as boolean,
-      virtualOnline: r.virtual_online as boolean,
-    })),
+    items: rows.map((r) =>
+      withFields(toTerminal(r), {
+        merchantCompanyName: r.merchant_company_name as string,
+        socketAlive: r.socket_alive as boolean,
+        virtualOnline: r.virtual_online as boolean,
+      }),
+    ),
     total,
   };
 }

@@ -1,5 +1,6 @@
 import type { Sql } from '../../platform/db/pool.js';
 import { likePattern } from '../../platform/http/paging.js';
+import { withFields } from '../../platform/objects.js';
 import type { PaymentMethod } from './vault.model.js';
 
 interface PaymentMethodRow {
@@ -101,7 +102,9 @@ export async function findPaymentMethod(
     values: [id, merchantId],
   });
   const row = rows[0];
-  return row ? { ...toModel(row), dataKeyVersion: row.data_key_version, secretSealed: row.secret_sealed } : undefined;
+  return row
+    ? withFields(toModel(row), { dataKeyVersion: row.data_key_version, secretSealed: row.secret_sealed })
+    : undefined;
 }
 
 export type SealedPaymentMethod = PaymentMethod & { dataKeyVersion: number; secretSealed: Buffer };
@@ -115,11 +118,12 @@ export async function findPaymentMethodsById(sql: Sql, ids: readonly string[]): 
            WHERE id = ANY($1::uuid[]) AND deleted_at IS NULL`,
     values: [ids],
   });
-  return rows.map((row) => ({
-    ...toModel(row),
-    dataKeyVersion: row.data_key_version,
-    secretSealed: row.secret_sealed,
-  }));
+  return rows.map((row) =>
+    withFields(toModel(row), {
+      dataKeyVersion: row.data_key_version,
+      secretSealed: row.secret_sealed,
+    }),
+  );
 }
 
 export async function listCustomerPaymentMethods(

@@ -1,3 +1,4 @@
+import { withFields } from '../../platform/objects.js';
 import type { EndpointRow, LogDetailRow, LogRow } from './webhooks.repo.js';
 
 export function endpointView(row: EndpointRow) {
@@ -46,13 +47,12 @@ export function logView(row: LogRow) {
 }
 
 export function logDetailView(row: LogDetailRow) {
-  return {
-    ...logView(row),
+  return withFields(logView(row), {
     requestHeaders: row.request_headers,
     requestBody: row.request_body,
     responseHeaders: row.response_headers,
     responseBody: row.response_body,
-  };
+  });
 }
 
 /** Column order of the CSV export: the list view's fields. */

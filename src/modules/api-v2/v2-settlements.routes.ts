@@ -12,6 +12,7 @@ import {
 import { merchantOf } from '../../platform/http/principal.js';
 import type { App } from '../../platform/http/server.js';
 import { fromCents } from '../../platform/money.js';
+import { withFields } from '../../platform/objects.js';
 import type { MerchantsService } from '../merchants/merchants.service.js';
 import type { TransactionsService } from '../payments/transactions.service.js';
 import { BATCH_FILTERS, batchFilter } from '../settlements/batch-query.js';
@@ -203,7 +204,7 @@ export function v2SettlementsRoutes(app: App, deps: V2SettlementsRouteDeps): voi
       );
       // Both revisions' names and envelopes (`status` and `batchStatus` differ in name, so both are answered).
       return {
-        items: result.items.map((b) => ({ ...batchItem(b), ...publishedBatchItem(b) })),
+        items: result.items.map((b) => withFields(batchItem(b), publishedBatchItem(b))),
         total: result.total,
         pageInfo: pageInfoOf(pageIndex, pageSize, result.total),
       };

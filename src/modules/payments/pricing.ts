@@ -55,7 +55,7 @@ export function amountsUnderProgram(
   parts: AmountParts,
   tender: AmountInput['tender'],
 ): AmountBreakdown {
-  return calculateAmount({ ...underProgram(settings, parts), tender });
+  return calculateAmount(withFields(underProgram(settings, parts), { tender }));
 }
 
 /** What a card payment of these parts comes to under the merchant's program (debit cards are never surcharged). */

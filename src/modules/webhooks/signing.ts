@@ -20,8 +20,8 @@ export interface SignedMessage {
 }
 
 /**
- * The headers of one attempt (`secret` as text, or as its UTF-8 bytes): the branded set (`<prefix>-Webhook-*`) and the same id, timestamp and
- * signature under the Standard Webhooks names. The timestamp is this attempt's wall-clock time (receivers compare
+ * The headers of one attempt (`secret` as text, or as its UTF-8 bytes): the branded set (`<prefix>-Webhook-*`) and
+ * the same id, timestamp and signature under the Standard Webhooks names. The timestamp is this attempt's wall-clock time (receivers compare
  * it with their own clock), never the sandbox's business time.
  */
 export function signMessage(

@@ -15,35 +15,26 @@ const REDACTED = '[REDACTED]';
 const UUID = '[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}';
 const PAN_LIKE = new RegExp(`${UUID}|(?<![\\dA-Za-z])(?:\\d[ -]?){12,18}\\d(?![\\dA-Za-z])`, 'g');
 
-/** Whether `text` has at least as many digits as the shortest card number: most log strings have not. */
-function mayHoldCardNumber(text: string): boolean {
-  let digits = 0;
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (code >= 48 && code <= 57 && ++digits === 13) return true;
-  }
-  return false;
-}
-
 /**
- * Whether `text` has a stretch of digits, spaces and dashes with at least 13 digits: every match of the pattern lies in
- * one. Identifiers (UUIDs, correlation ids) have letters between their digits and fail here, where a count of all
- * their digits would not.
+ * Whether `text` has at least as many digits as the shortest card number: most log strings have not. With
+ * `inOneStretch` they must lie in one stretch of digits, spaces and dashes, as every match of the pattern does, so
+ * identifiers (UUIDs, correlation ids), whose digits letters keep apart, fail too. A URL is counted whole instead: its
+ * percent-encoding puts `%` between the digits of a grouped card number.
  */
-function hasLongDigitRun(text: string): boolean {
+function hasThirteenDigits(text: string, inOneStretch: boolean): boolean {
   let digits = 0;
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i);
     if (code >= 48 && code <= 57) {
       if (++digits === 13) return true;
-    } else if (code !== 32 && code !== 45) digits = 0;
+    } else if (inOneStretch && code !== 32 && code !== 45) digits = 0;
   }
   return false;
 }
 
 export function redactString(value: string): string {
   // Every string of every log line comes here; the pattern's look-behind costs more than this scan.
-  if (!hasLongDigitRun(value)) return value;
+  if (!hasThirteenDigits(value, true)) return value;
   return value.replace(PAN_LIKE, (match) => {
     if (match.length === 36 && match[8] === '-') return match;
     const digits = match.replace(/[ -]/g, '');
@@ -104,7 +95,7 @@ export function looksLikeCardNumber(value: string): boolean {
 export function redactUrl(url: string): string {
   const q = url.indexOf('?');
   // Percent-encoding a digit writes more digits (%34 is '4'), never fewer: a URL with too few has no card number.
-  if (q < 0 && !mayHoldCardNumber(url)) return url;
+  if (q < 0 && !hasThirteenDigits(url, false)) return url;
   const path = (q < 0 ? url : url.slice(0, q))
     .split('/')
     .map((segment) => {

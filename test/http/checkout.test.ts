@@ -435,6 +435,43 @@ describe('hosted checkout page', () => {
     assert.match(String(script.headers['content-type']), /javascript/);
   });
 
+  it('leaves a session whose completing write failed after an approval to the sweep, which completes it once', async () => {
+    const now = new Date((await t.expectOk(t.admin('GET', '/admin/v1/clock'))).now);
+    const s = await session({ amount: 7, expiresAt: new Date(now.getTime() + 60_000).toISOString() });
+    // The database refuses this session's completion once (as a failover between the approval and the write would).
+    const fn = `fail_completion_${s.id.replace(/-/g, '')}`;
+    await t.query(
+      `CREATE FUNCTION ${fn}() RETURNS trigger LANGUAGE plpgsql AS $$
+       BEGIN IF NEW.id = '${s.id}' AND NEW.status = 3 THEN RAISE EXCEPTION 'injected'; END IF; RETURN NEW; END $$`,
+    );
+    await t.query(`CREATE TRIGGER ${fn} BEFORE UPDATE ON payment_sessions FOR EACH ROW EXECUTE FUNCTION ${fn}()`);
+    try {
+      const res = await submit(s.id, card());
+      assert.ok(res.text.includes('being processed'), res.text.slice(0, 300));
+      assert.equal((await view(s.id)).status, 'Created');
+      const [row] = await t.query<{ awaiting_outcome: boolean }>(
+        'SELECT awaiting_outcome FROM payment_sessions WHERE id = $1',
+        [s.id],
+      );
+      assert.equal(row?.awaiting_outcome, true, 'the sweep will settle it');
+    } finally {
+      await t.query(`DROP TRIGGER ${fn} ON payment_sessions`);
+      await t.query(`DROP FUNCTION ${fn}()`);
+    }
+    // Past its expiry: the approved payment completes the session, and no second charge is made.
+    await t.advanceClock(120, m);
+    await eventually(async () => (await view(s.id)).status === 'Completed', 15_000, 200);
+    const charged = await t.query<{ id: string; status_id: number }>(
+      'SELECT id, status_id FROM transactions WHERE source_id = $1',
+      [s.id],
+    );
+    assert.deepEqual(
+      charged.map((c) => c.status_id),
+      [2],
+    );
+    assert.equal((await view(s.id)).transactionDetails?.transactionId, charged[0]!.id);
+  });
+
   it('completes a session whose payment outcome was unknown once the processor knows, even past its expiry', async () => {
     const now = new Date((await t.expectOk(t.admin('GET', '/admin/v1/clock'))).now);
     const s = await session({ amount: 6, expiresAt: new Date(now.getTime() + 60_000).toISOString() });

@@ -91,6 +91,11 @@ export interface SessionPaymentsDeps {
 /** How long one submission holds the session: longer than a processor call, short enough to recover from a crash. */
 const LEASE_MS = 120_000;
 
+/** Whether a submission got as far as asking for a payment (what its error handling must assume). */
+interface ChargeProgress {
+  charging: boolean;
+}
+
 /** What the checkout page shows before the payer pays. */
 export interface PayerView {
   session: PaymentSession;
@@ -159,6 +164,7 @@ export class SessionPayments {
       if (!again) return { kind: 'missing' };
       return again.open ? { kind: 'busy', session: again.session } : { kind: 'ended', session: again.session };
     }
+    const progress: ChargeProgress = { charging: false };
     try {
       let earlier = await this.earlierPayment(held);
       if (earlier === 'unknown') {
@@ -168,15 +174,24 @@ export class SessionPayments {
       }
       if (earlier === 'unknown') return { kind: 'busy', session: await this.release(held, token, {}) };
       if (earlier) return { kind: 'completed', session: await this.complete(held, token, earlier) };
-      return await this.charge(held, token, configuration, payment);
+      return await this.charge(held, token, configuration, payment, progress);
     } catch (error) {
-      const released = await this.release(held, token, {}).catch(() => held);
       // The source's own payment is under way elsewhere (an invoice paid from its page by another payer).
-      if (error instanceof ConflictError) return { kind: 'busy', session: released };
+      if (error instanceof ConflictError)
+        return { kind: 'busy', session: await this.release(held, token, {}).catch(() => held) };
       if (error instanceof ValidationError) {
+        await this.release(held, token, {}).catch(() => held);
         return { kind: 'invalid', errors: error.errors ?? { form: [error.message] } };
       }
       this.deps.logger.error({ err: error, paymentSessionId: id }, 'session payment failed');
+      if (progress.charging) {
+        // The payment may have gone through (the processor approved, then the write completing the session failed):
+        // the session waits for the sweep, which completes it with that payment or frees it for another try. Freed
+        // now, it would expire open with the payer's money taken and its source (a link, an invoice) never told.
+        const waiting = await this.release(held, token, { awaiting_outcome: true }).catch(() => held);
+        return { kind: 'busy', session: waiting };
+      }
+      const released = await this.release(held, token, {}).catch(() => held);
       return { kind: 'declined', session: released, message: 'The payment could not be processed. Please try again.' };
     }
   }
@@ -256,6 +271,7 @@ export class SessionPayments {
     token: string,
     configuration: MerchantConfiguration,
     payment: PayerPayment,
+    progress: ChargeProgress,
   ): Promise<PayOutcome> {
     const b = payment.billing;
     const billing = b
@@ -265,8 +281,13 @@ export class SessionPayments {
         )
       : null;
     const source = this.deps.sources.of(session);
-    if (source?.pay) return this.settle(session, token, payment, await source.pay(session, payment, billing));
+    if (source?.pay) {
+      progress.charging = true;
+      return this.settle(session, token, payment, await source.pay(session, payment, billing));
+    }
     await source?.begin?.(session);
+    // From here a payment may be made: an error past this point leaves its outcome to the sweep.
+    progress.charging = true;
     const saving = session.mode !== SessionMode.Payment;
     const paying = session.mode !== SessionMode.SaveMethod;
     // Saving first, then paying with the saved method, links the payment to the customer (their statistics count

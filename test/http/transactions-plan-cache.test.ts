@@ -7,7 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import { INDEX_ACCESS_ONLY } from '../../src/modules/payments/card/payment-outcome.js';
 import { findTransaction, transactionQueries } from '../../src/modules/payments/transactions.repo.js';
 import { type MerchantTenant, startNode, type TestNode } from '../harness.js';
-import { type ExplainRow, planOf, scansOf } from '../query-plans.js';
+import { type ExplainRow, planOf, scansOf, withGenericPlan } from '../query-plans.js';
 
 const GROWN_TO = 3000;
 
@@ -32,11 +32,8 @@ describe('the grouped outcome compare-and-set, planned while transactions was sm
     await t.query('ALTER TABLE transactions SET (autovacuum_enabled = false)');
     await t.query('ANALYZE transactions');
 
-    const client = await t.ctx.pool.connect();
-    try {
-      // The plan made and kept as the writer's connection makes it: in its transaction, after INDEX_ACCESS_ONLY.
-      await client.query('SET plan_cache_mode = force_generic_plan');
-      await client.query(`PREPARE save_if_pending AS ${text}`);
+    // The plan made and kept as the writer's connection makes it: in its transaction, after INDEX_ACCESS_ONLY.
+    await withGenericPlan(t.ctx.pool, 'save_if_pending', text, async (client) => {
       await client.query('BEGIN');
       await client.query(INDEX_ACCESS_ONLY);
       await client.query(`EXPLAIN EXECUTE save_if_pending('[]', '{}', 0)`);
@@ -53,10 +50,6 @@ describe('the grouped outcome compare-and-set, planned while transactions was sm
       const scans = scansOf(planOf(rows), 'transactions');
       assert.ok(scans.length > 0, 'the plan reads transactions');
       for (const scan of scans) assert.match(scan, /^Index Scan transactions_pkey$/, scans.join(', '));
-    } finally {
-      await client.query('DEALLOCATE save_if_pending').catch(() => {});
-      await client.query('RESET plan_cache_mode').catch(() => {});
-      client.release();
-    }
+    });
   });
 });

@@ -7,29 +7,12 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { CLAIM_IN_DUE_ORDER, claimDueStatement } from '../../src/modules/webhooks/webhooks.repo.js';
 import { type MerchantTenant, startNode, type TestNode } from '../harness.js';
+import { type ExplainRow, planOf, rowsRead, withGenericPlan } from '../query-plans.js';
 
 const BACKLOG = 20_000;
 const LIMIT = 100;
 /** The candidates (four times the batch), the batch looked up by key, the batch leased, and a little room. */
 const READ_AT_MOST = 7 * LIMIT;
-
-interface Node {
-  'Node Type': string;
-  'Relation Name'?: string;
-  'Actual Rows'?: number;
-  'Actual Loops'?: number;
-  'Rows Removed by Filter'?: number;
-  Plans?: Node[];
-}
-
-/** Rows every scan of a deliveries partition returned or filtered out, over all its loops. */
-function deliveryRowsRead(node: Node): number {
-  const own =
-    node['Relation Name']?.startsWith('webhook_deliveries') && node['Node Type'] !== 'ModifyTable'
-      ? ((node['Actual Rows'] ?? 0) + (node['Rows Removed by Filter'] ?? 0)) * (node['Actual Loops'] ?? 1)
-      : 0;
-  return own + (node.Plans ?? []).reduce((sum, child) => sum + deliveryRowsRead(child), 0);
-}
 
 describe('the webhook claim under a backlog', () => {
   let t: TestNode;
@@ -58,23 +41,19 @@ describe('the webhook claim under a backlog', () => {
   /** Rows of the deliveries the claim reads, planned generic, run in a transaction rolled back. */
   async function rowsReadByClaim(): Promise<number> {
     const { text } = claimDueStatement([]);
-    const client = await t.ctx.pool.connect();
-    try {
-      await client.query('SET plan_cache_mode = force_generic_plan');
-      await client.query(`PREPARE claim AS ${text}`);
+    return withGenericPlan(t.ctx.pool, 'claim', text, async (client) => {
       await client.query('BEGIN');
-      await client.query(CLAIM_IN_DUE_ORDER);
-      const { rows } = await client.query<{ 'QUERY PLAN': Array<{ Plan: Node }> }>(
-        `EXPLAIN (ANALYZE, FORMAT JSON)
-         EXECUTE claim(now() + interval '1 minute', ${LIMIT}, 'plan-test', 60000, '{}', '{}', '{}', 64)`,
-      );
-      return deliveryRowsRead(rows[0]!['QUERY PLAN'][0]!.Plan);
-    } finally {
-      await client.query('ROLLBACK').catch(() => {});
-      await client.query('DEALLOCATE claim').catch(() => {});
-      await client.query('RESET plan_cache_mode').catch(() => {});
-      client.release();
-    }
+      try {
+        await client.query(CLAIM_IN_DUE_ORDER);
+        const { rows } = await client.query<ExplainRow>(
+          `EXPLAIN (ANALYZE, FORMAT JSON)
+           EXECUTE claim(now() + interval '1 minute', ${LIMIT}, 'plan-test', 60000, '{}', '{}', '{}', 64)`,
+        );
+        return rowsRead(planOf(rows), 'webhook_deliveries');
+      } finally {
+        await client.query('ROLLBACK');
+      }
+    });
   }
 
   it('reads about what it leases with statistics taken before the backlog came', async () => {

@@ -176,22 +176,19 @@ export class SessionPayments {
       if (earlier) return { kind: 'completed', session: await this.complete(held, token, earlier) };
       return await this.charge(held, token, configuration, payment, progress);
     } catch (error) {
-      // The source's own payment is under way elsewhere (an invoice paid from its page by another payer).
-      if (error instanceof ConflictError)
-        return { kind: 'busy', session: await this.release(held, token, {}).catch(() => held) };
+      // Expected: the payer's input refused, or a conflict (the source's own payment under way elsewhere: an invoice
+      // paid from its page by another payer).
+      const expected = error instanceof ConflictError || error instanceof ValidationError;
+      if (!expected) this.deps.logger.error({ err: error, paymentSessionId: id }, 'session payment failed');
+      // After the payment was asked for it may have gone through (the processor approved, then the write completing
+      // the session failed): the session waits for the sweep, which completes it with that payment or frees it for
+      // another try. Freed now, it would expire open with the payer's money taken and its source never told.
+      const waits = !expected && progress.charging;
+      const released = await this.release(held, token, waits ? { awaiting_outcome: true } : {}).catch(() => held);
       if (error instanceof ValidationError) {
-        await this.release(held, token, {}).catch(() => held);
         return { kind: 'invalid', errors: error.errors ?? { form: [error.message] } };
       }
-      this.deps.logger.error({ err: error, paymentSessionId: id }, 'session payment failed');
-      if (progress.charging) {
-        // The payment may have gone through (the processor approved, then the write completing the session failed):
-        // the session waits for the sweep, which completes it with that payment or frees it for another try. Freed
-        // now, it would expire open with the payer's money taken and its source (a link, an invoice) never told.
-        const waiting = await this.release(held, token, { awaiting_outcome: true }).catch(() => held);
-        return { kind: 'busy', session: waiting };
-      }
-      const released = await this.release(held, token, {}).catch(() => held);
+      if (error instanceof ConflictError || waits) return { kind: 'busy', session: released };
       return { kind: 'declined', session: released, message: 'The payment could not be processed. Please try again.' };
     }
   }

@@ -14,6 +14,11 @@ declare module 'autocannon' {
         body?: string;
         setupRequest?: (request: Record<string, unknown>) => Record<string, unknown>;
       }>;
+      /** Called once per connection as it is made; headers set here are built into that connection's request once. */
+      setupClient?: (client: Client) => void;
+    }
+    interface Client {
+      setHeaders(headers: Record<string, string>): void;
     }
     interface Result {
       requests: { average: number; total: number };

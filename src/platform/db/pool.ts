@@ -1,5 +1,6 @@
 import pg from 'pg';
 import { endSpan, SpanKind, startLeafSpan, tracingOn } from '../observability/tracing.js';
+import { shareEmptyRows } from './result-shapes.js';
 
 export type Pool = pg.Pool;
 export type PoolClient = pg.PoolClient;
@@ -100,6 +101,7 @@ export function createPool(
   applicationName = 'tessera',
   options: { preparedStatements?: boolean } = {},
 ): Pool {
+  shareEmptyRows();
   const pool = new pg.Pool({
     connectionString,
     max,
@@ -115,6 +117,7 @@ export function createPool(
 }
 
 export function createClient(connectionString: string, applicationName = 'tessera'): pg.Client {
+  shareEmptyRows();
   return new pg.Client({ connectionString, types, application_name: applicationName });
 }
 

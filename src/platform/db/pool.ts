@@ -1,5 +1,6 @@
 import pg from 'pg';
 import { endSpan, SpanKind, startLeafSpan, tracingOn } from '../observability/tracing.js';
+import { copyPlainQueryConfigs } from './query-config.js';
 import { shareEmptyRows } from './result-shapes.js';
 
 export type Pool = pg.Pool;
@@ -95,13 +96,19 @@ function operationOf(text: unknown): string {
   return match ? match[1]!.toUpperCase() : 'query';
 }
 
+/** pg's per-query work that this project's statements do not need done the slow way (each module says why). */
+function fastPaths(): void {
+  shareEmptyRows();
+  copyPlainQueryConfigs();
+}
+
 export function createPool(
   connectionString: string,
   max: number,
   applicationName = 'tessera',
   options: { preparedStatements?: boolean } = {},
 ): Pool {
-  shareEmptyRows();
+  fastPaths();
   const pool = new pg.Pool({
     connectionString,
     max,
@@ -117,7 +124,7 @@ export function createPool(
 }
 
 export function createClient(connectionString: string, applicationName = 'tessera'): pg.Client {
-  shareEmptyRows();
+  fastPaths();
   return new pg.Client({ connectionString, types, application_name: applicationName });
 }
 

@@ -96,13 +96,12 @@ export function v2TransactionsRoutes(app: App, deps: V2TransactionsRouteDeps): v
         return { kind: 'ach' as const, debit, transaction: (await transactions.get(merchantId, debit.transactionId))! };
       }
       if (!cardData) throw ValidationError.field('transactionDetails.cardData', 'cardData or achData is required.');
-      const card = await cardPayments.pay(
-        withFields(cardCommand(merchantId, body, revisionOf(request)), {
-          customerId: await customerOfMethod(deps.vault, merchantId, cardData.paymentMethodId, body.customerId),
-          payingCustomerId: cardData.paymentMethodId ? null : (body.customerId ?? null),
-          idempotency,
-        }),
-      );
+      // The command is this request's own: its last fields are set on it rather than copied into a new one.
+      const command = cardCommand(merchantId, body, revisionOf(request));
+      command.customerId = await customerOfMethod(deps.vault, merchantId, cardData.paymentMethodId, body.customerId);
+      command.payingCustomerId = cardData.paymentMethodId ? null : (body.customerId ?? null);
+      command.idempotency = idempotency;
+      const card = await cardPayments.pay(command);
       return { kind: 'card' as const, card };
     },
     view: async (made, { merchantId }) => {

@@ -6,7 +6,6 @@ import { dateRange, pageRequest } from '../../platform/http/paging.js';
 import { merchantOf } from '../../platform/http/principal.js';
 import type { App } from '../../platform/http/server.js';
 import { optionalCents, optionalMillipercent, toCents, toMillipercent } from '../../platform/money.js';
-import { withFields } from '../../platform/objects.js';
 import { ZERO_COST_OPTION_NAMES } from '../merchants/merchants.model.js';
 import type { MerchantsService } from '../merchants/merchants.service.js';
 import { normalizeAddress } from '../reference/address.js';
@@ -136,7 +135,8 @@ export function transactionsRoutes(app: App, deps: TransactionsRouteDeps): void 
           // The payment names the device that read the card (its source), as a terminal's names its POS transaction.
           cmd.sourceId = device;
         }
-        return cardPayments.pay(withFields(cmd, { idempotency }));
+        cmd.idempotency = idempotency;
+        return cardPayments.pay(cmd);
       },
       view: async (result, { merchantId }) => authorizationResponse(result, await nameOf(merchantId)),
     });

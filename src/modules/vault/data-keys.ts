@@ -1,6 +1,7 @@
 import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'node:crypto';
 import { TtlCache } from '../../platform/cache.js';
 import type { KeyEncryptionKey } from '../../platform/crypto/kek.js';
+import { pooledRandomBytes } from '../../platform/crypto/random-pool.js';
 import type { Pool, Sql } from '../../platform/db/pool.js';
 
 const IV_BYTES = 12;
@@ -120,7 +121,7 @@ export function encryptWith(
   recordId: string,
   kind: SealedRecordKind = 'payment-method',
 ): Buffer {
-  const iv = randomBytes(IV_BYTES);
+  const iv = pooledRandomBytes(IV_BYTES);
   const cipher = createCipheriv('aes-256-gcm', dataKey.key, iv);
   cipher.setAAD(Buffer.from(recordAad(dataKey, recordId, kind)));
   const ciphertext = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);

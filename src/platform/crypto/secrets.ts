@@ -1,8 +1,9 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { pooledRandomBase64url } from './random-pool.js';
 
 /** A random secret with `bytes` bytes of entropy, URL-safe. 32 bytes = 256 bits. */
 export function randomSecret(bytes = 32): string {
-  return randomBytes(bytes).toString('base64url');
+  return pooledRandomBase64url(bytes);
 }
 
 /**

@@ -1,30 +1,22 @@
-import { createHash, randomFillSync } from 'node:crypto';
-
-// Random bytes are drawn from the CSPRNG 4 KiB at a time: one call per 256 ids instead of one per id (ids are made
-// several times per payment, and a randomBytes call per id showed up in a sale's profile; docs/performance.md).
-const POOL_BYTES = 4096;
-const pool = Buffer.alloc(POOL_BYTES);
-let offset = POOL_BYTES;
+import { createHash } from 'node:crypto';
+import { drawRandom } from './random-pool.js';
 
 /**
  * UUID version 7 (RFC 9562): a millisecond timestamp followed by randomness. Time-ordered ids keep B-tree inserts
  * at the right edge of the index instead of scattering them, and still look like any other UUID to clients.
- * Ids use wall time, not the sandbox clock: they identify, they do not schedule.
+ * Ids use wall time, not the sandbox clock: they identify, they do not schedule. The randomness comes from the pooled
+ * CSPRNG buffer (ids are made several times per payment).
  */
 export function newId(): string {
-  if (offset === POOL_BYTES) {
-    randomFillSync(pool);
-    offset = 0;
-  }
-  const at = offset;
-  offset += 16;
-  const ms = Date.now();
-  // 48-bit timestamp, big-endian: the high 16 bits and the low 32 bits (bit operations in JS are 32-bit).
-  pool.writeUInt16BE(Math.floor(ms / 2 ** 32), at);
-  pool.writeUInt32BE(ms % 2 ** 32, at + 2);
-  pool[at + 6] = (pool[at + 6]! & 0x0f) | 0x70;
-  pool[at + 8] = (pool[at + 8]! & 0x3f) | 0x80;
-  const hex = pool.toString('hex', at, at + 16);
+  const hex = drawRandom(16, (bytes, at) => {
+    const ms = Date.now();
+    // 48-bit timestamp, big-endian: the high 16 bits and the low 32 bits (bit operations in JS are 32-bit).
+    bytes.writeUInt16BE(Math.floor(ms / 2 ** 32), at);
+    bytes.writeUInt32BE(ms % 2 ** 32, at + 2);
+    bytes[at + 6] = (bytes[at + 6]! & 0x0f) | 0x70;
+    bytes[at + 8] = (bytes[at + 8]! & 0x3f) | 0x80;
+    return bytes.toString('hex', at, at + 16);
+  });
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 

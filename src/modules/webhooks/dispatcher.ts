@@ -113,6 +113,11 @@ export class WebhookDispatcher {
               busy: new Map(),
             });
       if (claimed.length === 0) {
+        // A claim pass woken by a NOTIFY may hold leases it has not handed to a slot yet: what it leased is due now.
+        if (this.pumping) {
+          await this.pumping;
+          continue;
+        }
         if (this.inFlight > 0) {
           await new Promise<void>((resolve) => this.quiet.push(resolve));
           continue;
@@ -136,7 +141,15 @@ export class WebhookDispatcher {
     this.pumpOnce();
   }
 
-  private readonly pumpOnce = serialized(() => this.pump());
+  /** The claim pass running now, if any: a drain waits for what it leases. */
+  private pumping: Promise<void> | undefined;
+  private readonly pumpOnce = serialized(() => {
+    const pumped = this.pump().finally(() => {
+      if (this.pumping === pumped) this.pumping = undefined;
+    });
+    this.pumping = pumped;
+    return pumped;
+  });
 
   private async pump(): Promise<void> {
     try {

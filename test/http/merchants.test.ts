@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { ADMIN_TOKEN, startNode, type TestNode } from '../harness.js';
+import { ADMIN_TOKEN, eventually, startNode, type TestNode } from '../harness.js';
 
 const LIST = '/pay-api/v1/merchants';
 
@@ -300,5 +300,34 @@ describe('configuration cache across nodes', () => {
       }
     }
     assert.ok(seenAfter !== undefined && seenAfter < 500, `node b saw the change after ${seenAfter} ms`);
+  });
+});
+
+describe('contacts cached with the configuration', () => {
+  let a: TestNode;
+  let b: TestNode;
+  // A lifetime far longer than the test: only the change's notification can make a node read the contacts again.
+  const env = { CONFIG_CACHE_TTL_MS: '60000' };
+  before(async () => {
+    a = await startNode({ env });
+    b = await startNode({ env, database: a.database });
+  });
+  after(async () => {
+    await b.stop();
+    await a.stop();
+  });
+
+  it("shows a change of the merchant's address on the node that made it and on every other node", async () => {
+    const merchant = await a.merchant({ body: { address: { line1: '1 Old Rd', postalCode: '10001' } } });
+    const line1 = async (node: TestNode) =>
+      (await node.expectOk(node.request('GET', '/pay-api/v1/configurations/contact-infos', { token: merchant.token })))
+        .contactInfos[0].line1;
+    assert.equal(await line1(a), '1 Old Rd'); // cached on both nodes from here
+    assert.equal(await line1(b), '1 Old Rd');
+    await a.expectOk(
+      a.admin('PATCH', `/admin/v1/merchants/${merchant.id}`, { address: { line1: '2 New Rd', postalCode: '10001' } }),
+    );
+    assert.equal(await line1(a), '2 New Rd', 'the node that made the change reads it at once');
+    await eventually(async () => (await line1(b)) === '2 New Rd', 5000, 20);
   });
 });

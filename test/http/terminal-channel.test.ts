@@ -66,6 +66,80 @@ describe('terminal channel', () => {
     assert.equal(await (await open(hello('wrong-secret'))).closed(), 4401);
   });
 
+  it("acts only on the terminal's own transaction, and a keyed-in one takes only a keyed card", async () => {
+    const register = (serialNumber: string) =>
+      t.expectOk(
+        t.admin('POST', `/admin/v1/merchants/${m.id}/terminals`, {
+          serialNumber,
+          terminalManufacturer: 'Verifone',
+          terminalModel: 'VerifoneVictaMobile',
+          terminalModeId: 2,
+        }),
+      );
+    const mine = await register('CHAN-OWN');
+    const other = await register('CHAN-OTHER');
+    const own = await open({ type: 'hello', protocol: 1, serialNumber: 'CHAN-OWN', secret: mine.terminalSecret });
+    const stranger = await open({
+      type: 'hello',
+      protocol: 1,
+      serialNumber: 'CHAN-OTHER',
+      secret: other.terminalSecret,
+    });
+    await eventually(async () => own.messages.length > 0 && stranger.messages.length > 0, 5000, 10);
+    const created = await t.expectOk(
+      t.request('POST', '/pos-api/v1/pos-transactions', {
+        token: m.token,
+        body: { terminalId: mine.id, amount: 2.5, readingMethod: 'KeyedIn' },
+      }),
+    );
+    const posTransactionId = created.posTransactionId as string;
+    await eventually(async () => own.messages.some((message) => message.type === 'transaction.start'), 5000, 10);
+    const status = async () =>
+      (await t.expectOk(t.request('GET', `/pos-api/v1/pos-transactions/${posTransactionId}`, { token: m.token })))
+        .posTransactionStatus as string;
+    // A terminal's frames are handled in order: a report after the others says they were handled.
+    let level = 0;
+    const sendAndSettle = async (session: Opened, terminalId: string, ...frames: unknown[]) => {
+      level += 1;
+      for (const frame of [...frames, { type: 'status', batteryLevel: level, paperOut: false, connectionType: 'WiFi' }])
+        session.socket.send(JSON.stringify(frame));
+      const reported = level;
+      await eventually(
+        async () =>
+          (await t.expectOk(t.request('GET', `/pos-api/v1/terminals/${terminalId}/status`, { token: m.token })))
+            .batteryLevel === reported,
+        5000,
+        20,
+      );
+    };
+    const card = (readingMethod: string) => ({
+      type: 'card',
+      posTransactionId,
+      readingMethod,
+      pan: '4111111111111111',
+      expirationMonth: 12,
+      expirationYear: 2031,
+    });
+
+    await sendAndSettle(stranger, other.id, { type: 'accepted', posTransactionId }, card('keyed'), {
+      type: 'declined',
+      posTransactionId,
+    });
+    assert.equal(await status(), 'TerminalConnecting', "another terminal's frames change nothing");
+
+    await sendAndSettle(own, mine.id, { type: 'accepted', posTransactionId }, card('tap'));
+    assert.equal(await status(), 'TransactionProcessing', 'a card read on a keyed-in transaction is ignored');
+
+    await sendAndSettle(own, mine.id, card('keyed'));
+    await eventually(async () => (await status()) === 'Completed', 5000, 20);
+    const done = await t.expectOk(
+      t.request('GET', `/pos-api/v1/pos-transactions/${posTransactionId}`, { token: m.token }),
+    );
+    assert.equal(done.cardDataSource, 'Manual');
+    own.socket.terminate();
+    stranger.socket.terminate();
+  });
+
   it('welcomes the terminal, takes its reports, answers a bad frame with an error, and is closed by deactivation', async () => {
     const session = await open(hello(terminal.terminalSecret));
     await eventually(async () => session.messages.length > 0, 5000, 10);

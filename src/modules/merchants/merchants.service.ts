@@ -325,8 +325,9 @@ export class MerchantsService {
     });
   }
 
-  async getContacts(merchantId: string): Promise<MerchantContact[]> {
-    return listContacts(this.pool, merchantId);
+  /** The merchant's contacts (cached with its configuration: shared, not to be changed by the caller). */
+  async getContacts(merchantId: string): Promise<readonly MerchantContact[]> {
+    return (await this.configurations.contacts.get(merchantId, () => listContacts(this.pool, merchantId)))!;
   }
 
   async isEmpty(sql: Sql = this.pool): Promise<boolean> {

@@ -77,24 +77,23 @@ export class PosTerminalSide implements TerminalEvents {
   }
 
   async accepted(terminal: Terminal, posTransactionId: string): Promise<void> {
-    const pos = await this.mine(terminal, posTransactionId);
-    if (!pos) return;
+    // The terminal's own transaction only: the condition is part of the move (no read before it).
     const moved = await movePos(
       this.deps.pool,
-      pos.id,
+      posTransactionId,
       [PosStatus.TerminalConnecting],
       PosStatus.TransactionProcessing,
       this.deps.clock.now(),
-      { accepted: true },
+      { terminalId: terminal.id, accepted: true },
     );
     // Capture and void need no card: accepted, they are paid at once.
     if (moved && !READS_CARD.has(moved.typeId)) await this.process(terminal, moved, null);
   }
 
   async declined(terminal: Terminal, posTransactionId: string): Promise<void> {
-    const pos = await this.mine(terminal, posTransactionId);
-    if (!pos) return;
-    await movePos(this.deps.pool, pos.id, WAITING, PosStatus.CancelByTerminal, this.deps.clock.now());
+    await movePos(this.deps.pool, posTransactionId, WAITING, PosStatus.CancelByTerminal, this.deps.clock.now(), {
+      terminalId: terminal.id,
+    });
   }
 
   async card(terminal: Terminal, message: CardMessage): Promise<void> {
@@ -107,25 +106,30 @@ export class PosTerminalSide implements TerminalEvents {
 
   /** The card for `posTransactionId`: the payment starts, unless a cancel came first (exactly one of them wins). */
   private async read(terminal: Terminal, posTransactionId: string, card: CardRead): Promise<void> {
-    const pos = await this.mine(terminal, posTransactionId);
-    if (!pos || !READS_CARD.has(pos.typeId)) return;
-    if (pos.readingMethodId === ReadingMethod.KeyedIn && card.readingMethod !== 'keyed') {
-      this.deps.logger.warn({ posTransactionId }, 'POS transaction: a read card for a keyed-in transaction, ignored');
-      return;
-    }
+    // Whose it is, whether it reads a card and how, are conditions of the move itself: one statement per card read.
+    // Why a move did not happen is looked up only then (to say so in the log).
     const sending = await movePos(
       this.deps.pool,
-      pos.id,
+      posTransactionId,
       WAITING,
       PosStatus.TransactionSentToProcessor,
       this.deps.clock.now(),
       {
+        terminalId: terminal.id,
+        cardRead: { keyed: card.readingMethod === 'keyed' },
         cardDataSourceId: CARD_DATA_SOURCE_OF[card.readingMethod],
         processingNode: this.deps.nodeId(),
-        accepted: pos.acceptedAt === null,
+        accepted: true,
       },
     );
-    if (sending) await this.process(terminal, sending, card);
+    if (sending) {
+      await this.process(terminal, sending, card);
+      return;
+    }
+    const pos = await this.mine(terminal, posTransactionId);
+    if (pos?.readingMethodId === ReadingMethod.KeyedIn && card.readingMethod !== 'keyed' && waitsForCard(pos)) {
+      this.deps.logger.warn({ posTransactionId }, 'POS transaction: a read card for a keyed-in transaction, ignored');
+    }
   }
 
   /** Pays (a card read, or an accepted capture or void), then records the outcome and tells the terminal. */

@@ -1,11 +1,19 @@
 import type { Sql } from '../../platform/db/pool.js';
 import { sqlIds } from '../../platform/db/sql-ids.js';
 import type { PageRequest } from '../../platform/http/paging.js';
-import { IN_PROGRESS, type PosListFilter, PosStatus, type PosTransaction } from './pos.model.js';
+import {
+  IN_PROGRESS,
+  type PosListFilter,
+  PosStatus,
+  type PosTransaction,
+  READS_CARD,
+  ReadingMethod,
+} from './pos.model.js';
 
 /** Every status change is announced on this channel (payload: the id): long-polls and the terminal side wake on it. */
 export const POS_CHANNEL = 'pos_transaction';
 const IN_PROGRESS_SQL = sqlIds(...IN_PROGRESS);
+const READS_CARD_IDS = [...READS_CARD];
 /**
  * What toPos reads, named: the hot statements below are prepared (parsed and planned once per connection), and a
  * prepared `*` would break when a rolling upgrade adds a column.
@@ -146,16 +154,22 @@ export async function findInProgressOn(
 export interface PosMove {
   /** Only this merchant's (a move asked for through the API). */
   merchantId?: string;
+  /** Only this terminal's (a move a terminal asked for: a terminal cannot act on another's). */
+  terminalId?: string;
+  /** Only a transaction that reads a card, and not a keyed-in one unless the card was keyed (a card read). */
+  cardRead?: { keyed: boolean };
   transactionId?: string | null;
   cardDataSourceId?: number | null;
   errorMessage?: string | null;
   processingNode?: number | null;
+  /** The terminal accepted it with this move (kept if it had accepted before). */
   accepted?: boolean;
 }
 
 /**
  * One status move as a compare-and-set from `from` (announced on POS_CHANNEL when it happens); answers the row as
- * moved, or null when it was no longer in one of those statuses (someone else moved it first).
+ * moved, or null when it was no longer in one of those statuses (someone else moved it first) or did not meet the
+ * move's other conditions (`merchantId`, `terminalId`, `cardRead`).
  */
 export async function movePos(
   sql: Sql,
@@ -174,9 +188,11 @@ export async function movePos(
          card_data_source_id = coalesce($6, card_data_source_id),
          error_message = coalesce($7, error_message),
          processing_node = $8,
-         accepted_at = CASE WHEN $9 THEN $4 ELSE accepted_at END,
+         accepted_at = CASE WHEN $9 THEN coalesce(accepted_at, $4) ELSE accepted_at END,
          completed_at = CASE WHEN $10 THEN $4 ELSE completed_at END
        WHERE id = $1 AND status_id = ANY($2::smallint[]) AND ($11::uuid IS NULL OR merchant_id = $11)
+         AND ($12::uuid IS NULL OR terminal_id = $12)
+         AND ($13::smallint[] IS NULL OR (type_id = ANY($13) AND NOT (reading_method_id = ${ReadingMethod.KeyedIn} AND NOT $14)))
        RETURNING ${POS_COLUMNS}
      )
      -- The row itself is the announcement: a waiter answers from it without reading it again.
@@ -193,6 +209,9 @@ export async function movePos(
       move.accepted ?? false,
       final,
       move.merchantId ?? null,
+      move.terminalId ?? null,
+      move.cardRead ? READS_CARD_IDS : null,
+      move.cardRead?.keyed ?? false,
     ],
   });
   return rows[0] ? toPos(rows[0]) : null;

@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { recordEvent } from '../../src/modules/events/outbox.js';
+import { createClient } from '../../src/platform/db/pool.js';
 import { withTransaction } from '../../src/platform/db/tx.js';
-import { enqueue } from '../../src/platform/jobs/queue.js';
+import { enqueue, enqueueManyQuery, JOBS_CHANNEL } from '../../src/platform/jobs/queue.js';
 import { every, type Job } from '../../src/platform/jobs/runner.js';
 import { eventually, startNode, type TestNode } from '../harness.js';
 
@@ -120,6 +121,56 @@ describe('jobs, schedules, the shared clock and the outbox', () => {
     assert.equal(runs.length, 2, runs.join(', '));
     assert.equal(overlapped, false);
     assert.equal((await a.query("SELECT 1 FROM jobs WHERE queue = 'test.singleton'")).length, 0);
+  });
+
+  it('enqueues several jobs in one statement with the meaning of each alone, waking the workers of each queue', async () => {
+    const listener = createClient(a.database.url);
+    await listener.connect();
+    const woken: string[] = [];
+    listener.on('notification', (notification) => woken.push(notification.payload ?? ''));
+    await listener.query(`LISTEN ${JOBS_CHANNEL}`);
+    try {
+      const later = new Date(a.ctx.clock.nowMs() + 3600_000);
+      const text = "a quote ' a backslash \\ and ü";
+      await withTransaction(a.ctx.pool, (tx) =>
+        tx.query(
+          enqueueManyQuery(a.ctx.clock, [
+            { queue: 'test.record', payload: { tag: 'batch', i: 0 } },
+            { queue: 'test.record', payload: { tag: 'batch', i: 1 } },
+            { queue: 'test.inspect', payload: { n: 1, text }, runAt: later, maxAttempts: 3, singletonKey: 'k' },
+            // The same singleton in the same statement counts once (as it would enqueued one after the other).
+            { queue: 'test.inspect', payload: { n: 2 }, singletonKey: 'k' },
+          ]),
+        ),
+      );
+      await eventually(async () => count('batch') === 2, 3000);
+      const inspect = () =>
+        a.query("SELECT payload, run_at, max_attempts, singleton_key FROM jobs WHERE queue = 'test.inspect'");
+      const rows = await inspect();
+      assert.equal(rows.length, 1);
+      const job = rows[0] as { payload: unknown; run_at: Date; max_attempts: number; singleton_key: string };
+      assert.deepEqual(job.payload, { n: 1, text });
+      assert.equal(job.run_at.getTime(), later.getTime());
+      assert.equal(job.max_attempts, 3);
+      assert.equal(job.singleton_key, 'k');
+      // Asked for again while it waits: nothing new, and no worker woken for it.
+      await withTransaction(a.ctx.pool, (tx) =>
+        tx.query(enqueueManyQuery(a.ctx.clock, [{ queue: 'test.inspect', payload: { n: 3 }, singletonKey: 'k' }])),
+      );
+      assert.deepEqual(
+        (await inspect()).map((row) => (row.payload as { n: number }).n),
+        [1],
+      );
+      await eventually(async () => woken.includes('test.record') && woken.includes('test.inspect'), 3000);
+      assert.deepEqual(
+        woken.filter((queue) => queue.startsWith('test.')).sort(),
+        ['test.inspect', 'test.record'],
+        'each queue woken once',
+      );
+    } finally {
+      await a.query("DELETE FROM jobs WHERE queue = 'test.inspect'");
+      await listener.end();
+    }
   });
 
   it('runs jobs due later as soon as the clock is advanced, on every node', async () => {

@@ -30,8 +30,8 @@ export type Receipt = { accepted: true; recorded: number } | { accepted: false; 
  */
 export class ProcessorNotificationsService {
   /**
-   * The notification messages of concurrent requests recorded together: one insert of all their items and their
-   * apply jobs with COMMIT (a processor sends a message per payment: a transaction each would cost a commit and three
+   * The notification messages of concurrent requests recorded together: one insert of all their items and one of
+   * their apply jobs, with COMMIT (a processor sends a message per payment: a transaction each would cost a commit and three
    * round trips per payment). Each message is answered with how many of its items were new.
    */
   private readonly arrivals: Grouped<NotificationRow[], number>;
@@ -47,16 +47,10 @@ export class ProcessorNotificationsService {
       withTransaction(this.pool, async (tx) => {
         const rows = messages.flat();
         const inserted = await insertNotifications(tx, rows);
-        for (const row of rows) {
-          if (!inserted.has(row.id)) continue;
-          tx.defer(
-            applyNotificationQueue.enqueueQuery(
-              this.clock,
-              { id: row.id, merchantId: row.merchantId },
-              { singletonKey: row.id },
-            ),
-          );
-        }
+        const jobs = rows
+          .filter((row) => inserted.has(row.id))
+          .map((row) => ({ payload: { id: row.id, merchantId: row.merchantId }, options: { singletonKey: row.id } }));
+        if (jobs.length > 0) tx.defer(applyNotificationQueue.enqueueManyQuery(this.clock, jobs));
         return messages.map((rows) => rows.filter((row) => inserted.has(row.id)).length);
       }),
     );

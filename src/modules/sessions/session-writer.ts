@@ -23,7 +23,7 @@ export interface NewSession {
 export class SessionWriter {
   private readonly grouped: Grouped<NewSession, PaymentSession>;
 
-  constructor(pool: Pool, clock: Clock, expiryJob: (session: PaymentSession) => QueryConfig) {
+  constructor(pool: Pool, clock: Clock, expiryJobs: (sessions: PaymentSession[]) => QueryConfig) {
     this.grouped = new Grouped((items) =>
       withTransaction(pool, async (tx) => {
         const sessions = await insertSessions(tx, items);
@@ -38,7 +38,8 @@ export class SessionWriter {
             })),
           ).query,
         );
-        for (const session of sessions) if (session.expiresAt) tx.defer(expiryJob(session));
+        const expiring = sessions.filter((session) => session.expiresAt);
+        if (expiring.length > 0) tx.defer(expiryJobs(expiring));
         return sessions;
       }),
     );

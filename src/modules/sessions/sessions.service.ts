@@ -6,7 +6,6 @@ import { withTransaction } from '../../platform/db/tx.js';
 import { dictionary } from '../../platform/dictionary.js';
 import { NotFoundError, ValidationError } from '../../platform/http/errors.js';
 import { defineQueue } from '../../platform/jobs/define.js';
-import { enqueueQuery } from '../../platform/jobs/queue.js';
 import { withFields } from '../../platform/objects.js';
 import type { Logger } from '../../platform/observability/logger.js';
 import type { CustomersService } from '../customers/customers.service.js';
@@ -73,13 +72,14 @@ export class PaymentSessionsService {
   private readonly writer: SessionWriter;
 
   constructor(private readonly deps: SessionsDeps) {
-    this.writer = new SessionWriter(deps.pool, deps.clock, (session) =>
-      enqueueQuery(deps.clock, {
-        queue: sessionExpireQueue.name,
-        payload: { sessionId: session.id },
-        runAt: session.expiresAt!,
-        singletonKey: session.id,
-      }),
+    this.writer = new SessionWriter(deps.pool, deps.clock, (sessions) =>
+      sessionExpireQueue.enqueueManyQuery(
+        deps.clock,
+        sessions.map((session) => ({
+          payload: { sessionId: session.id },
+          options: { runAt: session.expiresAt!, singletonKey: session.id },
+        })),
+      ),
     );
   }
 

@@ -1,7 +1,7 @@
 import type { QueryConfig } from 'pg';
 import type { Clock } from '../clock/clock.js';
 import type { Sql } from '../db/pool.js';
-import { enqueue, enqueueQuery } from './queue.js';
+import { enqueue, enqueueManyQuery, enqueueQuery } from './queue.js';
 import type { Job, QueueDefinition } from './runner.js';
 
 /** What a job carries: plain JSON values (it is stored as jsonb). */
@@ -25,6 +25,8 @@ export interface Queue<P extends JobPayload> {
   enqueue(tx: Sql, clock: Clock, payload: P, options?: EnqueueOptions): Promise<void>;
   /** The enqueue as a statement, for a transaction that sends it later (`Tx.defer`: with COMMIT). */
   enqueueQuery(clock: Clock, payload: P, options?: EnqueueOptions): QueryConfig;
+  /** Several enqueues as one statement (`enqueueManyQuery`): a grouped write's jobs. */
+  enqueueManyQuery(clock: Clock, jobs: ReadonlyArray<{ payload: P; options?: EnqueueOptions }>): QueryConfig;
   /** The handler (idempotent: a job may run more than once) and its retry schedule. */
   handler(
     handle: (payload: P, job: Job) => Promise<void>,
@@ -38,6 +40,11 @@ export function defineQueue<P extends JobPayload>(name: string): Queue<P> {
     name,
     enqueue: (tx, clock, payload, options) => enqueue(tx, clock, spec(payload, options)),
     enqueueQuery: (clock, payload, options) => enqueueQuery(clock, spec(payload, options)),
+    enqueueManyQuery: (clock, jobs) =>
+      enqueueManyQuery(
+        clock,
+        jobs.map((job) => spec(job.payload, job.options)),
+      ),
     handler: (handle, options = {}) => ({
       name,
       handle: (job) => handle(job.payload as P, job),

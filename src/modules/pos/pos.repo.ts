@@ -192,7 +192,8 @@ export async function movePos(
          completed_at = CASE WHEN $10 THEN $4 ELSE completed_at END
        WHERE id = $1 AND status_id = ANY($2::smallint[]) AND ($11::uuid IS NULL OR merchant_id = $11)
          AND ($12::uuid IS NULL OR terminal_id = $12)
-         AND ($13::smallint[] IS NULL OR (type_id = ANY($13) AND NOT (reading_method_id = ${ReadingMethod.KeyedIn} AND NOT $14)))
+         AND ($13::smallint[] IS NULL
+           OR (type_id = ANY($13) AND NOT (reading_method_id = ${ReadingMethod.KeyedIn} AND NOT $14)))
        RETURNING ${POS_COLUMNS}
      )
      -- The row itself is the announcement: a waiter answers from it without reading it again.

@@ -31,8 +31,8 @@ export type Receipt = { accepted: true; recorded: number } | { accepted: false; 
 export class ProcessorNotificationsService {
   /**
    * The notification messages of concurrent requests recorded together: one insert of all their items and one of
-   * their apply jobs, with COMMIT (a processor sends a message per payment: a transaction each would cost a commit and three
-   * round trips per payment). Each message is answered with how many of its items were new.
+   * their apply jobs, with COMMIT (a processor sends a message per payment: a transaction each would cost a commit
+   * and three round trips per payment). Each message is answered with how many of its items were new.
    */
   private readonly arrivals: Grouped<NotificationRow[], number>;
 

@@ -7,6 +7,7 @@ import { Webhook } from 'standardwebhooks';
 import { MAX_AUTOMATIC_ATTEMPTS, RETRY_DELAYS_SECONDS } from '../../src/modules/webhooks/delivery-attempt.js';
 import { WebhookSender } from '../../src/modules/webhooks/sender.js';
 import { signature } from '../../src/modules/webhooks/signing.js';
+import { claimDue, releaseLeases } from '../../src/modules/webhooks/webhooks.repo.js';
 import { eventually, type MerchantTenant, startNode, type TestNode } from '../harness.js';
 import { type Hit, type Receiver, startReceiver } from '../webhook-receiver.js';
 
@@ -322,6 +323,39 @@ describe('webhooks: endpoints and delivery', () => {
     );
     assert.deepEqual(deliveries, [{ status: 'Delivered', attempts: 1, locked_by: null, micros: 123 }]);
     assert.equal((await logsOf(other.token, `webhookId=${created.body.endpointId}`)).total, 1);
+  });
+
+  it("claims a delivery due later within the claim's own millisecond (a time with microseconds)", async () => {
+    const other = await t.merchant();
+    const created = await create(other.token, {
+      name: 'Within the millisecond',
+      endpointUrl: `${receiver.url}/within`,
+      eventTypes: ['transaction.card.captured'],
+    });
+    // An hour ahead of the business clock, so no worker's claim takes it first; 500 µs into that millisecond.
+    const at = new Date(t.ctx.clock.nowMs() + 3600_000);
+    await t.query(
+      `INSERT INTO events (id, type, merchant_id, resource_type, resource_id, occurred_at)
+       VALUES (gen_random_uuid(), 'transaction.card.captured', $1, 'transaction', 'within',
+               $2::timestamptz + interval '500 microseconds')`,
+      [other.id, at],
+    );
+    const claimed = await claimDue(t.ctx.pool, {
+      now: at,
+      limit: 100,
+      lockedBy: 'test-claim',
+      leaseMs: 60_000,
+      perEndpoint: 100,
+      busy: new Map(),
+    });
+    await releaseLeases(
+      t.ctx.pool,
+      claimed.map((delivery) => delivery.id),
+      'test-claim',
+    );
+    const mine = claimed.filter((delivery) => delivery.endpoint_id === created.body.endpointId);
+    await t.query('DELETE FROM webhook_deliveries WHERE endpoint_id = $1', [created.body.endpointId]);
+    assert.equal(mine.length, 1, 'due at the claim: it came due within the same millisecond');
   });
 
   it('ping: 200 with the outcome, logged, not retryable', async () => {

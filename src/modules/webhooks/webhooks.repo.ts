@@ -464,7 +464,9 @@ export const claimDueStatement = prepared(
        FROM (
          -- Read in the order they came due, stopping after a few times the batch (see CLAIM_IN_DUE_ORDER).
          SELECT id, created_at, endpoint_id, next_attempt_at FROM webhook_deliveries
-         WHERE status IN ('Pending', 'Scheduled') AND next_attempt_at <= $1
+         -- Due within the claim's millisecond too: its time is a JavaScript Date, an event's may have microseconds
+         -- (written by SQL with now()), and one a few microseconds later would otherwise wait for the next poll.
+         WHERE status IN ('Pending', 'Scheduled') AND next_attempt_at < $1::timestamptz + interval '1 millisecond'
            AND (locked_until IS NULL OR locked_until < now()) AND endpoint_id <> ALL($5::uuid[])
            AND EXISTS (SELECT 1 FROM webhook_endpoints ep
                        WHERE ep.id = endpoint_id AND ep.status = 'Active' AND ep.deleted_at IS NULL)

@@ -5,7 +5,7 @@ import { FakeAdyen } from '../test/fakes/adyen/fake-adyen.js';
 import { ADYEN_BENCH_ACCOUNT } from './adyen-account.js';
 
 const fake = await new FakeAdyen(ADYEN_BENCH_ACCOUNT).start();
-// Nothing asserts on what it saw: kept, every request and notification would grow the fake's heap for the whole run.
+// Nothing asserts on what it saw: kept, every request and notification would stay in its heap for the whole run.
 fake.keepHistory = false;
 fake.notifier.keepHistory = false;
 process.send?.({ url: fake.url });

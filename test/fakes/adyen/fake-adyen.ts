@@ -58,8 +58,7 @@ export class FakeAdyen {
   readonly requests: Array<{ path: string; body: Record<string, unknown>; idempotencyKey: string | undefined }> = [];
   /**
    * Whether `requests` and the notifier's `sent` keep everything (tests assert on them). The benchmark turns this off:
-   * tens of thousands of kept bodies made the fake's garbage collector mark an ever larger heap, on the two cores the
-   * server being measured shares with it.
+   * nothing asserts on them there, and a run of tens of thousands of requests would keep every body for nothing.
    */
   keepHistory = true;
   private readonly byReference = new Map<string, string>();
@@ -360,8 +359,8 @@ export class FakeAdyen {
   }
 
   private answer(res: ServerResponse, operation: string, status: number, body: unknown): void {
-    // The text sent is what is checked, parsed back as Tessera will parse it. (Checking the object built here was
-    // also several times slower: objects made by spreading took a slow path through the compiled validators.)
+    // The text sent is what is checked, parsed back as Tessera will parse it (checking a built object can also be
+    // slow: see FakeNotifier.deliver).
     const text = body === undefined ? undefined : JSON.stringify(body);
     for (const problem of responseErrors(operation, status, text === undefined ? undefined : JSON.parse(text))) {
       this.violations.push(`answer ${operation} ${status}: ${problem}`);

@@ -1,11 +1,10 @@
-import type { Tx } from '../../../platform/db/tx.js';
 import type { PageRequest } from '../../../platform/http/paging.js';
 import type { RequestClaim } from '../payment-request.js';
 import type { Transaction } from '../transactions.model.js';
 import type { AchCommand, AchEntry, AchResponse } from './ach.model.js';
 import { AchContext, type AchDeps } from './ach-context.js';
 import type { AchProcessorSettings } from './ach-schedule.js';
-import { clearFile } from './clear.js';
+import { clearSettledFile } from './clear.js';
 import { type AchClaimToClose, closeAchClaim } from './close-claim.js';
 import { createAch } from './create.js';
 import { collectBankFiles } from './exchange/collect.js';
@@ -71,8 +70,9 @@ export class AchPaymentsService {
     return submitFile(this.ctx, fileId);
   }
 
-  clearFile(fileId: string, sql?: Tx): Promise<number> {
-    return clearFile(this.ctx, fileId, sql);
+  /** The clearing job: a file at its settlement date (submitted first if it has not been: clearSettledFile). */
+  clearFile(fileId: string): Promise<number> {
+    return clearSettledFile(this.ctx, fileId);
   }
 
   collectReturns(fileId: string): Promise<void> {

@@ -4,6 +4,7 @@ import { eventsForEach } from '../transaction-events.js';
 import { TX_COLUMNS, toTransaction } from '../transactions.repo.js';
 import { AchStatus } from './ach.model.js';
 import type { AchContext } from './ach-context.js';
+import { submitFile } from './submit.js';
 
 /**
  * Entries cleared per transaction, at most (fewer with a smaller ACH_FILE_PART_RECORDS, as the cutoff reads them):
@@ -28,9 +29,9 @@ export const CLEAR_SLICE_SQL = `WITH a AS MATERIALIZED (
          modified_at = $2
        FROM a
        WHERE t.id = a.transaction_id AND t.merchant_id = a.merchant_id AND t.status_id = a.from_status
-         -- A bank connection's file clears only once it is at the bank (its delivery queues clearing again then).
-         AND EXISTS (SELECT 1 FROM ach_files f WHERE f.merchant_id = $3 AND f.id = $1
-                       AND (f.bank_file_id IS NULL OR f.submitted_at IS NOT NULL))
+         -- A file clears only once it is at the bank: its entries the bank refuses must fail, not clear (a bank
+         -- connection's delivery, and a connector's clearing job, see clearSettledFile, get it there first).
+         AND EXISTS (SELECT 1 FROM ach_files f WHERE f.merchant_id = $3 AND f.id = $1 AND f.submitted_at IS NOT NULL)
        RETURNING ${TX_COLUMNS}, a.is_debit
      )
      SELECT s.slice_end, s.slice_size, c.*
@@ -39,6 +40,19 @@ export const CLEAR_SLICE_SQL = `WITH a AS MATERIALIZED (
      LEFT JOIN cleared c ON true`;
 
 const BEFORE_EVERY_ID = '00000000-0000-0000-0000-000000000000';
+
+/**
+ * The clearing job of a file whose settlement date came. A connector's file not yet submitted (a jump of the clock
+ * passed its cutoff and its settlement date at once, and this job ran before the submit job) is submitted first, as
+ * collecting its returns would: an entry the bank refuses then fails instead of clearing. A bank connection's file
+ * waits for its delivery, which queues clearing again.
+ */
+export async function clearSettledFile(ctx: AchContext, fileId: string): Promise<number> {
+  const file = await ctx.fileRow(fileId);
+  if (!file) return 0;
+  if (!file.bank_file_id && !file.submitted_at) await submitFile(ctx, fileId);
+  return clearFile(ctx, fileId, undefined, file.merchant_id);
+}
 
 /**
  * Settlement date reached: the file's In progress entries clear and their money is posted. Idempotent. A slice of

@@ -128,6 +128,8 @@ async function run(processorId: string, window: string, merchantId: string) {
   if (entries !== rows[0].n || parsed.control.totalDebitCents.toString() !== rows[0].cents) {
     throw new Error(`file and database disagree: ${entries} entries vs ${rows[0].n}`);
   }
+  // At the bank before its settlement date, as the submit job after the cutoff puts it (clearing waits for that).
+  await ach.submitFile(fileId);
   // The file's settlement date: every entry clears, measured like the cutoff (its own live-heap peak).
   const clearBefore = gc ? live() : 0;
   let clearPeak = clearBefore;

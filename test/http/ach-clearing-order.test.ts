@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { AchStatus } from '../../src/modules/payments/ach/ach.model.js';
+import { ACH_PAYER } from '../ach-fixtures.js';
 import { type MerchantTenant, startNode, type TestNode } from '../harness.js';
 
 describe('ACH clearing that runs before the file was submitted', () => {
@@ -26,8 +27,7 @@ describe('ACH clearing that runs before the file was submitted', () => {
             accountNumber,
             routingNumber: '021000021',
             accountHolderType: 2,
-            billingAddress: { line1: '1 Main St', city: 'New York', stateId: 33, countryId: 1, postalCode: '10001' },
-            contactInfo: { firstName: 'A', lastName: 'B', mobileNumber: '+12125550100' },
+            ...ACH_PAYER,
           },
         }),
       )

@@ -71,8 +71,9 @@ export class AchPaymentsService {
   }
 
   /** The clearing job: a file at its settlement date (submitted first if it has not been: clearSettledFile). */
-  clearFile(fileId: string): Promise<number> {
-    return clearSettledFile(this.ctx, fileId);
+  async clearFile(fileId: string): Promise<number> {
+    const file = await this.ctx.fileRow(fileId);
+    return file ? clearSettledFile(this.ctx, file) : 0;
   }
 
   collectReturns(fileId: string): Promise<void> {

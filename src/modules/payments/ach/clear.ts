@@ -43,15 +43,16 @@ const BEFORE_EVERY_ID = '00000000-0000-0000-0000-000000000000';
 
 /**
  * The clearing job of a file whose settlement date came. A connector's file not yet submitted (a jump of the clock
- * passed its cutoff and its settlement date at once, and this job ran before the submit job) is submitted first, as
- * collecting its returns would: an entry the bank refuses then fails instead of clearing. A bank connection's file
- * waits for its delivery, which queues clearing again.
+ * passed its cutoff and its settlement date at once, and this job ran before the submit job) is submitted first: an
+ * entry the bank refuses then fails instead of clearing. Collecting a file's returns clears it the same way. A bank
+ * connection's file waits for its delivery, which queues clearing again.
  */
-export async function clearSettledFile(ctx: AchContext, fileId: string): Promise<number> {
-  const file = await ctx.fileRow(fileId);
-  if (!file) return 0;
-  if (!file.bank_file_id && !file.submitted_at) await submitFile(ctx, fileId);
-  return clearFile(ctx, fileId, undefined, file.merchant_id);
+export async function clearSettledFile(
+  ctx: AchContext,
+  file: { id: string; merchant_id: string; bank_file_id: string | null; submitted_at: Date | null },
+): Promise<number> {
+  if (!file.bank_file_id && !file.submitted_at) await submitFile(ctx, file.id);
+  return clearFile(ctx, file.id, undefined, file.merchant_id);
 }
 
 /**

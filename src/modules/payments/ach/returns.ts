@@ -8,9 +8,8 @@ import { lines } from '../../ledger/ledger.js';
 import { TX_COLUMNS, toTransaction } from '../transactions.repo.js';
 import { AchStatus } from './ach.model.js';
 import type { AchContext } from './ach-context.js';
-import { clearFile } from './clear.js';
+import { clearFile, clearSettledFile } from './clear.js';
 import { settleFileBatch } from './settle-file.js';
-import { submitFile } from './submit.js';
 
 /**
  * Returns are due: the file's entries clear first if they have not yet, the bank's return files are imported,
@@ -19,14 +18,12 @@ import { submitFile } from './submit.js';
 export async function collectReturns(ctx: AchContext, fileId: string): Promise<void> {
   const file = await ctx.fileRow(fileId);
   if (!file) return;
+  await clearSettledFile(ctx, file);
   if (file.bank_file_id) {
     // A bank connection's returns arrive in its drop box and are imported as they come (exchange/collect.ts).
-    await clearFile(ctx, fileId, undefined, file.merchant_id);
     await settleFileBatch(ctx, fileId);
     return;
   }
-  if (!file.submitted_at) await submitFile(ctx, fileId);
-  await clearFile(ctx, fileId, undefined, file.merchant_id);
   const configuration = await ctx.deps.merchants.getConfiguration(file.merchant_id);
   const processor = configuration.processors.find((p) => p.id === file.processor_id)!;
   const connector = ctx.deps.connector(processor.connector);
